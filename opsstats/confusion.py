@@ -1,0 +1,273 @@
+"""The binary confusion matrix and its (n, prevalence, alpha, beta) parametrization."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._labels import positive_mask
+from ._summary import Summary
+from ._validation import check_1d, check_count, check_probability, check_real, \
+    check_sample_weight, check_same_length
+from .exceptions import UndefinedMetricWarning
+from .metrics import BoundMetric, Metric, available_metrics, get_metric, resolve_metric
+
+__all__ = ["ConfusionMatrix"]
+
+
+class ConfusionMatrix:
+    """An immutable binary confusion matrix.
+
+    Parameters
+    ----------
+    tp, fp, fn, tn : int or float
+        The four counts: true positives, false positives, false negatives, true
+        negatives. Non-negative and finite; whole numbers are stored as ``int``,
+        weighted counts (from ``sample_weight``) as ``float``.
+
+    Notes
+    -----
+    With ``n = tp + fp + fn + tn``, the matrix is re-parametrized as
+
+        prevalence pi = (tp + fn) / n,  alpha = fp / (fp + tn),  beta = fn / (tp + fn)
+
+    (Type-I and Type-II error rates; Zhao et al., eq. 2). For 0 < pi < 1 this is a
+    one-to-one map; when a class is absent the corresponding error rate is undefined
+    (NaN) and every metric that needs it is NaN with an
+    :class:`~opsstats.exceptions.UndefinedMetricWarning`.
+
+    Examples
+    --------
+    >>> from opsstats import ConfusionMatrix
+    >>> cm = ConfusionMatrix(tp=339, fp=164, fn=223, tn=517)
+    >>> cm
+    ConfusionMatrix(tp=339, fp=164, fn=223, tn=517)
+    >>> round(cm.prevalence, 4), round(cm.alpha, 4), round(cm.beta, 4)
+    (0.4521, 0.2408, 0.3968)
+    >>> round(cm.metric("f1"), 4)
+    0.6366
+    >>> round(cm.metric("fbeta", beta=2), 4)
+    0.6162
+    """
+
+    __slots__ = ("_tp", "_fp", "_fn", "_tn")
+
+    def __init__(self, *, tp: float, fp: float, fn: float, tn: float) -> None:
+        counts = {k: check_count(k, v) for k, v in
+                  (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn))}
+        if sum(counts.values()) <= 0:
+            raise ValueError("a confusion matrix needs at least one observation; got "
+                             "tp + fp + fn + tn = 0.")
+        for k, v in counts.items():
+            object.__setattr__(self, "_" + k, v)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ConfusionMatrix is immutable.")
+
+    # ----------------------------------------------------------------- builders
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_pred: Any, *, pos_label: Any = None,
+                         sample_weight: Any = None) -> ConfusionMatrix:
+        """Count a confusion matrix from true and predicted labels.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of shape (n,)
+            Binary labels (numpy arrays, lists or pandas Series).
+        pos_label : label, optional
+            The positive class. Defaults to 1 for {0, 1} or {-1, 1} labels and True
+            for booleans; required otherwise.
+        sample_weight : array-like of shape (n,), optional
+            Non-negative weights; the counts are then weighted sums (floats).
+
+        Returns
+        -------
+        ConfusionMatrix
+
+        Examples
+        --------
+        >>> ConfusionMatrix.from_predictions([1, 0, 1, 1, 0], [1, 1, 0, 1, 0])
+        ConfusionMatrix(tp=2, fp=1, fn=1, tn=1)
+        >>> ConfusionMatrix.from_predictions(["a", "b", "a"], ["a", "a", "a"], pos_label="a")
+        ConfusionMatrix(tp=2, fp=1, fn=0, tn=0)
+        """
+        t = check_1d("y_true", y_true)
+        p = check_1d("y_pred", y_pred)
+        n = check_same_length(y_true=t, y_pred=p)
+        w = check_sample_weight(sample_weight, n)
+        truth, pos = positive_mask(t, name="y_true", pos_label=pos_label, other=p,
+                                   other_name="y_pred")
+        pred = p == pos
+        if w is None:
+            tp = int(np.count_nonzero(truth & pred))
+            fp = int(np.count_nonzero(~truth & pred))
+            fn = int(np.count_nonzero(truth & ~pred))
+            tn = n - tp - fp - fn
+        else:
+            tp = float(w[truth & pred].sum())
+            fp = float(w[~truth & pred].sum())
+            fn = float(w[truth & ~pred].sum())
+            tn = float(w[~truth & ~pred].sum())
+        return cls(tp=tp, fp=fp, fn=fn, tn=tn)
+
+    @classmethod
+    def from_rates(cls, *, n: float, prevalence: float, alpha: float,
+                   beta: float) -> ConfusionMatrix:
+        """The confusion matrix with size ``n``, prevalence and error rates.
+
+        The counts are ``n pi (1 - beta)``, ``n (1 - pi) alpha``, ``n pi beta`` and
+        ``n (1 - pi)(1 - alpha)``, not rounded (floats unless they are whole).
+
+        Examples
+        --------
+        >>> ConfusionMatrix.from_rates(n=1000, prevalence=0.1, alpha=0.2, beta=0.3)
+        ConfusionMatrix(tp=70, fp=180, fn=30, tn=720)
+        """
+        n = check_real("n", n, low=0.0, low_open=True)
+        pi = check_probability("prevalence", prevalence)
+        a = check_probability("alpha", alpha)
+        b = check_probability("beta", beta)
+
+        def tidy(x: float) -> float:
+            r = round(x)
+            return r if abs(x - r) <= 1e-9 * max(1.0, n) else x
+
+        return cls(tp=tidy(n * pi * (1 - b)), fp=tidy(n * (1 - pi) * a),
+                   fn=tidy(n * pi * b), tn=tidy(n * (1 - pi) * (1 - a)))
+
+    # --------------------------------------------------------------- properties
+    tp = property(lambda self: self._tp, doc="True positives.")
+    fp = property(lambda self: self._fp, doc="False positives.")
+    fn = property(lambda self: self._fn, doc="False negatives.")
+    tn = property(lambda self: self._tn, doc="True negatives.")
+
+    @property
+    def n(self) -> float:
+        """Number of observations (sum of weights when weighted)."""
+        return self._tp + self._fp + self._fn + self._tn
+
+    @property
+    def positives(self) -> float:
+        """Actual positives, TP + FN."""
+        return self._tp + self._fn
+
+    @property
+    def negatives(self) -> float:
+        """Actual negatives, FP + TN."""
+        return self._fp + self._tn
+
+    @property
+    def prevalence(self) -> float:
+        """pi = (TP + FN) / n."""
+        return self.positives / self.n
+
+    @property
+    def alpha(self) -> float:
+        """Type-I error rate (FPR) FP / (FP + TN); NaN without actual negatives."""
+        return self._fp / self.negatives if self.negatives > 0 else float("nan")
+
+    @property
+    def beta(self) -> float:
+        """Type-II error rate (FNR) FN / (TP + FN); NaN without actual positives."""
+        return self._fn / self.positives if self.positives > 0 else float("nan")
+
+    @property
+    def is_integer(self) -> bool:
+        """Whether all four counts are whole numbers."""
+        return all(isinstance(v, int) for v in (self._tp, self._fp, self._fn, self._tn))
+
+    def as_dict(self) -> dict[str, float]:
+        """The counts as ``{"tp": ..., "fp": ..., "fn": ..., "tn": ...}``."""
+        return {"tp": self._tp, "fp": self._fp, "fn": self._fn, "tn": self._tn}
+
+    def rates(self) -> tuple[float, float, float]:
+        """(prevalence, alpha, beta) with a finite placeholder (0) for an undefined
+        error rate, which is the form the metric registry evaluates: the cells that
+        multiply a placeholder are exactly zero (see ``opsstats.metrics``)."""
+        a = self.alpha if self.negatives > 0 else 0.0
+        b = self.beta if self.positives > 0 else 0.0
+        return self.prevalence, a, b
+
+    # ------------------------------------------------------------------ metrics
+    def metric(self, name: str | Metric | BoundMetric, **params: Any) -> float:
+        """The value of a registered metric.
+
+        Parameters
+        ----------
+        name : str
+            A metric name or alias (see :func:`opsstats.metrics.available_metrics`).
+        **params
+            The metric's parameters, e.g. ``beta=2`` for ``"fbeta"``.
+
+        Returns
+        -------
+        float
+            NaN, with an :class:`~opsstats.exceptions.UndefinedMetricWarning`, where
+            the metric is 0/0 for these counts.
+        """
+        bound = resolve_metric(name, **params)
+        value = float(bound(*self.rates()))
+        if np.isnan(value):
+            warnings.warn(f"{bound.label} is undefined (0/0: {bound.metric.undefined}) for "
+                          f"{self!r}; returning NaN.", UndefinedMetricWarning, stacklevel=2)
+        return value
+
+    def metrics(self) -> pd.Series:
+        """Every registered metric (parameters at their defaults), as a Series.
+
+        Undefined metrics are NaN; one warning lists them all.
+        """
+        values, undefined = {}, []
+        rates = self.rates()
+        for name in available_metrics():
+            bound = get_metric(name).bind()
+            v = float(bound(*rates))
+            values[bound.key] = v
+            if np.isnan(v):
+                undefined.append(bound.key)
+        if undefined:
+            warnings.warn(f"undefined (0/0) for {self!r}, returned as NaN: "
+                          f"{', '.join(undefined)}.", UndefinedMetricWarning, stacklevel=2)
+        return pd.Series(values, name="value", dtype=float)
+
+    # ---------------------------------------------------------------- printing
+    def __repr__(self) -> str:
+        return (f"ConfusionMatrix(tp={self._tp!r}, fp={self._fp!r}, fn={self._fn!r}, "
+                f"tn={self._tn!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.as_dict().values()))
+
+    def summary(self, digits: int = 4) -> Summary:
+        """The counts, the parametrization and every metric, as a :class:`Summary`
+        (``str()`` for text, ``_repr_html_`` in notebooks, ``.to_frame()`` for a
+        DataFrame)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            values = self.metrics()
+        rows = [("count", "TP", self._tp), ("count", "FP", self._fp),
+                ("count", "FN", self._fn), ("count", "TN", self._tn),
+                ("count", "n", self.n), ("rate", "prevalence", self.prevalence),
+                ("rate", "alpha (FPR)", self.alpha), ("rate", "beta (FNR)", self.beta)]
+        for key, v in values.items():
+            metric = get_metric(key.split("(")[0])
+            rows.append(("metric", metric.label, v))
+        table = pd.DataFrame(rows, columns=["kind", "quantity", "value"]).set_index(
+            ["kind", "quantity"])
+        notes = []
+        if values.isna().any():
+            notes.append("NaN: undefined (0/0) for these counts: "
+                         + ", ".join(values.index[values.isna()]) + ".")
+        notes.append("Metrics are point values from the counts; see cm.interval() and "
+                     "cm.ops() for intervals and outperformance scores.")
+        return Summary(title=f"Confusion matrix (n = {self.n:g}, prevalence = "
+                             f"{self.prevalence:.4g})", table=table, notes=tuple(notes),
+                       digits=digits)

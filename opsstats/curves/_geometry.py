@@ -1,0 +1,244 @@
+"""Curve geometry in the (prevalence, alpha, beta) parametrization (METHOD.md 2.2).
+
+One implementation serves the observed curve of a classifier (one row) and the
+reference curves of a distribution such as the Directed Binary Tree (G rows): every
+function takes ``alpha`` and ``beta`` of shape ``(J,)`` or ``(G, J)`` whose points are
+ordered by decreasing threshold (alpha non-decreasing, beta non-increasing), the
+endpoints (0, 1) and (1, 0) included.
+
+Curves (x, y):
+
+========  =====================================  ============================  ===========
+curve     x                                      y                             ideal AUC
+========  =====================================  ============================  ===========
+roc       alpha                                  1 - beta                      1
+pr        recall 1 - beta                        precision                     1
+lift      rate q = pi (1 - beta) + (1 - pi) a    (1 - beta) / q                1 + ln(1/pi)
+gain      q                                      1 - beta                      1 - pi / 2
+========  =====================================  ============================  ===========
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, check_probability, describe
+from ..metrics import BoundMetric, resolve_metric
+
+__all__ = [
+    "CURVES",
+    "RULES",
+    "DEFAULT_RULE",
+    "X_AXES",
+    "CurveArea",
+    "OperatingPoint",
+    "curve_xy",
+    "x_coordinate",
+    "area",
+    "ideal_auc",
+    "curve_area",
+    "value_at",
+    "parse_area",
+    "parse_at",
+]
+
+CURVES = ("roc", "pr", "lift", "gain")
+RULES = ("trapezoid", "step")
+DEFAULT_RULE = {"roc": "trapezoid", "pr": "step", "lift": "step", "gain": "trapezoid"}
+#: x axes an operating point can be fixed on; each increases along a curve.
+X_AXES = {"recall": "recall", "tpr": "recall", "sensitivity": "recall",
+          "fpr": "fpr", "alpha": "fpr", "rate": "rate", "q": "rate"}
+
+
+def x_coordinate(axis: str, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+    """The x coordinate ``recall``, ``fpr`` or ``rate`` of curve points."""
+    if axis == "recall":
+        return 1.0 - beta
+    if axis == "fpr":
+        return np.asarray(alpha, dtype=float)
+    return prevalence * (1.0 - beta) + (1.0 - prevalence) * alpha
+
+
+def curve_xy(curve: str, prevalence: float, alpha: Any, beta: Any
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) of the points of a ROC, PR, lift or gain curve.
+
+    y is NaN where it is 0/0 (precision and lift at the point (alpha, beta) = (0, 1)).
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    beta = np.asarray(beta, dtype=float)
+    tpr = 1.0 - beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if curve == "roc":
+            return alpha, tpr
+        q = prevalence * tpr + (1.0 - prevalence) * alpha
+        if curve == "pr":
+            return tpr, prevalence * tpr / q
+        if curve == "lift":
+            return q, tpr / q
+        if curve == "gain":
+            return q, tpr
+    raise ValueError(f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {curve!r}.")
+
+
+def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
+    """Area under (x, y) along the last axis, points ordered by non-decreasing x.
+
+    ``"trapezoid"``: sum (x_k - x_{k-1}) (y_k + y_{k-1}) / 2.
+    ``"step"``: the right-endpoint sum, sum y_k (x_k - x_{k-1}); it never uses y at the
+    first point, where PR and lift are 0/0 (for PR it is average precision).
+    Segments of zero width contribute nothing, whatever y is there.
+    """
+    dx = np.diff(x, axis=-1)
+    with np.errstate(invalid="ignore"):
+        if rule == "step":
+            h = y[..., 1:]
+        elif rule == "trapezoid":
+            h = 0.5 * (y[..., 1:] + y[..., :-1])
+        else:
+            raise ValueError(f"`rule` must be one of {', '.join(map(repr, RULES))}; "
+                             f"got {rule!r}.")
+        return np.where(dx > 0, h * dx, 0.0).sum(axis=-1)
+
+
+def ideal_auc(curve: str, prevalence: float) -> float:
+    """The AUC of the ideal classifier (Zhao et al., Table 3)."""
+    if curve in ("roc", "pr"):
+        return 1.0
+    if curve == "lift":
+        return 1.0 + float(np.log(1.0 / prevalence))
+    if curve == "gain":
+        return 1.0 - prevalence / 2.0
+    raise ValueError(f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {curve!r}.")
+
+
+@dataclass(frozen=True, slots=True)
+class CurveArea:
+    """An area summary of a curve: ``roc_auc``, ``pr_auc``, ... or their NAUC forms."""
+
+    curve: str
+    rule: str
+    normalized: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{'n' if self.normalized else ''}{self.curve}_auc"
+
+    @property
+    def label(self) -> str:
+        kind = "NAUC" if self.normalized else "AUC"
+        return f"{kind}({self.curve.upper() if self.curve != 'lift' else 'lift'}, {self.rule})"
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}[{self.rule}]"
+
+    direction = "higher"
+    higher_is_better = True
+
+    def __call__(self, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+        return curve_area(self, prevalence, alpha, beta)
+
+
+@dataclass(frozen=True, slots=True)
+class OperatingPoint:
+    """A y-metric read off a curve at a fixed x (Zhao et al., eq. 9), e.g. precision
+    at recall 0.9: ``OperatingPoint(resolve_metric("precision"), "recall", 0.9)``."""
+
+    metric: BoundMetric
+    axis: str
+    x: float
+
+    @property
+    def name(self) -> str:
+        return self.metric.name
+
+    @property
+    def label(self) -> str:
+        return f"{self.metric.label} at {self.axis} = {self.x:g}"
+
+    @property
+    def key(self) -> str:
+        return f"{self.metric.key}@{self.axis}={self.x!r}"
+
+    @property
+    def direction(self) -> str:
+        return self.metric.direction
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.metric.higher_is_better
+
+    def __call__(self, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+        return value_at(self, prevalence, alpha, beta)
+
+
+def curve_area(spec: CurveArea, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+    """AUC (or NAUC) of each curve (row)."""
+    x, y = curve_xy(spec.curve, prevalence, alpha, beta)
+    value = area(x, y, spec.rule)
+    return value / ideal_auc(spec.curve, prevalence) if spec.normalized else value
+
+
+def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+    """The y-metric of each curve (row) at x = u (Zhao et al., eq. 9).
+
+    The neighbours x_l <= u <= x_r are found on each curve; alpha and beta are
+    interpolated linearly in x between them and the metric is computed from the
+    interpolated (alpha, beta). When some points have x exactly equal to u, the first
+    of them (the highest threshold) is used, with no interpolation.
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    beta = np.asarray(beta, dtype=float)
+    squeeze = alpha.ndim == 1
+    a2 = np.atleast_2d(alpha)
+    b2 = np.atleast_2d(beta)
+    x = x_coordinate(point.axis, prevalence, a2, b2)
+    u = point.x
+    rows = np.arange(x.shape[0])
+    r = np.minimum((x < u).sum(axis=1), x.shape[1] - 1)  # first index with x >= u
+    left = np.maximum(r - 1, 0)
+    xl, xr = x[rows, left], x[rows, r]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(xr > xl, (u - xl) / (xr - xl), 1.0)
+    t = np.where(xr == u, 1.0, np.clip(t, 0.0, 1.0))
+    a_hat = a2[rows, left] + t * (a2[rows, r] - a2[rows, left])
+    b_hat = b2[rows, left] + t * (b2[rows, r] - b2[rows, left])
+    out = np.asarray(point.metric(prevalence, a_hat, b_hat), dtype=float)
+    return out[0] if squeeze else out
+
+
+def parse_area(name: str, rule: str | None = None) -> CurveArea:
+    """``"pr_auc"`` / ``"npr_auc"`` (and ``"roc_auc"``, ``"lift_auc"``, ``"gain_auc"``)
+    to a :class:`CurveArea`, with the curve's default rule unless ``rule`` is given."""
+    if not isinstance(name, str):
+        raise TypeError(f"`metric` must be a curve quantity name; got {describe(name)}.")
+    key = name.strip().lower().replace("-", "_")
+    normalized = key.startswith("n") and key[1:].endswith("_auc") and key[1:-4] in CURVES
+    curve = key[1:-4] if normalized else key[:-4] if key.endswith("_auc") else ""
+    if curve not in CURVES:
+        valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES]
+        raise ValueError(f"unknown curve quantity {name!r}; valid names: {', '.join(valid)} "
+                         "(or a registered metric with `at={'recall': u}`, `{'fpr': u}` "
+                         "or `{'rate': u}`).")
+    rule = DEFAULT_RULE[curve] if rule is None else check_choice("rule", rule, RULES)
+    return CurveArea(curve, rule, normalized)
+
+
+def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoint:
+    """``("precision", {"recall": 0.9})`` to an :class:`OperatingPoint`."""
+    if not isinstance(at, dict) or len(at) != 1:
+        raise TypeError("`at` must be a one-entry dict such as {'recall': 0.9}, "
+                        f"{{'fpr': 0.1}} or {{'rate': 0.05}}; got {describe(at)}.")
+    (axis_name, u), = at.items()
+    axis = X_AXES.get(str(axis_name).lower())
+    if axis is None:
+        raise ValueError(f"the key of `at` must be one of {', '.join(map(repr, X_AXES))}; "
+                         f"got {axis_name!r}.")
+    u = check_probability(f"at[{axis_name!r}]", u)
+    if u <= 0.0:
+        raise ValueError(f"the operating point `at[{axis_name!r}]` must be in (0, 1]; got {u!r}.")
+    return OperatingPoint(resolve_metric(metric, **params), axis, u)

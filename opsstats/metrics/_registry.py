@@ -1,0 +1,308 @@
+"""The metric registry: every confusion-matrix metric, defined once.
+
+A metric is a vectorized function of (prevalence, alpha, beta) -- numpy broadcasting --
+with its name, aliases, direction, range and the condition under which it is 0/0.
+Everything else in the package (confusion matrices, curves, OPS, intervals,
+multi-label) reads metrics from here and never re-derives a formula.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from .._validation import describe
+
+__all__ = [
+    "Metric",
+    "BoundMetric",
+    "register_metric",
+    "unregister_metric",
+    "get_metric",
+    "resolve_metric",
+    "available_metrics",
+    "metric_table",
+]
+
+_DIRECTIONS = ("higher", "lower")
+
+
+def _normalize(name: str) -> str:
+    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A confusion-matrix metric M(prevalence, alpha, beta).
+
+    Parameters
+    ----------
+    name : str
+        Canonical name (lower case, ``_`` separated), e.g. ``"f1"``.
+    func : callable
+        ``func(prevalence, alpha, beta, **params)``; must broadcast over numpy arrays.
+        Where the metric is 0/0 it must return NaN (numpy's ``0/0``); the registry
+        evaluates it with floating-point warnings silenced.
+    direction : {"higher", "lower"}
+        Whether higher or lower values mean better performance.
+    range : (float, float)
+        The metric's range over all (prevalence, alpha, beta); may be infinite.
+    aliases : tuple of str
+        Other accepted names.
+    label : str
+        Display name ("F1 score").
+    undefined : str
+        When the metric is 0/0 (its value there is NaN), e.g. "no predicted positives".
+    params : mapping
+        Parameter names and default values (e.g. ``{"beta": 1.0}`` for F-beta).
+    param_check : callable, optional
+        ``param_check(**params)`` raising ``ValueError``/``TypeError`` for bad values.
+    formula : str
+        The definition in terms of counts, for documentation.
+    """
+
+    name: str
+    func: Callable[..., Any]
+    direction: str
+    range: tuple[float, float]
+    aliases: tuple[str, ...] = ()
+    label: str = ""
+    undefined: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    param_check: Callable[..., None] | None = None
+    formula: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"`name` must be a non-empty string; got {describe(self.name)}.")
+        if not callable(self.func):
+            raise TypeError(f"`func` must be callable; got {describe(self.func)}.")
+        if self.direction not in _DIRECTIONS:
+            raise ValueError(f"`direction` must be 'higher' or 'lower'; got {self.direction!r}.")
+        lo, hi = self.range
+        if not (float(lo) < float(hi)):
+            raise ValueError(f"`range` must be (low, high) with low < high; got {self.range!r}.")
+        object.__setattr__(self, "name", _normalize(self.name))
+        object.__setattr__(self, "aliases", tuple(_normalize(a) for a in self.aliases))
+        object.__setattr__(self, "range", (float(lo), float(hi)))
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        if not self.label:
+            object.__setattr__(self, "label", self.name)
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.direction == "higher"
+
+    def bind(self, **params: Any) -> BoundMetric:
+        """This metric with its parameters fixed (defaults filled in, values checked)."""
+        unknown = set(params) - set(self.params)
+        if unknown:
+            expected = ", ".join(f"`{p}`" for p in self.params) or "no parameters"
+            raise TypeError(f"metric {self.name!r} takes {expected}; got unexpected "
+                            f"parameter(s) {', '.join(sorted(map(repr, unknown)))}.")
+        full = {**self.params, **params}
+        if self.param_check is not None:
+            self.param_check(**full)
+        return BoundMetric(self, tuple(sorted(full.items())))
+
+    def __call__(self, prevalence: Any, alpha: Any, beta: Any, **params: Any) -> Any:
+        return self.bind(**params)(prevalence, alpha, beta)
+
+
+@dataclass(frozen=True, slots=True)
+class BoundMetric:
+    """A metric with fixed parameters: what OPS, intervals and caches work with."""
+
+    metric: Metric
+    param_items: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.metric.name
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.param_items)
+
+    @property
+    def direction(self) -> str:
+        return self.metric.direction
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.metric.direction == "higher"
+
+    @property
+    def range(self) -> tuple[float, float]:
+        return self.metric.range
+
+    @property
+    def label(self) -> str:
+        """Display label with parameters, e.g. ``"F-beta (beta=2)"``."""
+        if not self.param_items:
+            return self.metric.label
+        inner = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                          for k, v in self.param_items)
+        return f"{self.metric.label} ({inner})"
+
+    @property
+    def key(self) -> str:
+        """A stable identifier used as a cache key and column name."""
+        if not self.param_items:
+            return self.metric.name
+        inner = ",".join(f"{k}={v!r}" for k, v in self.param_items)
+        return f"{self.metric.name}({inner})"
+
+    def __call__(self, prevalence: Any, alpha: Any, beta: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = self.metric.func(np.asarray(prevalence, dtype=float),
+                                   np.asarray(alpha, dtype=float),
+                                   np.asarray(beta, dtype=float), **self.params)
+        out = np.asarray(out, dtype=float)
+        return out[()] if out.ndim == 0 else out
+
+
+_REGISTRY: dict[str, Metric] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register_metric(name: str | Metric, func: Callable[..., Any] | None = None, *,
+                    direction: str | None = None, range: tuple[float, float] | None = None,
+                    aliases: tuple[str, ...] = (), label: str = "", undefined: str = "",
+                    params: Mapping[str, Any] | None = None,
+                    param_check: Callable[..., None] | None = None, formula: str = "",
+                    overwrite: bool = False) -> Metric:
+    """Add a metric to the registry, so that every feature of the package accepts it.
+
+    Parameters
+    ----------
+    name : str or Metric
+        The metric's name, or a ready :class:`Metric` (then the other arguments
+        are not used).
+    func : callable
+        ``func(prevalence, alpha, beta, **params)``, vectorized with numpy.
+    direction : {"higher", "lower"}
+        Whether higher or lower values are better.
+    range : (float, float)
+        The metric's range.
+    aliases, label, undefined, params, param_check, formula
+        See :class:`Metric`.
+    overwrite : bool, default False
+        Replace an existing metric of the same name.
+
+    Returns
+    -------
+    Metric
+
+    Raises
+    ------
+    ValueError
+        If the name or an alias is already taken (and ``overwrite`` is False), or if
+        the direction or range is invalid.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from opsstats.metrics import register_metric, unregister_metric
+    >>> m = register_metric("half_recall", lambda p, a, b: (1 - b) / 2,
+    ...                     direction="higher", range=(0, 0.5))
+    >>> float(m(0.3, 0.1, 0.2))
+    0.4
+    >>> unregister_metric("half_recall")
+    """
+    if isinstance(name, Metric):
+        metric = name
+    else:
+        if direction is None or range is None or func is None:
+            raise TypeError("register_metric() needs `func`, `direction` and `range` "
+                            "when `name` is a string.")
+        if not callable(func):
+            raise TypeError(f"`func` must be callable; got {describe(func)}.")
+        sig_params = [p for p in inspect.signature(func).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                      and p.default is p.empty]
+        if len(sig_params) < 3:
+            raise TypeError("`func` must take (prevalence, alpha, beta) as its first three "
+                            f"positional arguments; got the signature {inspect.signature(func)}.")
+        metric = Metric(name=name, func=func, direction=direction, range=range,
+                        aliases=tuple(aliases), label=label, undefined=undefined,
+                        params=params or {}, param_check=param_check, formula=formula)
+    names = (metric.name, *metric.aliases)
+    if not overwrite:
+        for n in names:
+            if n in _REGISTRY or n in _ALIASES:
+                raise ValueError(f"metric name {n!r} is already registered; pass "
+                                 "`overwrite=True` to replace it.")
+    else:
+        if metric.name in _REGISTRY:
+            unregister_metric(metric.name)
+    _REGISTRY[metric.name] = metric
+    for alias in metric.aliases:
+        _ALIASES[alias] = metric.name
+    return metric
+
+
+def unregister_metric(name: str) -> None:
+    """Remove a metric (by name or alias) and its aliases from the registry."""
+    metric = get_metric(name)
+    del _REGISTRY[metric.name]
+    for alias in metric.aliases:
+        _ALIASES.pop(alias, None)
+
+
+def get_metric(name: str | Metric | BoundMetric) -> Metric:
+    """Look up a metric by name or alias (case and ``-``/``_`` insensitive).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name; the message lists the valid names and close matches.
+    """
+    if isinstance(name, Metric):
+        return name
+    if isinstance(name, BoundMetric):
+        return name.metric
+    if not isinstance(name, str):
+        raise TypeError(f"`metric` must be a metric name (str); got {describe(name)}.")
+    key = _normalize(name)
+    key = _ALIASES.get(key, key)
+    if key in _REGISTRY:
+        return _REGISTRY[key]
+    known = sorted(_REGISTRY) + sorted(_ALIASES)
+    close = difflib.get_close_matches(key, known, n=3)
+    hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+    raise ValueError(f"unknown metric {name!r}.{hint} Valid names: {', '.join(sorted(_REGISTRY))}.")
+
+
+def resolve_metric(metric: str | Metric | BoundMetric, **params: Any) -> BoundMetric:
+    """A :class:`BoundMetric` from a name, a Metric or a BoundMetric plus parameters."""
+    if isinstance(metric, BoundMetric):
+        if params:
+            return metric.metric.bind(**{**metric.params, **params})
+        return metric
+    return get_metric(metric).bind(**params)
+
+
+def available_metrics() -> list[str]:
+    """Canonical names of every registered metric, in registration order."""
+    return list(_REGISTRY)
+
+
+def metric_table() -> Any:
+    """A DataFrame describing every registered metric (name, label, direction, range,
+    aliases, parameters, when undefined)."""
+    import pandas as pd
+
+    rows = [{"name": m.name, "label": m.label, "direction": m.direction,
+             "low": m.range[0], "high": m.range[1], "aliases": ", ".join(m.aliases),
+             "params": ", ".join(f"{k}={v}" for k, v in m.params.items()),
+             "undefined when": m.undefined, "formula": m.formula}
+            for m in _REGISTRY.values()]
+    return pd.DataFrame(rows).set_index("name")

@@ -1,0 +1,142 @@
+"""Result objects: frozen, with the numbers and how they were made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ._summary import Summary
+
+__all__ = ["ConfidenceInterval", "OPSResult"]
+
+
+class ConfidenceInterval(NamedTuple):
+    """A (low, high) confidence or credible interval."""
+
+    low: float
+    high: float
+
+
+def _num(x: Any, digits: int) -> str:
+    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
+
+
+@dataclass(frozen=True)
+class OPSResult:
+    """The outperformance score of an observed metric value.
+
+    Attributes
+    ----------
+    estimate : float or ndarray
+        The OPS (o-value), in [0, 1]; higher is better.
+    value : float or ndarray
+        The observed metric value that was ranked.
+    prevalence : float or ndarray
+        The test set's prevalence the value was standardized against.
+    metric : str
+        What was ranked, e.g. ``"F1 score"`` or ``"AUC(PR, step)"``.
+    reference : str
+        The reference distribution, e.g. ``"Uniform(alpha, beta)"``.
+    method : str
+        ``"exact"`` or ``"Monte Carlo"`` (with details).
+    standard_error : float or ndarray
+        Monte Carlo standard error of ``estimate`` (0 when exact).
+    rule : str or None
+        The AUC rule, for curve areas.
+    ties : str
+        ``"strict"`` or ``"mid"``.
+    ci : ConfidenceInterval or None
+        Interval for the OPS when one was asked for.
+    confidence_level : float or None
+    ci_method : str or None
+        How the interval was made.
+    details : dict
+        Further facts (draws, undefined resamples, ...).
+    """
+
+    estimate: Any
+    value: Any
+    prevalence: Any
+    metric: str
+    reference: str
+    method: str
+    standard_error: Any = 0.0
+    rule: str | None = None
+    ties: str = "strict"
+    ci: ConfidenceInterval | None = None
+    confidence_level: float | None = None
+    ci_method: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __float__(self) -> float:
+        return float(self.estimate)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.estimate, dtype=dtype)
+
+    @property
+    def is_exact(self) -> bool:
+        return bool(np.all(np.asarray(self.standard_error) == 0))
+
+    def _how(self, digits: int) -> str:
+        parts = [self.reference, self.method]
+        if self.rule:
+            parts.append(f"{self.rule} rule")
+        if not self.is_exact and np.ndim(self.standard_error) == 0:
+            parts.append(f"MC s.e. {self.standard_error:.2g}")
+        if self.ties != "strict":
+            parts.append(f"ties {self.ties}")
+        return "; ".join(parts)
+
+    def to_string(self, digits: int = 4) -> str:
+        """One line that says the number and how it was made."""
+        if np.ndim(self.estimate) != 0:
+            n = np.size(self.estimate)
+            return (f"OPS of {n} values of {self.metric} ({self._how(digits)}); "
+                    "see .to_frame()")
+        line = (f"OPS({self.metric} = {_num(self.value, digits)} at prevalence "
+                f"{_num(self.prevalence, digits)}) = {self.estimate:.{digits}f}")
+        if self.ci is not None:
+            line += (f", {100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
+                     f"{self.ci.high:.{digits}f} ({self.ci_method})")
+        return f"{line} [{self._how(digits)}]"
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per value: value, prevalence, ops, standard_error (and the interval)."""
+        frame = pd.DataFrame({
+            "metric": self.metric,
+            "value": np.atleast_1d(self.value),
+            "prevalence": np.atleast_1d(self.prevalence),
+            "ops": np.atleast_1d(self.estimate),
+            "standard_error": np.atleast_1d(self.standard_error),
+        })
+        if self.ci is not None:
+            frame["ci_low"], frame["ci_high"] = self.ci.low, self.ci.high
+            frame["confidence_level"] = self.confidence_level
+            frame["ci_method"] = self.ci_method
+        frame["reference"] = self.reference
+        frame["method"] = self.method
+        if self.rule:
+            frame["rule"] = self.rule
+        return frame
+
+    def summary(self, digits: int = 4) -> Summary:
+        """A :class:`~opsstats._summary.Summary` of this result."""
+        notes = [f"Reference: {self.reference}.", f"Method: {self.method}."]
+        if not self.is_exact:
+            notes.append("standard_error is the Monte Carlo standard error of the OPS "
+                         "from the finite reference sample.")
+        if self.ci is not None:
+            notes.append(f"Interval: {self.ci_method}.")
+        return Summary(title=f"Outperformance score of {self.metric}",
+                       table=self.to_frame().drop(columns=["reference", "method"]),
+                       notes=tuple(notes), digits=digits)
+
+    def _repr_html_(self) -> str:
+        return self.summary().as_html()
