@@ -38,7 +38,7 @@ def _normalize(name: str) -> str:
     return re.sub(r"[\s\-]+", "_", name.strip().lower())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Metric:
     """A confusion-matrix metric M(prevalence, alpha, beta).
 

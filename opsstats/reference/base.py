@@ -42,7 +42,7 @@ def check_prevalence(prevalence: Any) -> np.ndarray:
         raise ValueError(f"`prevalence` must be finite; got {prevalence!r}.")
     bad = (arr <= 0) | (arr >= 1)
     if bad.any():
-        v = arr[bad].flat[0]
+        v = float(arr[bad].flat[0])
         raise ValueError(f"`prevalence` must be in the open interval (0, 1); got {v!r}. OPS is "
                          "undefined when one class is absent: every classifier then has the "
                          "same alpha or beta undefined, so there is nothing to rank against.")
@@ -61,7 +61,7 @@ def check_values(value: Any, quantity: Any) -> np.ndarray:
     lo, hi = value_range(quantity)
     bad = (arr < lo - 1e-12) | (arr > hi + 1e-12)
     if bad.any():
-        v = arr[bad].flat[0]
+        v = float(arr[bad].flat[0])
         raise ValueError(f"`value` must be in the range of {quantity.label}, [{lo:g}, {hi:g}]; "
                          f"got {v!r}.")
     return arr
