@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator
-from functools import lru_cache
-from typing import Any
-
 import numpy as np
 
 from .._validation import check_positive_int
-from ..curves._geometry import CurveArea, OperatingPoint
-from .base import CurveReference
+from ._streamed import StreamedCurveReference
 
 __all__ = ["DirectedBinaryTree", "dbt_curves"]
-
-#: Curves per streamed chunk. Part of the reproducibility contract: chunk i of a
-#: reference with seed s is drawn from ``SeedSequence([s, i])``, so the G curves (and
-#: every OPS) depend only on (depth, G, seed), not on memory or call order.
-CHUNK = 10_000
-_WORKERS = max(1, min(4, os.cpu_count() or 1))
 
 
 def dbt_curves(m: int, depth: int, rng: np.random.Generator, *,
@@ -67,7 +52,7 @@ def dbt_curves(m: int, depth: int, rng: np.random.Generator, *,
     return alpha.T, beta.T
 
 
-class DirectedBinaryTree(CurveReference):
+class DirectedBinaryTree(StreamedCurveReference):
     """The Directed Binary Tree reference distribution of classifier curves.
 
     The paper's reference for scoring (curve) metrics: AUCs of ROC, PR, lift and gain
@@ -122,22 +107,13 @@ class DirectedBinaryTree(CurveReference):
     (0.96, 'step')
     """
 
-    exact = False
-    _shared: dict[tuple[int, int, int], OrderedDict] = {}
-    _lock = threading.Lock()
-
     def __init__(self, depth: int = 9, n_curves: int = 100_000, *, seed: int = 20231,
                  cache_size: int = 256) -> None:
         self.depth = check_positive_int("depth", depth)
         if self.depth > 14:
             raise ValueError(f"`depth` must be at most 14 (2**14 - 1 points per curve); "
                              f"got {depth!r}.")
-        self.n_curves = check_positive_int("n_curves", n_curves, minimum=100)
-        self.seed = check_positive_int("seed", seed, minimum=0)
-        self.cache_size = check_positive_int("cache_size", cache_size)
-        key = (self.depth, self.n_curves, self.seed)
-        with self._lock:
-            self._cache = self._shared.setdefault(key, OrderedDict())
+        super().__init__(n_curves, seed, cache_size)
 
     @property
     def description(self) -> str:
@@ -148,119 +124,13 @@ class DirectedBinaryTree(CurveReference):
     def method(self) -> str:
         return f"Monte Carlo, {self.n_curves} DBT curves"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DirectedBinaryTree) and (
-            (self.depth, self.n_curves, self.seed) == (other.depth, other.n_curves, other.seed))
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.depth, self.n_curves, self.seed))
-
-    # ------------------------------------------------------------------ curves
-    def _chunk(self, index: int, out: tuple[np.ndarray, np.ndarray] | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
-        m = min(CHUNK, self.n_curves - index * CHUNK)
-        rng = np.random.default_rng(np.random.SeedSequence([self.seed, index]))
-        return dbt_curves(m, self.depth, rng, out=out)
-
-    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        shape = (2 ** self.depth + 1, min(CHUNK, self.n_curves))
-        return np.empty(shape), np.empty(shape)
-
     @property
-    def n_chunks(self) -> int:
-        return -(-self.n_curves // CHUNK)
+    def n_points(self) -> int:
+        return 2 ** self.depth + 1
 
-    def iter_curves(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Stream the reference curves as ``(alpha, beta)`` chunks of up to 10,000.
+    def _params(self) -> tuple:
+        return (self.depth,)
 
-        The chunks are views of two reused buffers: copy them to keep them."""
-        buffers = self._buffers()
-        for index in range(self.n_chunks):
-            yield self._chunk(index, out=buffers)
-
-    # ------------------------------------------------------------------ values
-    def _key(self, quantity: CurveArea | OperatingPoint, prevalence: float) -> tuple:
-        return (quantity.key, None if not _depends_on_prevalence(quantity) else prevalence)
-
-    def precompute(self, quantities: Iterable[CurveArea | OperatingPoint],
-                   prevalence: float) -> None:
-        """Compute and cache several quantities at one prevalence in one pass."""
-        todo = [q for q in quantities if self._key(q, prevalence) not in self._cache]
-        if not todo:
-            return
-        local = threading.local()
-
-        def work(index: int) -> list[np.ndarray]:
-            if not hasattr(local, "buffers"):
-                local.buffers = self._buffers()
-            alpha, beta = self._chunk(index, out=local.buffers)
-            return [np.asarray(q(prevalence, alpha, beta), dtype=float) for q in todo]
-
-        # Chunks are independent (each has its own seed), so threads give the same
-        # values as a serial pass; numpy releases the GIL in the array work.
-        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
-            per_chunk = list(pool.map(work, range(self.n_chunks)))
-        parts = [[chunk[i] for chunk in per_chunk] for i in range(len(todo))]
-        for q, chunks in zip(todo, parts, strict=True):
-            values = np.concatenate(chunks)
-            if np.isnan(values).any():  # pragma: no cover - a metric 0/0 on a curve point
-                raise ValueError(f"{q.label} is undefined on {int(np.isnan(values).sum())} "
-                                 "reference curves; it cannot be ranked against this "
-                                 "reference.")
-            values.sort()
-            self._store(self._key(q, prevalence), values)
-
-    def _store(self, key: tuple, values: np.ndarray) -> None:
-        with self._lock:
-            self._cache[key] = values
-            self._cache.move_to_end(key)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-
-    def reference_values(self, quantity: CurveArea | OperatingPoint,
-                         prevalence: float) -> np.ndarray:
-        """Sorted values of ``quantity`` over the G reference curves at ``prevalence``."""
-        key = self._key(quantity, prevalence)
-        if key not in self._cache:
-            self.precompute([quantity], prevalence)
-        with self._lock:
-            self._cache.move_to_end(key)
-            return self._cache[key]
-
-    def band(self, curve: str, prevalence: float, x: Any,
-             quantiles: tuple[float, ...] = (0.05, 0.5, 0.95)) -> np.ndarray:
-        """Pointwise quantiles of the reference curves' y at the given x values (for
-        plotting a band, e.g. the 5-95% band of PR curves); shape (len(quantiles),
-        len(x))."""
-        from ..curves._geometry import parse_at
-
-        y_metric = {"roc": "recall", "pr": "precision", "lift": "lift", "gain": "recall"}
-        axis = {"roc": "fpr", "pr": "recall", "lift": "rate", "gain": "rate"}
-        if curve not in y_metric:
-            raise ValueError(f"`curve` must be one of 'roc', 'pr', 'lift', 'gain'; got {curve!r}.")
-        points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in np.atleast_1d(x)]
-        self.precompute(points, prevalence)
-        return np.array([np.quantile(self.reference_values(p, prevalence), quantiles)
-                         for p in points]).T
-
-
-def _depends_on_prevalence(quantity: CurveArea | OperatingPoint) -> bool:
-    """Whether a curve quantity changes with prevalence (ROC quantities do not).
-
-    For operating points, probed numerically: the metric at the axis is evaluated at
-    fixed random (alpha, beta) points under two prevalences.
-    """
-    if isinstance(quantity, CurveArea):
-        return quantity.curve != "roc"
-    if quantity.axis == "rate":
-        return True
-    return _metric_depends_on_prevalence(quantity.metric)
-
-
-@lru_cache(maxsize=256)
-def _metric_depends_on_prevalence(metric: Any) -> bool:
-    probe = np.random.default_rng(0).uniform(0.01, 0.99, size=(2, 64))
-    with np.errstate(all="ignore"):
-        v1 = np.asarray(metric(0.17, probe[0], probe[1]))
-        v2 = np.asarray(metric(0.71, probe[0], probe[1]))
-    return not np.allclose(v1, v2, rtol=1e-13, atol=0, equal_nan=True)
+    def _draw(self, m: int, rng: np.random.Generator,
+              out: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        return dbt_curves(m, self.depth, rng, out=out)

@@ -1,0 +1,142 @@
+"""Outperformance scores of confusion matrices and curves, and standardized curves.
+
+The functions here take an observed object, compute its metric value with the *same*
+definition the reference uses (the registry for confusion-matrix metrics; the same
+curve geometry and AUC rule for curves), and rank it against a reference
+distribution. ``ConfusionMatrix.ops`` and ``ScoreCurve.ops`` call them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .curves._geometry import CurveArea, curve_area, parse_at, value_at
+from .exceptions import UndefinedMetricWarning
+from .reference.base import CurveReference, PointReference, ReferenceDistribution
+from .results import OPSResult
+
+__all__ = ["confusion_matrix_ops", "curve_ops", "standardized_curve", "default_reference"]
+
+
+def default_reference(kind: str) -> ReferenceDistribution:
+    """The paper's references: ``Uniform()`` for confusion-matrix metrics and
+    ``DirectedBinaryTree()`` (depth 9, G = 100,000, fixed seed) for curve metrics."""
+    if kind == "point":
+        from .reference.uniform import Uniform
+
+        return Uniform()
+    from .reference.dbt import DirectedBinaryTree
+
+    return DirectedBinaryTree()
+
+
+def _check_reference(reference: Any, kind: str, what: str) -> ReferenceDistribution:
+    if reference is None:
+        return default_reference(kind)
+    expected = PointReference if kind == "point" else CurveReference
+    if not isinstance(reference, expected):
+        other = ("a point reference such as Uniform()" if kind == "point"
+                 else "a curve reference such as DirectedBinaryTree()")
+        raise TypeError(f"`reference` for {what} must be {other}; got {reference!r}.")
+    return reference
+
+
+def _undefined(result_kwargs: dict[str, Any], reason: str) -> OPSResult:
+    warnings.warn(f"OPS of {result_kwargs['metric']} is undefined ({reason}); returning NaN.",
+                  UndefinedMetricWarning, stacklevel=4)
+    return OPSResult(estimate=float("nan"), standard_error=float("nan"),
+                     details={"undefined": reason}, **result_kwargs)
+
+
+def confusion_matrix_ops(cm: Any, metric: Any, *, reference: Any = None, ties: str = "strict",
+                         **params: Any) -> OPSResult:
+    """OPS of a confusion matrix's metric against a point reference (default
+    :class:`~opsstats.reference.uniform.Uniform`).
+
+    A metric that is 0/0 for the counts has no OPS: NaN with an
+    :class:`~opsstats.UndefinedMetricWarning` whose reason is kept in
+    ``result.details["undefined"]``. A class absent (prevalence 0 or 1) is an error.
+    """
+    ref = _check_reference(reference, "point", "a confusion-matrix metric")
+    quantity = ref._quantity(metric, None, None, params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        value = cm.metric(quantity)
+    if np.isnan(value) and 0 < cm.prevalence < 1:
+        return _undefined(dict(value=value, prevalence=cm.prevalence, metric=quantity.label,
+                               reference=ref.description, method=ref.method, ties=ties),
+                          f"{quantity.label} is 0/0 for {cm!r}: {quantity.metric.undefined}")
+    return ref.ops(quantity, value, prevalence=cm.prevalence, ties=ties)
+
+
+def curve_ops(curve: Any, metric: Any, *, at: dict[str, float] | None = None,
+              reference: Any = None, rule: str | None = None, ties: str = "strict",
+              **params: Any) -> OPSResult:
+    """OPS of a curve quantity (an AUC, or a metric at an operating point) against a
+    curve reference (default :class:`~opsstats.reference.dbt.DirectedBinaryTree`).
+
+    The observed value is computed from the curve's (alpha, beta) points with the same
+    geometry and AUC ``rule`` as the reference curves, so that the two are comparable.
+    """
+    ref = _check_reference(reference, "curve", "a curve quantity")
+    quantity = ref._quantity(metric, at, rule, params)
+    pi = curve.prevalence
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if isinstance(quantity, CurveArea):
+            value = float(curve_area(quantity, pi, curve.alpha, curve.beta))
+        else:
+            value = float(value_at(quantity, pi, curve.alpha, curve.beta))
+    if np.isnan(value):
+        return _undefined(dict(value=value, prevalence=pi, metric=quantity.label,
+                               reference=ref.description, method=ref.method,
+                               rule=getattr(quantity, "rule", None), ties=ties),
+                          f"{quantity.label} is 0/0 on this curve")
+    return ref.ops(quantity, value, prevalence=pi, ties=ties)
+
+
+def standardized_curve(curve: Any, metric: str = "precision", *, axis: str = "recall",
+                       points: Any = 20, reference: Any = None,
+                       ties: str = "strict") -> pd.DataFrame:
+    """A standardized curve: the OPS of ``metric`` at a grid of points on ``axis``.
+
+    With the defaults this is the paper's OPS(precision)-recall curve (OPRC, Figures
+    4b and 5b); ``metric="lift", axis="rate"`` gives the OPS(lift) curve (Figures 6b
+    and 7b).
+
+    Parameters
+    ----------
+    curve : ScoreCurve
+    metric : str
+        The y-metric read off the curve at each point.
+    axis : {"recall", "fpr", "rate"}
+    points : int or array-like
+        Number of equally spaced points in (0, 1] (the paper uses 20: 0.05, ..., 1),
+        or the points themselves.
+    reference : CurveReference, optional
+        Default :class:`~opsstats.reference.dbt.DirectedBinaryTree`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``axis``, ``value`` (the observed metric), ``ops``,
+        ``standard_error``; one row per point.
+    """
+    ref = _check_reference(reference, "curve", "a standardized curve")
+    grid = (np.arange(1, int(points) + 1) / int(points) if np.ndim(points) == 0
+            else np.asarray(points, dtype=float))
+    quantities = [parse_at(metric, {axis: float(u)}) for u in grid]
+    if hasattr(ref, "precompute"):
+        ref.precompute(quantities, curve.prevalence)
+    rows = []
+    for u, q in zip(grid, quantities, strict=True):
+        r = curve_ops(curve, q.metric, at={axis: float(u)}, reference=ref, ties=ties)
+        rows.append({axis: u, "value": r.value, "ops": r.estimate,
+                     "standard_error": r.standard_error})
+    frame = pd.DataFrame(rows)
+    frame.attrs["metric"] = quantities[0].metric.label
+    frame.attrs["reference"] = ref.description
+    return frame
