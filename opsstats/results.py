@@ -10,7 +10,7 @@ import pandas as pd
 
 from ._summary import Summary
 
-__all__ = ["ConfidenceInterval", "OPSResult"]
+__all__ = ["ConfidenceInterval", "OPSResult", "IntervalResult"]
 
 
 class ConfidenceInterval(NamedTuple):
@@ -137,6 +137,87 @@ class OPSResult:
         return Summary(title=f"Outperformance score of {self.metric}",
                        table=self.to_frame().drop(columns=["reference", "method"]),
                        notes=tuple(notes), digits=digits)
+
+    def _repr_html_(self) -> str:
+        return self.summary().as_html()
+
+
+@dataclass(frozen=True)
+class IntervalResult:
+    """A point estimate with a confidence (or credible) interval, and how it was made.
+
+    Attributes
+    ----------
+    estimate : float
+        The point estimate from the data (not the mean of the draws).
+    ci : ConfidenceInterval
+        (low, high).
+    confidence_level : float
+    quantity : str
+        What the interval is for, e.g. ``"F1 score"`` or ``"alpha (FPR)"``.
+    method : str
+        How the interval was made, e.g. ``"Dirichlet-multinomial, Jeffreys prior,
+        10000 draws, prevalence fixed, equal-tailed"``.
+    n_resamples : int or None
+        Number of draws or bootstrap resamples (None for closed-form intervals).
+    n_undefined : int
+        Draws or resamples in which the quantity was undefined (0/0); they are left
+        out of the interval and reported here, never silently dropped.
+    prevalence_mode : str or None
+        ``"fixed"`` or ``"random"`` (None where it does not apply).
+    draws : ndarray or None
+        The defined draws (posterior or bootstrap distribution), for plots.
+    details : dict
+    """
+
+    estimate: float
+    ci: ConfidenceInterval
+    confidence_level: float
+    quantity: str
+    method: str
+    n_resamples: int | None = None
+    n_undefined: int = 0
+    prevalence_mode: str | None = None
+    draws: Any = field(default=None, repr=False, compare=False)
+    details: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def low(self) -> float:
+        return self.ci.low
+
+    @property
+    def high(self) -> float:
+        return self.ci.high
+
+    def to_string(self, digits: int = 4) -> str:
+        """E.g. ``F1 score = 0.6366, 95% CI 0.6051-0.6667 (Dirichlet-multinomial, ...)``."""
+        text = (f"{self.quantity} = {self.estimate:.{digits}f}, "
+                f"{100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
+                f"{self.ci.high:.{digits}f} ({self.method})")
+        if self.n_undefined:
+            text += (f"; undefined in {self.n_undefined} of {self.n_resamples} "
+                     f"{'draws' if 'draws' in self.method else 'resamples'}, left out")
+        return text
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: quantity, estimate, ci_low, ci_high, confidence_level, method, ..."""
+        return pd.DataFrame([{
+            "quantity": self.quantity, "estimate": self.estimate, "ci_low": self.ci.low,
+            "ci_high": self.ci.high, "confidence_level": self.confidence_level,
+            "method": self.method, "n_resamples": self.n_resamples,
+            "n_undefined": self.n_undefined, "prevalence_mode": self.prevalence_mode}])
+
+    def summary(self, digits: int = 4) -> Summary:
+        notes = [f"Interval: {self.method}."]
+        if self.n_undefined:
+            notes.append(f"The quantity was undefined (0/0) in {self.n_undefined} of "
+                         f"{self.n_resamples}; those were left out of the interval.")
+        return Summary(title=f"Interval for {self.quantity}",
+                       table=self.to_frame().drop(columns=["method"]), notes=tuple(notes),
+                       digits=digits)
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()

@@ -1,0 +1,6 @@
+"""Uncertainty from finite test sets: intervals for alpha, beta, metrics and their OPS."""
+
+from .confusion import confusion_interval, confusion_ops
+from .proportion import binomial_interval
+
+__all__ = ["binomial_interval", "confusion_interval", "confusion_ops"]

@@ -1,0 +1,109 @@
+"""Intervals from draws: equal-tailed (percentile), HPD and BCa; rng and progress."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from .._validation import describe
+
+__all__ = ["check_rng", "quantile_positions", "at_positions", "equal_tailed", "hpd",
+           "bca_levels", "progress"]
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``."""
+    if isinstance(rng, bool):
+        raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got {rng!r}.")
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got "
+                        f"{describe(rng)}.") from None
+
+
+def quantile_positions(m: int, levels: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Order-statistic positions of the linear-interpolation quantile (numpy's default,
+    Hyndman-Fan type 7) of m sorted draws: (lower index, upper index, weight)."""
+    h = (m - 1) * np.asarray(levels, dtype=float)
+    lo = np.floor(h).astype(int)
+    hi = np.minimum(lo + 1, m - 1)
+    return lo, hi, h - lo
+
+
+def at_positions(sorted_values: np.ndarray, positions: tuple) -> np.ndarray:
+    """Quantiles of sorted draws at positions from :func:`quantile_positions`."""
+    lo, hi, w = positions
+    return sorted_values[lo] + w * (sorted_values[hi] - sorted_values[lo])
+
+
+def equal_tailed(sorted_draws: np.ndarray, confidence_level: float) -> tuple[float, float]:
+    """The equal-tailed (percentile) interval of sorted draws."""
+    tail = (1 - confidence_level) / 2
+    lo, hi = at_positions(sorted_draws, quantile_positions(sorted_draws.size,
+                                                           [tail, 1 - tail]))
+    return float(lo), float(hi)
+
+
+def hpd(sorted_draws: np.ndarray, confidence_level: float) -> tuple[float, float]:
+    """The shortest interval containing ``ceil(confidence_level * m)`` of the m sorted
+    draws (highest posterior density for a unimodal posterior)."""
+    m = sorted_draws.size
+    k = min(m, int(np.ceil(confidence_level * m)))
+    widths = sorted_draws[k - 1:] - sorted_draws[:m - k + 1]
+    i = int(np.argmin(widths))
+    return float(sorted_draws[i]), float(sorted_draws[i + k - 1])
+
+
+def bca_levels(sorted_draws: np.ndarray, estimate: float, jackknife: np.ndarray,
+               weights: np.ndarray, confidence_level: float) -> tuple[float, float]:
+    """The two adjusted percentile levels of the BCa interval (Efron 1987).
+
+    ``jackknife`` holds the leave-one-out estimates of the distinct row types and
+    ``weights`` how many rows of each type there are (for a confusion matrix: four
+    types), so the acceleration is computed exactly without per-row work.
+    """
+    m = sorted_draws.size
+    below = np.searchsorted(sorted_draws, estimate, side="left")
+    ties = np.searchsorted(sorted_draws, estimate, side="right") - below
+    z0 = ndtri((below + 0.5 * ties) / m)
+    mean = np.sum(weights * jackknife) / np.sum(weights)
+    d = mean - jackknife
+    num = np.sum(weights * d ** 3)
+    den = 6.0 * np.sum(weights * d ** 2) ** 1.5
+    acc = num / den if den > 0 else 0.0
+    tail = (1 - confidence_level) / 2
+    z = ndtri(np.array([tail, 1 - tail]))
+    levels = ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))
+    if not np.all(np.isfinite(levels)):  # z0 infinite: all draws on one side
+        levels = np.array([tail, 1 - tail])
+    return float(levels[0]), float(levels[1])
+
+
+@contextmanager
+def progress(total: int, enabled: bool, label: str) -> Iterator[Any]:
+    """A minimal progress bar on stderr: ``with progress(n, True, "bootstrap") as tick:``
+    then ``tick(k)`` after k more items."""
+    if not enabled:
+        yield lambda k=1: None
+        return
+    done = [0]
+    width = 30
+
+    def tick(k: int = 1) -> None:
+        done[0] += k
+        frac = min(1.0, done[0] / total)
+        bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
+        sys.stderr.write(f"\r{label} [{bar}] {done[0]}/{total}")
+        sys.stderr.flush()
+
+    try:
+        yield tick
+    finally:
+        sys.stderr.write("\n")
+        sys.stderr.flush()

@@ -1,0 +1,329 @@
+"""Intervals for a confusion matrix: alpha, beta, any registered metric and its OPS.
+
+Three families (METHOD.md 3.2):
+
+* ``"dirichlet"``: the Dirichlet-multinomial posterior of the cell probabilities.
+  Under a Dirichlet(TP + a_tp, FP + a_fp, FN + a_fn, TN + a_tn), the prevalence, alpha
+  and beta are independent:
+
+      alpha ~ Beta(FP + a_fp, TN + a_tn),   beta ~ Beta(FN + a_fn, TP + a_tp),
+      pi ~ Beta(TP + FN + a_tp + a_fn, FP + TN + a_fp + a_tn).
+
+  With the prevalence fixed (the default: OPS standardizes against the test set's
+  own prevalence) only alpha and beta are drawn; with ``prevalence="random"`` pi is
+  drawn too and each draw is standardized against its own pi.
+* ``"bootstrap"``: resampling the test set. For a confusion matrix this is exactly
+  resampling its four counts: two binomials when stratified by class (the default,
+  prevalence fixed), a multinomial when not. No per-row work.
+* ``"clopper-pearson"``, ``"wilson"``, ``"jeffreys"``: the classical binomial intervals,
+  for alpha, beta and the rates that are one of them (recall, specificity, FPR, FNR).
+
+For a metric at fixed prevalence, OPS is monotone in the metric, so the OPS interval is
+the metric's interval mapped through OPS (computed on the order statistics, so it
+equals the interval of the OPS draws exactly); otherwise OPS is computed for every draw.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, check_confidence_level, check_count, \
+    check_positive_int, check_real, describe
+from ..exceptions import UndefinedMetricWarning
+from ..metrics import resolve_metric
+from ..results import ConfidenceInterval, IntervalResult, OPSResult
+from ._draws import at_positions, bca_levels, check_rng, equal_tailed, hpd, progress, \
+    quantile_positions
+from .proportion import BINOMIAL_METHODS, binomial_interval, method_label
+
+__all__ = ["confusion_interval", "confusion_ops", "METHODS"]
+
+METHODS = ("dirichlet", "bootstrap", *BINOMIAL_METHODS)
+PRIORS = {"jeffreys": 0.5, "bayes-laplace": 1.0}
+DEFAULT_DRAWS = 10_000
+# binomial intervals apply to these quantities: name -> (rate, complement?)
+_RATE_OF = {"alpha": ("alpha", False), "beta": ("beta", False), "fpr": ("alpha", False),
+            "fnr": ("beta", False), "specificity": ("alpha", True), "recall": ("beta", True)}
+
+
+class _Quantity:
+    """alpha, beta or a bound metric, evaluated on (pi, alpha, beta) arrays."""
+
+    def __init__(self, name: Any, params: dict[str, Any]) -> None:
+        if isinstance(name, str) and name.strip().lower() in ("alpha", "beta"):
+            self.name = name.strip().lower()
+            self.label = "alpha (FPR)" if self.name == "alpha" else "beta (FNR)"
+            self.metric = None
+            if params:
+                raise TypeError(f"`{self.name}` takes no parameters; got {sorted(params)}.")
+        else:
+            self.metric = resolve_metric(name, **params)
+            self.name = self.metric.name
+            self.label = self.metric.label
+
+    def of(self, cm: Any) -> float:
+        """The point estimate from the counts, exactly as ``cm.metric`` computes it."""
+        if self.metric is None:
+            return float(cm.alpha if self.name == "alpha" else cm.beta)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            return float(cm.metric(self.metric))
+
+    def __call__(self, pi: Any, a: Any, b: Any) -> np.ndarray:
+        if self.metric is None:
+            return np.asarray(a if self.name == "alpha" else b, dtype=float)
+        return np.asarray(self.metric(pi, a, b), dtype=float)
+
+
+def _prior(prior: Any) -> tuple[dict[str, float], str]:
+    """Cell pseudo-counts and a label from ``"jeffreys"``, ``"bayes-laplace"``, a
+    positive number (symmetric) or a dict with keys tp, fp, fn, tn."""
+    if isinstance(prior, str):
+        key = check_choice("prior", prior.lower(), tuple(PRIORS))
+        a = PRIORS[key]
+        name = "Jeffreys" if key == "jeffreys" else "Bayes-Laplace"
+        return dict.fromkeys(("tp", "fp", "fn", "tn"), a), f"{name} prior"
+    if isinstance(prior, dict):
+        if set(prior) != {"tp", "fp", "fn", "tn"}:
+            raise ValueError("`prior` as a dict must have exactly the keys 'tp', 'fp', 'fn', "
+                             f"'tn'; got {sorted(prior)}.")
+        cells = {k: check_real(f"prior[{k!r}]", v, low=0.0, low_open=True)
+                 for k, v in prior.items()}
+        text = ", ".join(f"{k}={v:g}" for k, v in cells.items())
+        return cells, f"Dirichlet({text}) prior"
+    try:
+        a = check_real("prior", prior, low=0.0, low_open=True)
+    except TypeError:
+        raise TypeError("`prior` must be 'jeffreys', 'bayes-laplace', a positive number or "
+                        f"a dict of cell pseudo-counts; got {describe(prior)}.") from None
+    return dict.fromkeys(("tp", "fp", "fn", "tn"), a), f"Dirichlet({a:g}) prior"
+
+
+def _rates_from_counts(tp, fp, fn, tn):
+    """(pi, alpha, beta) of count arrays, with the registry's placeholder 0 for an
+    undefined error rate (so metrics that need the absent class come out 0/0)."""
+    n = tp + fp + fn + tn
+    pos, neg = tp + fn, fp + tn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pi = pos / n
+        a = np.where(neg > 0, fp / np.where(neg > 0, neg, 1), 0.0)
+        b = np.where(pos > 0, fn / np.where(pos > 0, pos, 1), 0.0)
+    return pi, a, b
+
+
+class _Draws:
+    """Draws of (pi, alpha, beta) from the posterior or the bootstrap distribution."""
+
+    def __init__(self, cm: Any, method: str, n: int, rng: np.random.Generator, *,
+                 prior: Any, prevalence: str, stratified: bool, show_progress: bool) -> None:
+        self.cm = cm
+        self.method = method
+        self.n = n
+        with progress(n, show_progress, method) as tick:
+            if method == "dirichlet":
+                cells, prior_label = _prior(prior)
+                self.a = rng.beta(cm.fp + cells["fp"], cm.tn + cells["tn"], n)
+                self.b = rng.beta(cm.fn + cells["fn"], cm.tp + cells["tp"], n)
+                if prevalence == "random":
+                    self.pi = rng.beta(cm.tp + cm.fn + cells["tp"] + cells["fn"],
+                                       cm.fp + cm.tn + cells["fp"] + cells["tn"], n)
+                else:
+                    self.pi = np.full(n, cm.prevalence)
+                self.description = (f"Dirichlet-multinomial, {prior_label}, {n} draws, "
+                                    f"prevalence {prevalence}")
+                self.prevalence_mode = prevalence
+            else:
+                for k in ("tp", "fp", "fn", "tn"):
+                    check_count(k, getattr(cm, k), integer=True)
+                if stratified:
+                    pos, neg = cm.tp + cm.fn, cm.fp + cm.tn
+                    tp = rng.binomial(pos, cm.tp / pos, n) if pos else np.zeros(n)
+                    fp = rng.binomial(neg, cm.fp / neg, n) if neg else np.zeros(n)
+                    counts = (tp, fp, pos - tp, neg - fp)
+                    self.description = f"stratified bootstrap, {n} resamples"
+                    self.prevalence_mode = "fixed"
+                else:
+                    counts = tuple(rng.multinomial(int(cm.n), np.array(
+                        [cm.tp, cm.fp, cm.fn, cm.tn], dtype=float) / cm.n, n).T)
+                    self.description = f"bootstrap (not stratified), {n} resamples"
+                    self.prevalence_mode = "random"
+                self.pi, self.a, self.b = _rates_from_counts(*(np.asarray(c, dtype=float)
+                                                              for c in counts))
+            tick(n)
+
+    @property
+    def prevalence_fixed(self) -> bool:
+        return self.prevalence_mode == "fixed"
+
+
+def _interval_from(values: np.ndarray, kind: str, level: float, estimate: float,
+                   jackknife: tuple[np.ndarray, np.ndarray] | None
+                   ) -> tuple[tuple[float, float], np.ndarray]:
+    """(low, high) and the sorted defined values."""
+    defined = np.sort(values[~np.isnan(values)])
+    if defined.size == 0:
+        return (float("nan"), float("nan")), defined
+    if kind == "hpd":
+        return hpd(defined, level), defined
+    if kind == "bca":
+        lv = bca_levels(defined, estimate, jackknife[0], jackknife[1], level)
+        lo, hi = at_positions(defined, quantile_positions(defined.size, lv))
+        return (float(lo), float(hi)), defined
+    return equal_tailed(defined, level), defined
+
+
+def _jackknife(cm: Any, quantity: _Quantity) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out estimates for the four row types, weighted by their counts."""
+    base = np.array([cm.tp, cm.fp, cm.fn, cm.tn], dtype=float)
+    counts = base - np.eye(4)
+    counts = np.where(counts < 0, 0, counts)
+    values = quantity(*_rates_from_counts(*counts.T))
+    weights = np.where(base > 0, base, 0.0)
+    ok = ~np.isnan(values) & (weights > 0)
+    return values[ok], weights[ok]
+
+
+def _check_options(method: str, interval: str | None, prevalence: str, n_resamples: Any
+                   ) -> tuple[str, str, int]:
+    method = check_choice("method", method, METHODS)
+    prevalence = check_choice("prevalence", prevalence, ("fixed", "random"))
+    if method == "dirichlet":
+        kinds = ("equal-tailed", "hpd")
+    elif method == "bootstrap":
+        kinds = ("percentile", "bca")
+    else:
+        kinds = ("exact",)
+    kind = kinds[0] if interval is None else check_choice("interval", interval, kinds)
+    n = DEFAULT_DRAWS if n_resamples is None else check_positive_int(
+        "n_resamples", n_resamples, minimum=100)
+    return method, kind, n
+
+
+_KIND_LABEL = {"equal-tailed": "equal-tailed", "hpd": "HPD", "percentile": "percentile",
+               "bca": "BCa"}
+
+
+def confusion_interval(cm: Any, name: Any, *, method: str = "dirichlet",
+                       confidence_level: float = 0.95, n_resamples: int | None = None,
+                       interval: str | None = None, prior: Any = "jeffreys",
+                       prevalence: str = "fixed", stratified: bool = True,
+                       rng: Any = None, progress: bool = False,
+                       **params: Any) -> IntervalResult:
+    """Interval for alpha, beta or a metric of a confusion matrix.
+
+    See :meth:`opsstats.ConfusionMatrix.interval` for the parameters.
+    """
+    cl = check_confidence_level(confidence_level)
+    method, kind, n = _check_options(method, interval, prevalence, n_resamples)
+    quantity = _Quantity(name, params)
+    estimate = quantity.of(cm)
+    if method in BINOMIAL_METHODS:
+        return _binomial(cm, quantity, method, cl, estimate)
+    if isinstance(stratified, bool) is False:
+        raise TypeError(f"`stratified` must be True or False; got {describe(stratified)}.")
+    draws = _Draws(cm, method, n, check_rng(rng), prior=prior, prevalence=prevalence,
+                   stratified=stratified, show_progress=progress)
+    values = quantity(draws.pi, draws.a, draws.b)
+    jack = _jackknife(cm, quantity) if kind == "bca" else None
+    (lo, hi), defined = _interval_from(values, kind, cl, estimate, jack)
+    return IntervalResult(
+        estimate=estimate, ci=ConfidenceInterval(lo, hi), confidence_level=cl,
+        quantity=quantity.label, method=f"{draws.description}, {_KIND_LABEL[kind]}",
+        n_resamples=n, n_undefined=int(n - defined.size),
+        prevalence_mode=draws.prevalence_mode, draws=defined)
+
+
+def _binomial(cm: Any, quantity: _Quantity, method: str, cl: float,
+              estimate: float) -> IntervalResult:
+    rate, complement = _RATE_OF.get(quantity.name, (None, False))
+    if rate is None:
+        raise ValueError(f"`method={method!r}` gives intervals for a binomial proportion: "
+                         "alpha, beta, recall, specificity, fpr or fnr; for "
+                         f"{quantity.label} use 'dirichlet' or 'bootstrap'.")
+    x, trials = (cm.fp, cm.fp + cm.tn) if rate == "alpha" else (cm.fn, cm.tp + cm.fn)
+    try:
+        lo, hi = binomial_interval(x, trials, method=method, confidence_level=cl)
+    except ValueError as exc:
+        raise ValueError(f"no {method} interval for {quantity.label} of {cm!r}: {exc}") \
+            from None
+    if complement:
+        lo, hi = 1 - hi, 1 - lo
+    return IntervalResult(estimate=estimate, ci=ConfidenceInterval(lo, hi),
+                          confidence_level=cl, quantity=quantity.label,
+                          method=method_label(method))
+
+
+def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None = None,
+                  confidence_level: float = 0.95, n_resamples: int | None = None,
+                  interval: str | None = None, prior: Any = "jeffreys",
+                  prevalence: str = "fixed", stratified: bool = True, rng: Any = None,
+                  progress: bool = False, ties: str = "strict", **params: Any) -> OPSResult:
+    """OPS of a confusion matrix's metric, with an interval when ``ci`` is a method.
+
+    See :meth:`opsstats.ConfusionMatrix.ops`.
+    """
+    from dataclasses import replace
+
+    from ..ops import confusion_matrix_ops
+
+    result = confusion_matrix_ops(cm, metric, reference=reference, ties=ties, **params)
+    if ci is None or np.isnan(result.estimate):
+        return result
+    if ci in BINOMIAL_METHODS:
+        raise ValueError(f"`ci={ci!r}` is an interval for a proportion, not for an OPS; "
+                         "use 'dirichlet' or 'bootstrap'.")
+    cl = check_confidence_level(confidence_level)
+    method, kind, n = _check_options(ci, interval, prevalence, n_resamples)
+    from ..ops import _check_reference
+
+    ref = _check_reference(reference, "point", "a confusion-matrix metric")
+    quantity = _Quantity(metric, params)
+    draws = _Draws(cm, method, n, check_rng(rng), prior=prior, prevalence=prevalence,
+                   stratified=stratified, show_progress=progress)
+    values = quantity(draws.pi, draws.a, draws.b)
+    defined_pi = (draws.pi > 0) & (draws.pi < 1)
+    values = np.where(defined_pi, values, np.nan)
+    higher = quantity.metric.higher_is_better
+    if draws.prevalence_fixed and kind != "hpd":
+        # OPS is monotone in the metric at fixed prevalence: map the order statistics.
+        jack = _jackknife(cm, quantity) if kind == "bca" else None
+        metric_sorted = np.sort(values[~np.isnan(values)])
+        m = metric_sorted.size
+        tail = (1 - cl) / 2
+        levels = (bca_levels(metric_sorted, quantity.of(cm), jack[0], jack[1], cl)
+                  if kind == "bca" else (tail, 1 - tail))
+        if not higher:  # OPS decreases in the metric: the OPS quantile q is the metric's 1-q
+            levels = (1 - levels[1], 1 - levels[0])
+        lo_i, hi_i, w = quantile_positions(m, levels)
+        idx = np.unique(np.r_[lo_i, hi_i])
+        src = idx if higher else m - 1 - idx
+        ops_at = ref.ops(quantity.metric, metric_sorted[src], prevalence=cm.prevalence,
+                         ties=ties).estimate
+        lookup = dict(zip(idx.tolist(), np.atleast_1d(ops_at).tolist(), strict=True))
+        low = lookup[lo_i[0]] + w[0] * (lookup[hi_i[0]] - lookup[lo_i[0]])
+        high = lookup[lo_i[1]] + w[1] * (lookup[hi_i[1]] - lookup[lo_i[1]])
+        n_defined = m
+        ops_draws = None
+    else:
+        ok = ~np.isnan(values)
+        ops_draws = np.full(values.shape, np.nan)
+        if ok.any():
+            ops_draws[ok] = ref.ops(quantity.metric, values[ok], prevalence=draws.pi[ok],
+                                    ties=ties).estimate
+        jack = None
+        if kind == "bca":
+            raise ValueError("`interval='bca'` for an OPS needs the prevalence fixed "
+                             "(stratified bootstrap).")
+        (low, high), defined = _interval_from(ops_draws, kind, cl, result.estimate, jack)
+        n_defined = defined.size
+        ops_draws = defined
+    method_text = f"{draws.description}, {_KIND_LABEL[kind]}"
+    return replace(result, ci=ConfidenceInterval(float(low), float(high)),
+                   confidence_level=cl, ci_method=method_text,
+                   details={**result.details, "n_resamples": n,
+                            "n_undefined": int(n - n_defined),
+                            "prevalence_mode": draws.prevalence_mode,
+                            "draws": ops_draws})
