@@ -29,6 +29,7 @@ __all__ = ["StreamedCurveReference", "CHUNK"]
 #: threads or call order.
 CHUNK = 10_000
 _WORKERS = max(1, min(2, os.cpu_count() or 1))
+SLICE = 2_000
 
 
 class StreamedCurveReference(CurveReference):
@@ -119,7 +120,12 @@ class StreamedCurveReference(CurveReference):
             if not hasattr(local, "buffers"):
                 local.buffers = self._buffers()
             alpha, beta = self._chunk(index, local.buffers)
-            return [np.asarray(q(prevalence, alpha, beta), dtype=float) for q in todo]
+            # Evaluate on slices of SLICE curves: temporaries of about 8 MB stay on the
+            # heap, where 41 MB ones would be mapped and page-faulted afresh each time.
+            return [np.concatenate([np.asarray(q(prevalence, alpha[i:i + SLICE],
+                                                 beta[i:i + SLICE]), dtype=float)
+                                    for i in range(0, alpha.shape[0], SLICE)])
+                    for q in todo]
 
         # Chunks are independent (each has its own seed), so threads give the same
         # values as a serial pass; numpy releases the GIL in the array work.
