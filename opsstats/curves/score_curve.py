@@ -1,0 +1,939 @@
+"""The empirical curves of a scoring classifier: :class:`ScoreCurve`.
+
+A :class:`ScoreCurve` holds, for every distinct score (threshold) in decreasing order,
+the cumulative (weighted) numbers of positives and negatives scoring at or above it
+(Fawcett 2006, Algorithm 1: tied scores form one threshold). Every confusion matrix
+along the curve, the ROC, precision-recall, lift and gain curves, their areas and their
+values at fixed operating points follow from these counts through the shared geometry
+of :mod:`opsstats.curves._geometry` (METHOD.md sections 2.2 and 2.3), the same code
+that evaluates the reference curves an observed curve is compared with.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._labels import infer_pos_label, positive_mask
+from .._summary import Summary
+from .._validation import (
+    check_1d,
+    check_choice,
+    check_positive_int,
+    check_real,
+    check_sample_weight,
+    check_same_length,
+    describe,
+)
+from ..confusion import ConfusionMatrix
+from ..exceptions import UndefinedMetricWarning
+from . import _geometry as geo
+
+__all__ = ["ScoreCurve", "TOP_K_TIES"]
+
+#: How ``confusion_matrix(top_k=K)`` treats a tie block that straddles the K-th row.
+TOP_K_TIES = ("interpolate", "include", "exclude")
+
+#: Column names (x, y) of each curve's DataFrame.
+_COLUMNS = {"roc": ("fpr", "tpr"), "pr": ("recall", "precision"),
+            "lift": ("rate", "lift"), "gain": ("rate", "gain")}
+
+# Counts are stored as int64 when they are whole numbers. Float sums of whole numbers
+# are exact below 2**53, so converting them then loses nothing.
+_EXACT_INT = 2.0 ** 53
+
+
+# --------------------------------------------------------------------------- helpers
+def _class_mask(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
+    """Boolean mask of the positive class.
+
+    Same labels rule and messages as :func:`opsstats._labels.positive_mask` (it calls
+    the same :func:`~opsstats._labels.infer_pos_label`), but for numeric and boolean
+    labels the label set is found from the minimum and maximum in four linear passes
+    instead of ``np.unique``, which sorts: at n = 1e7 that sort alone costs as much as
+    building the whole curve.
+    """
+    arr = y_true
+    if arr.dtype.kind in "biuf":
+        lo, hi = arr.min(), arr.max()
+        is_hi = arr == hi
+        n_hi = int(np.count_nonzero(is_hi))
+        labels = None
+        if n_hi == arr.size:
+            labels = [hi.item()]
+        elif n_hi + int(np.count_nonzero(arr == lo)) == arr.size:
+            labels = [lo.item(), hi.item()]
+        if labels is not None:
+            pos = infer_pos_label(labels, pos_label, "`y_true`")
+            if pos == labels[-1]:
+                return is_hi
+            if len(labels) == 2 and pos == labels[0]:
+                return ~is_hi
+            return arr == pos
+    return positive_mask(arr, name="y_true", pos_label=pos_label)[0]
+
+
+def _merge_sorted(small: np.ndarray, large: np.ndarray,
+                  w_small: np.ndarray | None = None, w_large: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Merge two ascending arrays in O(n): the merged values, a mask of the entries
+    that came from ``small`` and the merged weights.
+
+    The k-th entry of ``small`` lands at position k + #{large < small[k]} (one
+    ``searchsorted`` of the smaller array into the larger); the entries of ``large``
+    fill the other positions in order. Ties between the two arrays end up adjacent,
+    which is all the curve needs (a tie block is one threshold).
+    """
+    n = small.size + large.size
+    at = np.searchsorted(large, small, side="left")
+    at += np.arange(small.size)
+    from_small = np.zeros(n, dtype=bool)
+    from_small[at] = True
+    merged = np.empty(n, dtype=np.float64)
+    merged[at] = small
+    from_large = ~from_small
+    merged[from_large] = large
+    weights = None
+    if w_small is not None:
+        weights = np.empty(n, dtype=np.float64)
+        weights[at] = w_small
+        weights[from_large] = w_large
+    return merged, from_small, weights
+
+
+def _as_counts(x: np.ndarray) -> np.ndarray:
+    """int64 when every count is a whole number (exactly representable), else float64."""
+    if x.dtype.kind in "iub":
+        return x.astype(np.int64, copy=False)
+    x = x.astype(np.float64, copy=False)
+    if x.size and np.all(np.mod(x, 1.0) == 0) and np.abs(x).max() < _EXACT_INT:
+        return x.astype(np.int64)
+    return x
+
+
+def _scalar(x: Any) -> int | float:
+    return int(x) if isinstance(x, np.integer) else float(x)
+
+
+def _fmt_count(x: int | float) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+def _check_counts(name: str, values: Any) -> np.ndarray:
+    arr = check_1d(name, values, numeric=True)
+    if (arr < 0).any():
+        i = int(np.flatnonzero(arr < 0)[0])
+        raise ValueError(f"`{name}` must be non-negative counts; got {arr[i].item()!r} at "
+                         f"position {i}.")
+    return arr
+
+
+def _check_threshold(value: Any) -> float:
+    """A real threshold; +-inf allowed (above or below every score), NaN refused."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
+                                                            | np.floating):
+        raise TypeError(f"`threshold` must be a real number; got {describe(value)}.")
+    t = float(value)
+    if np.isnan(t):
+        raise ValueError("`threshold` must be a number; got nan.")
+    return t
+
+
+class ScoreCurve:
+    """The empirical ROC, precision-recall, lift and gain curves of a scoring classifier.
+
+    Build it from raw data with :meth:`from_scores` or from aggregated counts with
+    :meth:`from_counts`; the constructor takes counts that are already cumulated.
+
+    Parameters
+    ----------
+    thresholds : array-like of shape (J,)
+        The distinct scores, strictly decreasing.
+    tps, fps : array-like of shape (J,)
+        Cumulative (weighted) numbers of positives and negatives scoring at or above
+        each threshold: non-decreasing, non-negative, with ``tps + fps`` strictly
+        increasing (every threshold holds some data) and both totals ``tps[-1]``,
+        ``fps[-1]`` positive (both classes present).
+
+    Notes
+    -----
+    The curve is stored as one row per distinct score: ``tps[k]`` and ``fps[k]`` are
+    the true and false positives of the rule "predict positive where score >=
+    thresholds[k]". With P = ``n_positive`` and N = ``n_negative`` its error rates are
+    alpha = FP / N and beta = FN / P (Zhao et al., eq. 2), and every curve is drawn in
+    the (prevalence, alpha, beta) parametrization by the shared functions of
+    :mod:`opsstats.curves._geometry`.
+
+    :attr:`alpha` and :attr:`beta` have J + 1 entries and include both endpoints of
+    METHOD.md section 2.2: entry 0 is (alpha, beta) = (0, 1), the threshold +inf above
+    every score (nothing predicted positive); entry k >= 1 belongs to
+    ``thresholds[k - 1]``; the last entry, at the lowest score, where every row is
+    predicted positive, is exactly (1, 0). The DataFrames of :meth:`roc`, :meth:`pr`,
+    :meth:`lift` and :meth:`gain` have the same J + 1 rows, the first with threshold
+    ``inf`` (as in scikit-learn's ``roc_curve``).
+
+    Counts are stored as ``int64`` when they are whole numbers (always without
+    ``sample_weight``) and as ``float64`` otherwise. The object is immutable; its arrays
+    are read-only.
+
+    References
+    ----------
+    .. [1] T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters
+       27(8), 861-874 (2006). https://doi.org/10.1016/j.patrec.2005.10.010
+    .. [2] Zhao, Bui, Yu and Dzieciolowski, "Outperformance score: a universal
+       standardization method for confusion-matrix-based classification performance
+       metrics" (METHOD.md).
+
+    Examples
+    --------
+    >>> from opsstats.curves import ScoreCurve
+    >>> curve = ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> curve
+    ScoreCurve(n=4, n_positive=2, n_negative=2, thresholds=4, roc_auc=0.75)
+    >>> curve.thresholds
+    array([0.8 , 0.4 , 0.35, 0.1 ])
+    >>> curve.tps, curve.fps
+    (array([1, 1, 2, 2]), array([0, 1, 1, 2]))
+    >>> curve.alpha, curve.beta
+    (array([0. , 0. , 0.5, 0.5, 1. ]), array([1. , 0.5, 0.5, 0. , 0. ]))
+    >>> round(curve.auc("pr"), 4)           # average precision (step rule)
+    0.8333
+    """
+
+    __slots__ = ("_thresholds", "_tps", "_fps", "_cache")
+
+    def __init__(self, thresholds: Any, tps: Any, fps: Any) -> None:
+        thr = check_1d("thresholds", thresholds, numeric=True).astype(np.float64, copy=False)
+        tp = _as_counts(check_1d("tps", tps, numeric=True))
+        fp = _as_counts(check_1d("fps", fps, numeric=True))
+        check_same_length(thresholds=thr, tps=tp, fps=fp)
+        if thr.size > 1 and not np.all(thr[1:] < thr[:-1]):
+            i = int(np.flatnonzero(thr[1:] >= thr[:-1])[0])
+            raise ValueError(f"`thresholds` must be strictly decreasing (distinct scores, "
+                             f"highest first); got {thr[i]!r} then {thr[i + 1]!r} at "
+                             f"positions {i} and {i + 1}.")
+        for name, c in (("tps", tp), ("fps", fp)):
+            if c[0] < 0 or (c.size > 1 and np.any(c[1:] < c[:-1])):
+                raise ValueError(f"`{name}` must be non-negative and non-decreasing "
+                                 "(cumulative counts at decreasing thresholds).")
+        total = tp + fp
+        if total[0] <= 0 or (total.size > 1 and np.any(total[1:] <= total[:-1])):
+            raise ValueError("`tps + fps` must be strictly increasing from a positive first "
+                             "value: every threshold must hold some data.")
+        if tp[-1] <= 0 or fp[-1] <= 0:
+            which = "tps" if tp[-1] <= 0 else "fps"
+            raise ValueError(f"`{which}` must end with a positive total: a curve needs both "
+                             f"classes; got {which}[-1] = {(tp if which == 'tps' else fp)[-1]!r}.")
+        if tp.dtype != fp.dtype:
+            tp, fp = tp.astype(np.float64), fp.astype(np.float64)
+        # Own copies: the caller's arrays must stay writeable and unaliased.
+        self._set(thr.copy(), tp.copy(), fp.copy())
+
+    def _set(self, thr: np.ndarray, tp: np.ndarray, fp: np.ndarray) -> None:
+        for name, arr in (("_thresholds", thr), ("_tps", tp), ("_fps", fp)):
+            arr.flags.writeable = False
+            object.__setattr__(self, name, arr)
+        object.__setattr__(self, "_cache", {})    # alpha and beta, made on first use
+
+    @classmethod
+    def _trusted(cls, thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray) -> ScoreCurve:
+        """A curve from arrays that are already valid and owned (no checks, no copies)."""
+        self = object.__new__(cls)
+        self._set(thresholds, tps, fps)
+        return self
+
+    @classmethod
+    def _from_blocks(cls, thresholds: np.ndarray, pos: np.ndarray,
+                     neg: np.ndarray) -> ScoreCurve:
+        """The curve from per-threshold counts (thresholds strictly decreasing, each
+        with a positive total), cumulated here: the path shared by :meth:`from_counts`
+        and weighted :meth:`from_scores`. (Unweighted :meth:`from_scores` cumulates the
+        integer counts itself; integer sums are exact, so the results are identical.)"""
+        tp = _as_counts(np.cumsum(pos))
+        fp = _as_counts(np.cumsum(neg))
+        if tp.dtype != fp.dtype:
+            tp, fp = tp.astype(np.float64), fp.astype(np.float64)
+        return cls._trusted(np.ascontiguousarray(thresholds, dtype=np.float64), tp, fp)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ScoreCurve is immutable.")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self._thresholds, self._tps, self._fps))
+
+    # ----------------------------------------------------------------- builders
+    @classmethod
+    def from_scores(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                    sample_weight: Any = None) -> ScoreCurve:
+        """The curve of scores ``y_score`` for binary labels ``y_true``.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n,)
+            Binary labels (numpy array, list or pandas Series); both classes present.
+        y_score : array-like of shape (n,)
+            Finite scores; higher means more likely positive.
+        pos_label : label, optional
+            The positive class. Defaults to 1 for {0, 1} and {-1, 1} labels and True for
+            booleans; required otherwise.
+        sample_weight : array-like of shape (n,), optional
+            Non-negative weights. Rows of weight 0 are dropped (they change no count and
+            add no threshold, as in scikit-learn).
+
+        Returns
+        -------
+        ScoreCurve
+
+        Raises
+        ------
+        ValueError
+            If ``y_true`` holds more than two labels or only one class (or one class has
+            zero total weight), ``y_score`` holds NaN or infinite values, the lengths
+            differ, or a weight is negative.
+
+        Notes
+        -----
+        One sort, O(n log n), then linear passes (Fawcett 2006, Algorithm 1, without a
+        Python loop). Without weights the scores of each class are sorted separately
+        with ``np.sort`` and merged in O(n) by one ``searchsorted`` of the smaller class
+        into the larger, which is several times faster than an ``argsort`` of all rows;
+        with weights each class is ``argsort``-ed so that its weights travel with it.
+        Tied scores form one threshold whatever their classes.
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores(["spam", "ham", "spam", "ham", "ham"],
+        ...                                [0.9, 0.2, 0.6, 0.6, 0.1], pos_label="spam")
+        >>> curve.thresholds, curve.tps, curve.fps
+        (array([0.9, 0.6, 0.2, 0.1]), array([1, 2, 2, 2]), array([0, 1, 2, 3]))
+        >>> curve.auc()                         # the tie at 0.6 counts one half
+        0.9166666666666666
+        >>> ScoreCurve.from_scores([1, 0, 1], [0.3, 0.2, 0.9],
+        ...                        sample_weight=[2.0, 0.5, 1.0]).tps
+        array([1., 3., 3.])
+        """
+        t = check_1d("y_true", y_true)
+        s = check_1d("y_score", y_score, numeric=True)
+        n = check_same_length(y_true=t, y_score=s)
+        w = check_sample_weight(sample_weight, n)
+        is_pos = _class_mask(t, pos_label)
+        cls._check_both_classes(is_pos, None)
+        s = s.astype(np.float64, copy=False)
+        if w is not None:
+            keep = w != 0
+            if not keep.all():
+                s, is_pos, w = s[keep], is_pos[keep], w[keep]
+                cls._check_both_classes(is_pos, w)
+
+        # Sort each class, then merge them in O(n) (see Notes).
+        is_neg = ~is_pos
+        if w is None:
+            spos, sneg = s[is_pos], s[is_neg]
+            spos.sort()
+            sneg.sort()
+            wpos = wneg = None
+        else:
+            spos, sneg, wpos, wneg = s[is_pos], s[is_neg], w[is_pos], w[is_neg]
+            o = np.argsort(spos)
+            spos, wpos = spos[o], wpos[o]
+            o = np.argsort(sneg)
+            sneg, wneg = sneg[o], wneg[o]
+            del o
+        del is_pos, is_neg
+        pos_small = spos.size <= sneg.size
+        if pos_small:
+            merged, from_small, mw = _merge_sorted(spos, sneg, wpos, wneg)
+        else:
+            merged, from_small, mw = _merge_sorted(sneg, spos, wneg, wpos)
+        del spos, sneg, wpos, wneg
+        m = merged.size
+
+        # From here on, rows in decreasing score order through reversed views (no
+        # copies). Tie blocks: `last` holds the last row of each block; None when every
+        # score is distinct (continuous scores), which saves the gathers.
+        desc = merged[::-1]
+        new_block = desc[1:] != desc[:-1]
+        if np.count_nonzero(new_block) == m - 1:
+            last = None
+            thresholds = desc.copy()
+        else:
+            last = np.append(np.flatnonzero(new_block), m - 1)
+            thresholds = desc[last]
+        del new_block, desc, merged
+        small_desc = from_small[::-1]
+
+        if mw is None:
+            # Cumulative counts directly: small_ge[k] = # rows of the smaller class in
+            # rows 0..k; the larger class fills the remaining rows.
+            small_ge = np.empty(m, dtype=np.int64)
+            small_ge[:] = small_desc
+            np.cumsum(small_ge, out=small_ge)
+            del small_desc, from_small
+            if last is None:
+                large_ge = np.arange(1, m + 1, dtype=np.int64)
+            else:
+                small_ge = small_ge[last]
+                large_ge = last + 1
+            large_ge -= small_ge
+            tps, fps = (small_ge, large_ge) if pos_small else (large_ge, small_ge)
+            return cls._trusted(thresholds, tps, fps)
+
+        # Weighted: sum each block's weights per class, then cumulate (_from_blocks).
+        mw_desc = mw[::-1]
+        w_small = np.where(small_desc, mw_desc, 0.0)
+        w_large = np.where(small_desc, 0.0, mw_desc)
+        del small_desc, from_small, mw, mw_desc
+        if last is not None:
+            starts = np.concatenate(([0], last[:-1] + 1))
+            w_small = np.add.reduceat(w_small, starts)
+            w_large = np.add.reduceat(w_large, starts)
+        if pos_small:
+            return cls._from_blocks(thresholds, w_small, w_large)
+        return cls._from_blocks(thresholds, w_large, w_small)
+
+    @staticmethod
+    def _check_both_classes(is_pos: np.ndarray, w: np.ndarray | None) -> None:
+        n_pos = int(np.count_nonzero(is_pos))
+        if 0 < n_pos < is_pos.size:
+            return
+        if w is not None:
+            if not is_pos.size:
+                raise ValueError("`sample_weight` must not be all zero.")
+            raise ValueError("`sample_weight` must give both classes a positive total weight; "
+                             f"got only {'positive' if n_pos else 'negative'} rows with "
+                             "non-zero weight.")
+        which = "positive" if n_pos else "negative"
+        raise ValueError(f"`y_true` must contain both classes; got only the {which} class "
+                         f"({is_pos.size} rows).")
+
+    @classmethod
+    def from_counts(cls, thresholds: Any, positives: Any, negatives: Any) -> ScoreCurve:
+        """The curve from aggregated data: the numbers of positives and negatives at
+        each score (a histogram per score bin, a database ``GROUP BY score``).
+
+        Parameters
+        ----------
+        thresholds : array-like of shape (m,)
+            Scores, in any order; repeated scores are merged (their counts added).
+        positives, negatives : array-like of shape (m,)
+            Non-negative counts (or weight totals) of positives and negatives with that
+            score. Rows where both are 0 hold no data and are dropped.
+
+        Returns
+        -------
+        ScoreCurve
+            The same object :meth:`from_scores` builds from the raw rows (identical
+            arrays for whole-number counts).
+
+        Raises
+        ------
+        ValueError
+            If a count is negative or not finite, a score is NaN or infinite, the
+            lengths differ, or one class has a total of 0.
+
+        Examples
+        --------
+        >>> a = ScoreCurve.from_counts([0.35, 0.1, 0.8, 0.4], [1, 0, 1, 0], [0, 1, 0, 1])
+        >>> b = ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> a == b
+        True
+        >>> ScoreCurve.from_counts([0.2, 0.7, 0.2], [1, 5, 2], [10, 1, 3]).tps
+        array([5, 8])
+        """
+        thr = check_1d("thresholds", thresholds, numeric=True).astype(np.float64, copy=False)
+        pos = _check_counts("positives", positives)
+        neg = _check_counts("negatives", negatives)
+        check_same_length(thresholds=thr, positives=pos, negatives=neg)
+        for name, c in (("positives", pos), ("negatives", neg)):
+            if not c.sum() > 0:
+                raise ValueError(f"`{name}` must have a positive total: a curve needs both "
+                                 f"classes; got a total of {_scalar(c.sum())!r}.")
+        keep = (pos > 0) | (neg > 0)
+        if not keep.all():
+            thr, pos, neg = thr[keep], pos[keep], neg[keep]
+        order = np.argsort(thr, kind="stable")[::-1]
+        thr = thr[order]
+        starts = np.flatnonzero(np.concatenate(([True], thr[1:] != thr[:-1])))
+        return cls._from_blocks(thr[starts], np.add.reduceat(pos[order], starts),
+                                np.add.reduceat(neg[order], starts))
+
+    # --------------------------------------------------------------- properties
+    @property
+    def thresholds(self) -> np.ndarray:
+        """The distinct scores, decreasing, shape (J,) (read-only)."""
+        return self._thresholds
+
+    @property
+    def tps(self) -> np.ndarray:
+        """Cumulative true positives (positives scoring >= each threshold), shape (J,)."""
+        return self._tps
+
+    @property
+    def fps(self) -> np.ndarray:
+        """Cumulative false positives (negatives scoring >= each threshold), shape (J,)."""
+        return self._fps
+
+    @property
+    def n_positive(self) -> int | float:
+        """P, the number (total weight) of positives."""
+        return _scalar(self._tps[-1])
+
+    @property
+    def n_negative(self) -> int | float:
+        """N, the number (total weight) of negatives."""
+        return _scalar(self._fps[-1])
+
+    @property
+    def n(self) -> int | float:
+        """P + N (the total weight when weighted)."""
+        return self.n_positive + self.n_negative
+
+    @property
+    def prevalence(self) -> float:
+        """pi = P / (P + N)."""
+        return self.n_positive / self.n
+
+    @property
+    def is_integer(self) -> bool:
+        """Whether the counts are whole numbers (stored as int64)."""
+        return self._tps.dtype.kind == "i"
+
+    @property
+    def alpha(self) -> np.ndarray:
+        """Type-I error FP / N at (+inf, *thresholds), shape (J + 1,): starts at 0 and
+        ends at 1 (both endpoints included, see the class Notes). Read-only."""
+        out = self._cache.get("alpha")
+        if out is None:
+            out = np.empty(self._fps.size + 1)
+            out[0] = 0.0
+            np.divide(self._fps, self._fps[-1], out=out[1:])
+            out.flags.writeable = False
+            self._cache["alpha"] = out
+        return out
+
+    @property
+    def beta(self) -> np.ndarray:
+        """Type-II error FN / P at (+inf, *thresholds), shape (J + 1,): starts at 1 and
+        ends at 0 (both endpoints included, see the class Notes). Read-only."""
+        out = self._cache.get("beta")
+        if out is None:
+            out = np.empty(self._tps.size + 1)
+            out[0] = 1.0
+            np.subtract(self._tps[-1], self._tps, out=out[1:])
+            out[1:] /= self._tps[-1]
+            out.flags.writeable = False
+            self._cache["beta"] = out
+        return out
+
+    # ------------------------------------------------------------------- curves
+    def curve(self, kind: str = "roc") -> pd.DataFrame:
+        """The points of the ROC, PR, lift or gain curve as a DataFrame.
+
+        Parameters
+        ----------
+        kind : {"roc", "pr", "lift", "gain"}
+
+        Returns
+        -------
+        pandas.DataFrame
+            J + 1 rows ordered by decreasing threshold, the first at threshold ``inf``
+            (nothing predicted positive). Columns ``threshold`` and the curve's x and y:
+            ``fpr, tpr`` (ROC), ``recall, precision`` (PR), ``rate, lift`` (lift) or
+            ``rate, gain`` (gain; gain = TPR, rate = share predicted positive). y is NaN
+            where it is 0/0 (precision and lift at the first row).
+        """
+        kind = check_choice("kind", kind, geo.CURVES)
+        x, y = geo.curve_xy(kind, self.prevalence, self.alpha, self.beta)
+        xname, yname = _COLUMNS[kind]
+        return pd.DataFrame({"threshold": np.concatenate(([np.inf], self._thresholds)),
+                             xname: x, yname: y})
+
+    def roc(self) -> pd.DataFrame:
+        """The ROC curve: columns ``threshold, fpr, tpr`` (see :meth:`curve`).
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).roc()
+           threshold  fpr  tpr
+        0        inf  0.0  0.0
+        1       0.80  0.0  0.5
+        2       0.40  0.5  0.5
+        3       0.35  0.5  1.0
+        4       0.10  1.0  1.0
+        """
+        return self.curve("roc")
+
+    def pr(self) -> pd.DataFrame:
+        """The precision-recall curve: columns ``threshold, recall, precision``.
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).pr()
+           threshold  recall  precision
+        0        inf     0.0        NaN
+        1       0.80     0.5   1.000000
+        2       0.40     0.5   0.500000
+        3       0.35     1.0   0.666667
+        4       0.10     1.0   0.500000
+        """
+        return self.curve("pr")
+
+    def lift(self) -> pd.DataFrame:
+        """The lift curve: columns ``threshold, rate, lift`` (rate = share of rows
+        predicted positive, lift = precision / prevalence)."""
+        return self.curve("lift")
+
+    def gain(self) -> pd.DataFrame:
+        """The cumulative gain curve: columns ``threshold, rate, gain`` (gain = TPR)."""
+        return self.curve("gain")
+
+    # -------------------------------------------------------------------- areas
+    def _area(self, kind: str, rule: str | None, normalized: bool) -> float:
+        kind = check_choice("kind", kind, geo.CURVES)
+        spec = geo.parse_area(f"{'n' if normalized else ''}{kind}_auc", rule)
+        return float(geo.curve_area(spec, self.prevalence, self.alpha, self.beta))
+
+    def auc(self, kind: str = "roc", rule: str | None = None) -> float:
+        """The area under the ROC, PR, lift or gain curve.
+
+        Parameters
+        ----------
+        kind : {"roc", "pr", "lift", "gain"}, default "roc"
+        rule : {"trapezoid", "step"}, optional
+            Default per curve (``DEFAULT_RULE``): trapezoid for ROC and gain, step (the
+            right-endpoint sum) for PR and lift. Compare an observed AUC only with
+            reference AUCs made with the same rule (METHOD.md 2.2).
+
+        Returns
+        -------
+        float
+
+        Notes
+        -----
+        The trapezoid ROC AUC is the Mann-Whitney statistic with ties counted one half
+        (Fawcett 2006, Algorithm 2); the step PR AUC is average precision, as in
+        scikit-learn's ``average_precision_score``.
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> curve.auc(), curve.auc("pr"), curve.auc("gain"), curve.auc("gain", rule="step")
+        (0.75, 0.8333333333333333, 0.625, 0.75)
+        """
+        return self._area(kind, rule, normalized=False)
+
+    def nauc(self, kind: str = "roc", rule: str | None = None) -> float:
+        """The normalized area AUC / ideal AUC (1 for ROC and PR, 1 + ln(1/pi) for
+        lift, 1 - pi/2 for gain; Zhao et al., Table 3). Parameters as :meth:`auc`.
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> round(curve.nauc("lift"), 4), round(curve.nauc("gain"), 4)
+        (0.7875, 0.8333)
+        """
+        return self._area(kind, rule, normalized=True)
+
+    # ---------------------------------------------------------- operating points
+    def _check_top_k(self, top_k: Any) -> float:
+        if self.is_integer:
+            k = check_positive_int("top_k", top_k)
+        else:
+            k = check_real("top_k", top_k, low=0.0, low_open=True)
+        if k > self.n:
+            raise ValueError(f"`top_k` must be at most the number of rows n = {self.n!r} "
+                             f"(the total weight for weighted data); got {top_k!r}.")
+        return k
+
+    def value_at(self, metric: Any, at: dict[str, float] | None = None, *,
+                 top_k: float | None = None, **params: Any) -> float:
+        """A metric read off the curve at a fixed x (Zhao et al., eq. 9).
+
+        Parameters
+        ----------
+        metric : str or BoundMetric
+            A registered confusion-matrix metric, e.g. ``"precision"`` or ``"lift"``.
+        at : dict, optional
+            One entry fixing the x coordinate: ``{"recall": u}`` (aliases ``"tpr"``,
+            ``"sensitivity"``), ``{"fpr": u}`` or ``{"rate": u}`` (share of rows predicted
+            positive), u in (0, 1].
+        top_k : int, optional
+            Instead of ``at``: the top K rows, i.e. ``at={"rate": K / n}`` (K in weight
+            units for weighted data).
+        **params
+            The metric's parameters (e.g. ``beta=2`` for ``"fbeta"``).
+
+        Returns
+        -------
+        float
+            NaN, with an :class:`~opsstats.exceptions.UndefinedMetricWarning`, where the
+            metric is 0/0.
+
+        Notes
+        -----
+        The neighbouring points x_l <= u <= x_r are found, alpha and beta are
+        interpolated linearly in x and the metric is computed from the interpolated
+        (alpha, beta) (:func:`opsstats.curves._geometry.value_at`, the same code that
+        evaluates the reference curves). For ``rate`` this is the metric of the expected
+        confusion matrix when the K-th row falls in a tie block whose order is random:
+        ``confusion_matrix(top_k=K)`` returns that matrix. The OPS of such a value uses
+        the *curve* (DBT) reference, not the uniform reference of a single confusion
+        matrix: the two differ for the same operating point.
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+        >>> round(curve.value_at("precision", at={"recall": 0.9}), 4)   # 2.7 / 3.7
+        0.7297
+        >>> curve.value_at("lift", top_k=2)
+        2.0
+        """
+        if (at is None) == (top_k is None):
+            raise TypeError("give exactly one of `at` (e.g. {'recall': 0.9}) and `top_k`; "
+                            f"got at={describe(at)}, top_k={describe(top_k)}.")
+        if top_k is not None:
+            at = {"rate": self._check_top_k(top_k) / self.n}
+        point = geo.parse_at(metric, at, **params)
+        value = float(geo.value_at(point, self.prevalence, self.alpha, self.beta))
+        if np.isnan(value):
+            warnings.warn(f"{point.label} is undefined (0/0: {point.metric.metric.undefined}) "
+                          f"on {self!r}; returning NaN.", UndefinedMetricWarning, stacklevel=2)
+        return value
+
+    def confusion_matrix(self, *, threshold: float | None = None, top_k: float | None = None,
+                         ties: str = "interpolate") -> ConfusionMatrix:
+        """The confusion matrix at a threshold or for the top K rows.
+
+        Parameters
+        ----------
+        threshold : float, optional
+            Predict positive where score >= threshold (``inf`` predicts nothing positive).
+        top_k : int, optional
+            Predict the K highest-scoring rows positive (K in weight units for weighted
+            data).
+        ties : {"interpolate", "include", "exclude"}, default "interpolate"
+            For ``top_k``, when the K-th row falls inside a block of tied scores (so no
+            threshold flags exactly K rows):
+
+            - ``"interpolate"``: the expected counts when the tie block is ordered at
+              random and K rows are taken: the counts before the block plus the fraction
+              (K - before) / (block size) of the block's positives and negatives. The
+              counts can be fractional; the matrix is exactly the one whose metrics
+              :meth:`value_at` returns for ``top_k=K`` (eq. 9 interpolation in the rate).
+            - ``"include"``: the whole block (the threshold at the K-th row's score: at
+              least K rows flagged).
+            - ``"exclude"``: none of the block (fewer than K rows flagged).
+
+            Both give realizable thresholds with whole counts. Without ties (or when K
+            ends a block) the three agree.
+
+        Returns
+        -------
+        ConfusionMatrix
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([1, 0, 1, 0, 0], [0.9, 0.7, 0.7, 0.7, 0.1])
+        >>> curve.confusion_matrix(threshold=0.7)
+        ConfusionMatrix(tp=2, fp=2, fn=0, tn=1)
+        >>> curve.confusion_matrix(top_k=2)        # 1 of the 3 tied rows, at random
+        ConfusionMatrix(tp=1.3333333333333333, fp=0.6666666666666666, fn=0.6666666666666667, tn=2.3333333333333335)
+        >>> curve.confusion_matrix(top_k=2, ties="include")
+        ConfusionMatrix(tp=2, fp=2, fn=0, tn=1)
+        >>> curve.confusion_matrix(top_k=2, ties="exclude")
+        ConfusionMatrix(tp=1, fp=0, fn=1, tn=3)
+        """
+        if (threshold is None) == (top_k is None):
+            raise TypeError("give exactly one of `threshold` and `top_k`; got "
+                            f"threshold={describe(threshold)}, top_k={describe(top_k)}.")
+        ties = check_choice("ties", ties, TOP_K_TIES)
+        P, N = self.n_positive, self.n_negative
+        tps, fps = self._tps, self._fps
+        if threshold is not None:
+            t = _check_threshold(threshold)
+            k = self._thresholds.size - int(np.searchsorted(self._thresholds[::-1], t, "left"))
+            tp, fp = (_scalar(tps[k - 1]), _scalar(fps[k - 1])) if k else (0, 0)
+        else:
+            K = self._check_top_k(top_k)
+            total = tps + fps
+            j = int(np.searchsorted(total, K, side="left"))      # first block reaching K
+            tp_prev, fp_prev = (_scalar(tps[j - 1]), _scalar(fps[j - 1])) if j else (0, 0)
+            tp_j, fp_j = _scalar(tps[j]), _scalar(fps[j])
+            if total[j] == K or ties == "include":
+                tp, fp = tp_j, fp_j
+            elif ties == "exclude":
+                tp, fp = tp_prev, fp_prev
+            else:
+                before = tp_prev + fp_prev
+                f = (K - before) / (tp_j + fp_j - before)
+                tp = tp_prev + f * (tp_j - tp_prev)
+                fp = fp_prev + f * (fp_j - fp_prev)
+        return ConfusionMatrix(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
+
+    def ops(self, metric: Any, *, at: dict[str, float] | None = None,
+            top_k: float | None = None, reference: Any = None, rule: str | None = None,
+            ties: str = "strict", **params: Any) -> Any:
+        """Outperformance score (o-value) of a curve quantity against a curve reference.
+
+        Parameters
+        ----------
+        metric : str
+            An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"`` or their
+            ``"n..."`` NAUC forms) or, with ``at``/``top_k``, a registered metric read off
+            the curve (eq. 9), e.g. ``"precision"`` with ``at={"recall": 0.9}``.
+        at, top_k
+            The operating point, as in :meth:`value_at`.
+        reference : CurveReference, optional
+            Default: the paper's Directed Binary Tree (depth 9, 100,000 curves).
+        rule : {"trapezoid", "step"}, optional
+            AUC rule, applied to this curve and to the reference curves alike.
+        ties : {"strict", "mid"}
+        **params
+            Metric parameters.
+
+        Returns
+        -------
+        OPSResult
+            See :func:`opsstats.ops.curve_ops`. This is the *curve* (DBT) reference; the
+            OPS of a single confusion matrix (:meth:`ConfusionMatrix.ops`) uses the uniform
+            reference and differs for the same operating point.
+
+        Examples
+        --------
+        >>> from opsstats.reference.dbt import DirectedBinaryTree
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+        >>> r = curve.ops("roc_auc", reference=DirectedBinaryTree(depth=4, n_curves=2000))
+        >>> 0.5 < r.estimate < 1
+        True
+        """
+        from ..ops import curve_ops
+
+        if top_k is not None:
+            if at is not None:
+                raise TypeError("give at most one of `at` and `top_k`.")
+            at = {"rate": self._check_top_k(top_k) / self.n}
+        return curve_ops(self, metric, at=at, reference=reference, rule=rule, ties=ties,
+                         **params)
+
+    # ------------------------------------------------- score-distribution measures
+    def dm(self, kernel: int | str = 1) -> float:
+        """Score distance measure DM_1, DM_2, DM_3, DM_entropy or DM_log
+        (:func:`opsstats.curves.score_distribution.dm`)."""
+        from .score_distribution import dm
+        return dm(self, kernel)
+
+    def rui(self) -> float:
+        """Recall unit interval (:func:`opsstats.curves.score_distribution.rui`)."""
+        from .score_distribution import rui
+        return rui(self)
+
+    def aurc(self) -> float:
+        """Area under the recall-threshold curve, the mean positive score
+        (:func:`opsstats.curves.score_distribution.aurc`)."""
+        from .score_distribution import aurc
+        return aurc(self)
+
+    def pui(self) -> float:
+        """Precision unit interval (:func:`opsstats.curves.score_distribution.pui`)."""
+        from .score_distribution import pui
+        return pui(self)
+
+    def aupc(self) -> float:
+        """Normalized area under the precision-threshold curve
+        (:func:`opsstats.curves.score_distribution.aupc`)."""
+        from .score_distribution import aupc
+        return aupc(self)
+
+    def error_ratio(self) -> pd.DataFrame:
+        """The error-ratio curve (:func:`opsstats.curves.score_distribution.error_ratio`)."""
+        from .score_distribution import error_ratio
+        return error_ratio(self)
+
+    def score_measures(self) -> pd.Series:
+        """All score-distribution measures (:func:`opsstats.curves.score_distribution.
+        score_measures`)."""
+        from .score_distribution import score_measures
+        return score_measures(self)
+
+    # ----------------------------------------------------------------- printing
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreCurve):
+            return NotImplemented
+        return (np.array_equal(self._thresholds, other._thresholds)
+                and np.array_equal(self._tps, other._tps)
+                and np.array_equal(self._fps, other._fps))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"ScoreCurve(n={_fmt_count(self.n)}, n_positive={_fmt_count(self.n_positive)}, "
+                f"n_negative={_fmt_count(self.n_negative)}, thresholds={self._thresholds.size}, "
+                f"roc_auc={self.auc('roc'):.4g})")
+
+    def summary(self, digits: int = 4) -> Summary:
+        """Counts, prevalence, areas under the four curves and, for scores in [0, 1], the
+        score-distribution measures, as a :class:`~opsstats._summary.Summary` (text with
+        ``str()``, HTML in notebooks, ``.to_frame()`` for a DataFrame).
+
+        Examples
+        --------
+        >>> print(ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).summary())
+        Score curve (n = 4, prevalence = 0.5)
+        ================================================
+                                                   value
+        kind               quantity
+        data               n                           4
+                           positives                   2
+                           negatives                   2
+                           prevalence             0.5000
+                           distinct thresholds         4
+        area               AUC(ROC, trapezoid)    0.7500
+                           AUC(PR, step)          0.8333
+                           AUC(lift, step)        1.3333
+                           AUC(GAIN, trapezoid)   0.6250
+                           NAUC(lift, step)       0.7875
+                           NAUC(GAIN, trapezoid)  0.8333
+        score distribution DM_1                   0.3250
+                           DM_2                   0.2963
+                           DM_3                   0.2449
+                           DM_entropy             0.3290
+                           DM_log                 0.3200
+                           RUI                    0.3500
+                           AURC                   0.5750
+                           PUI                    0.6000
+                           AUPC                   0.6833
+        ------------------------------------------------
+        Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) = (0, 1) to (1, 0).
+        Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average precision for PR) for PR and lift.
+        Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13, 14.
+        """
+        rows: list[tuple[str, str, Any]] = [
+            ("data", "n", self.n), ("data", "positives", self.n_positive),
+            ("data", "negatives", self.n_negative), ("data", "prevalence", self.prevalence),
+            ("data", "distinct thresholds", self._thresholds.size)]
+        pi, a, b = self.prevalence, self.alpha, self.beta
+        specs = [geo.parse_area(f"{k}_auc") for k in geo.CURVES]
+        specs += [geo.parse_area(f"n{k}_auc") for k in ("lift", "gain")]
+        for spec in specs:
+            rows.append(("area", spec.label, float(geo.curve_area(spec, pi, a, b))))
+        notes = ["Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) "
+                 "= (0, 1) to (1, 0).",
+                 "Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average "
+                 "precision for PR) for PR and lift."]
+        if not self.is_integer:
+            notes.append("Counts are weighted sums of `sample_weight`.")
+        if self._thresholds[-1] >= 0.0 and self._thresholds[0] <= 1.0:
+            for name, value in self.score_measures().items():
+                rows.append(("score distribution", name, float(value)))
+            notes.append("Score-distribution measures: Chtcheprov, Krovvidy and Vera, "
+                         "eqs. 6, 8, 9, 13, 14.")
+        else:
+            notes.append("Score-distribution measures omitted: they need scores in [0, 1].")
+        table = pd.DataFrame(rows, columns=["kind", "quantity", "value"]).set_index(
+            ["kind", "quantity"])
+        return Summary(title=f"Score curve (n = {self.n:g}, prevalence = "
+                             f"{self.prevalence:.4g})", table=table, notes=tuple(notes),
+                       digits=digits)
