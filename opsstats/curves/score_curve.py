@@ -213,8 +213,8 @@ class ScoreCurve:
         if thr.size > 1 and not np.all(thr[1:] < thr[:-1]):
             i = int(np.flatnonzero(thr[1:] >= thr[:-1])[0])
             raise ValueError(f"`thresholds` must be strictly decreasing (distinct scores, "
-                             f"highest first); got {thr[i]!r} then {thr[i + 1]!r} at "
-                             f"positions {i} and {i + 1}.")
+                             f"highest first); got {float(thr[i])!r} then "
+                             f"{float(thr[i + 1])!r} at positions {i} and {i + 1}.")
         for name, c in (("tps", tp), ("fps", fp)):
             if c[0] < 0 or (c.size > 1 and np.any(c[1:] < c[:-1])):
                 raise ValueError(f"`{name}` must be non-negative and non-decreasing "
@@ -224,9 +224,9 @@ class ScoreCurve:
             raise ValueError("`tps + fps` must be strictly increasing from a positive first "
                              "value: every threshold must hold some data.")
         if tp[-1] <= 0 or fp[-1] <= 0:
-            which = "tps" if tp[-1] <= 0 else "fps"
+            which, last = ("tps", tp[-1]) if tp[-1] <= 0 else ("fps", fp[-1])
             raise ValueError(f"`{which}` must end with a positive total: a curve needs both "
-                             f"classes; got {which}[-1] = {(tp if which == 'tps' else fp)[-1]!r}.")
+                             f"classes; got {which}[-1] = {last.item()!r}.")
         if tp.dtype != fp.dtype:
             tp, fp = tp.astype(np.float64), fp.astype(np.float64)
         # Own copies: the caller's arrays must stay writeable and unaliased.
@@ -740,7 +740,8 @@ class ScoreCurve:
         >>> curve.confusion_matrix(threshold=0.7)
         ConfusionMatrix(tp=2, fp=2, fn=0, tn=1)
         >>> curve.confusion_matrix(top_k=2)        # 1 of the 3 tied rows, at random
-        ConfusionMatrix(tp=1.3333333333333333, fp=0.6666666666666666, fn=0.6666666666666667, tn=2.3333333333333335)
+        ConfusionMatrix(tp=1.3333333333333333, fp=0.6666666666666666,
+                        fn=0.6666666666666667, tn=2.3333333333333335)
         >>> curve.confusion_matrix(top_k=2, ties="include")
         ConfusionMatrix(tp=2, fp=2, fn=0, tn=1)
         >>> curve.confusion_matrix(top_k=2, ties="exclude")
@@ -869,9 +870,10 @@ class ScoreCurve:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"ScoreCurve(n={_fmt_count(self.n)}, n_positive={_fmt_count(self.n_positive)}, "
-                f"n_negative={_fmt_count(self.n_negative)}, thresholds={self._thresholds.size}, "
-                f"roc_auc={self.auc('roc'):.4g})")
+        return (f"ScoreCurve(n={_fmt_count(self.n)}, "
+                f"n_positive={_fmt_count(self.n_positive)}, "
+                f"n_negative={_fmt_count(self.n_negative)}, "
+                f"thresholds={self._thresholds.size}, roc_auc={self.auc('roc'):.4g})")
 
     def summary(self, digits: int = 4) -> Summary:
         """Counts, prevalence, areas under the four curves and, for scores in [0, 1], the
@@ -906,8 +908,10 @@ class ScoreCurve:
                            PUI                    0.6000
                            AUPC                   0.6833
         ------------------------------------------------
-        Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) = (0, 1) to (1, 0).
-        Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average precision for PR) for PR and lift.
+        Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) = (0, 1)
+        to (1, 0).
+        Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average precision
+        for PR) for PR and lift.
         Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13, 14.
         """
         rows: list[tuple[str, str, Any]] = [

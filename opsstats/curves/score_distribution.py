@@ -57,7 +57,7 @@ def _unit_scores(curve: ScoreCurve) -> np.ndarray:
     if thr[-1] < 0.0 or thr[0] > 1.0:
         raise ValueError("the score-distribution measures need scores in [0, 1] "
                          "(`y_score` of from_scores, `thresholds` of from_counts); got scores "
-                         f"from {thr[-1]!r} to {thr[0]!r}.")
+                         f"from {float(thr[-1])!r} to {float(thr[0])!r}.")
     return thr
 
 
