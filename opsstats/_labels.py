@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,31 @@ def infer_pos_label(labels: list[Any], pos_label: Any, name: str) -> Any:
     return pos_label
 
 
+def _label_kinds(arr: np.ndarray) -> set[str]:
+    """{"string"}, {"number"} or both: what kind of labels an array holds."""
+    if arr.dtype.kind in "US":
+        return {"string"}
+    if arr.dtype.kind in "biuf":
+        return {"number"}
+    kinds = set()
+    for t in set(map(type, arr.tolist())):
+        if issubclass(t, str | bytes):
+            kinds.add("string")
+        elif issubclass(t, numbers.Number | np.bool_ | np.number):
+            kinds.add("number")
+    return kinds
+
+
+def _check_label_kinds(arrays: list[tuple[str, np.ndarray]]) -> None:
+    # Strings and numbers never compare equal ('1' != 1), so mixing them would count
+    # every such label as "not positive" without a word: refuse it, as sklearn does.
+    kinds = {name: _label_kinds(a) for name, a in arrays}
+    if len(set().union(*kinds.values())) > 1:
+        got = "; ".join(f"`{name}` holds {' and '.join(sorted(x + 's' for x in k))}"
+                        for name, k in kinds.items())
+        raise TypeError(f"labels must be all strings or all numbers; got {got}.")
+
+
 def positive_mask(y: Any, *, name: str, pos_label: Any = None,
                   other: Any = None, other_name: str = "") -> tuple[np.ndarray, Any]:
     """Boolean mask of the positive class in ``y`` (and the positive label used).
@@ -44,6 +70,7 @@ def positive_mask(y: Any, *, name: str, pos_label: Any = None,
     """
     arr = check_1d(name, y)
     arrays = [arr] if other is None else [arr, other]
+    _check_label_kinds([(name, arr)] + ([] if other is None else [(other_name, other)]))
     labels = _label_set(np.concatenate([np.asarray(a, dtype=object) if a.dtype.kind == "O"
                                         else a for a in arrays])) if other is not None \
         else _label_set(arr)

@@ -56,8 +56,9 @@ def check_real(name: str, value: Any, *, low: float | None = None,
     bad_low = low is not None and (x <= low if low_open else x < low)
     bad_high = high is not None and (x >= high if high_open else x > high)
     if bad_low or bad_high:
-        lo = "(" if low_open else "["
-        hi = ")" if high_open else "]"
+        # an unbounded end is always open: "(0, inf)", never "(0, inf]"
+        lo = "(" if low_open or low is None else "["
+        hi = ")" if high_open or high is None else "]"
         lo_s = "-inf" if low is None else f"{low:g}"
         hi_s = "inf" if high is None else f"{high:g}"
         raise ValueError(f"`{name}` must be in {lo}{lo_s}, {hi_s}{hi}; got {x!r}.")

@@ -50,7 +50,7 @@ class ConfusionMatrix:
     >>> round(cm.metric("f1"), 4)
     0.6366
     >>> round(cm.metric("fbeta", beta=2), 4)
-    0.6162
+    0.6161
     """
 
     __slots__ = ("_tp", "_fp", "_fn", "_tn")
@@ -119,7 +119,10 @@ class ConfusionMatrix:
         """The confusion matrix with size ``n``, prevalence and error rates.
 
         The counts are ``n pi (1 - beta)``, ``n (1 - pi) alpha``, ``n pi beta`` and
-        ``n (1 - pi)(1 - alpha)``, not rounded (floats unless they are whole).
+        ``n (1 - pi)(1 - alpha)``, not rounded (floats unless they are whole). When
+        all four are within ``1e-9 n`` of whole numbers (rates computed from integer
+        counts), they are returned as those integers; otherwise none is rounded, so
+        that the counts always sum to ``n``.
 
         Examples
         --------
@@ -131,12 +134,14 @@ class ConfusionMatrix:
         a = check_probability("alpha", alpha)
         b = check_probability("beta", beta)
 
-        def tidy(x: float) -> float:
-            r = round(x)
-            return r if abs(x - r) <= 1e-9 * max(1.0, n) else x
-
-        return cls(tp=tidy(n * pi * (1 - b)), fp=tidy(n * (1 - pi) * a),
-                   fn=tidy(n * pi * b), tn=tidy(n * (1 - pi) * (1 - a)))
+        cells = (n * pi * (1 - b), n * (1 - pi) * a, n * pi * b, n * (1 - pi) * (1 - a))
+        whole = tuple(round(x) for x in cells)
+        # Snap all four or none: snapping a tiny cell (1e-7 of n = 161) to 0 but not
+        # its complement would make the counts sum to 160.9999998 instead of n.
+        if all(abs(x - r) <= 1e-9 * max(1.0, n) for x, r in zip(cells, whole)):
+            cells = whole
+        tp, fp, fn, tn = cells
+        return cls(tp=tp, fp=fp, fn=fn, tn=tn)
 
     # --------------------------------------------------------------- properties
     tp = property(lambda self: self._tp, doc="True positives.")
@@ -191,6 +196,29 @@ class ConfusionMatrix:
         b = self.beta if self.positives > 0 else 0.0
         return self.prevalence, a, b
 
+    def _rates_extended(self) -> tuple[Any, Any, Any]:
+        """:meth:`rates` in extended precision (``np.longdouble``), for evaluating
+        metrics. The registry rebuilds the cells as pi (1 - beta), (1 - pi)(1 - alpha):
+        in float64, 1 - beta keeps only about 16 - log10(FN/TP) digits (TP = 1,
+        FN = 1e6 leaves 10), which put metric values 1e-11 off. Where ``longdouble``
+        is wider than float64 (x86-64: 64-bit mantissa) the values are then correct
+        to float64 rounding for counts of any realistic size; elsewhere it is float64.
+        """
+        ld = np.longdouble
+        tp, fp, fn, tn = ld(self._tp), ld(self._fp), ld(self._fn), ld(self._tn)
+        pos, neg = tp + fn, fp + tn
+        a = fp / neg if neg > 0 else ld(0)
+        b = fn / pos if pos > 0 else ld(0)
+        return pos / (pos + neg), a, b
+
+    def _evaluate(self, bound: BoundMetric) -> float:
+        try:
+            return float(bound(*self._rates_extended()))
+        except TypeError:
+            # a user metric built on functions without extended-precision loops
+            # (e.g. some scipy.special ufuncs): evaluate in float64
+            return float(bound(*self.rates()))
+
     # ------------------------------------------------------------------ metrics
     def metric(self, name: str | Metric | BoundMetric, **params: Any) -> float:
         """The value of a registered metric.
@@ -209,7 +237,7 @@ class ConfusionMatrix:
             the metric is 0/0 for these counts.
         """
         bound = resolve_metric(name, **params)
-        value = float(bound(*self.rates()))
+        value = self._evaluate(bound)
         if np.isnan(value):
             warnings.warn(f"{bound.label} is undefined (0/0: {bound.metric.undefined}) for "
                           f"{self!r}; returning NaN.", UndefinedMetricWarning, stacklevel=2)
@@ -218,16 +246,17 @@ class ConfusionMatrix:
     def metrics(self) -> pd.Series:
         """Every registered metric (parameters at their defaults), as a Series.
 
-        Undefined metrics are NaN; one warning lists them all.
+        The index is the metric names of :func:`opsstats.metrics.available_metrics`,
+        so that ``cm.metrics()[name] == cm.metric(name)``. Undefined metrics are NaN;
+        one warning lists them all.
         """
         values, undefined = {}, []
-        rates = self.rates()
         for name in available_metrics():
             bound = get_metric(name).bind()
-            v = float(bound(*rates))
-            values[bound.key] = v
+            v = self._evaluate(bound)
+            values[name] = v
             if np.isnan(v):
-                undefined.append(bound.key)
+                undefined.append(name)
         if undefined:
             warnings.warn(f"undefined (0/0) for {self!r}, returned as NaN: "
                           f"{', '.join(undefined)}.", UndefinedMetricWarning, stacklevel=2)
@@ -257,9 +286,9 @@ class ConfusionMatrix:
                 ("count", "FN", self._fn), ("count", "TN", self._tn),
                 ("count", "n", self.n), ("rate", "prevalence", self.prevalence),
                 ("rate", "alpha (FPR)", self.alpha), ("rate", "beta (FNR)", self.beta)]
-        for key, v in values.items():
-            metric = get_metric(key.split("(")[0])
-            rows.append(("metric", metric.label, v))
+        for name, v in values.items():
+            # the label states the parameters used, e.g. "F-beta score (beta=1)"
+            rows.append(("metric", get_metric(name).bind().label, v))
         table = pd.DataFrame(rows, columns=["kind", "quantity", "value"]).set_index(
             ["kind", "quantity"])
         notes = []

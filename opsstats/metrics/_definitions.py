@@ -109,14 +109,20 @@ def _check_fbeta(beta=1.0):
 
 def _mcc(p, a, b):
     tp, fp, fn, tn = _cells(p, a, b)
-    return (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    r = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    # |MCC| <= 1 (it is a correlation), but at alpha = beta = 0 (or 1) the rounded
+    # square root can give 1 + 2e-16: keep the value inside the declared range
+    return np.clip(r, -1.0, 1.0)
 
 
 def _cohen_kappa(p, a, b):
+    # (p_o - p_e) / (1 - p_e) with p_o = tp + tn and p_e = (tp+fp)(tp+fn) + (tn+fn)(tn+fp),
+    # rewritten without differences of nearly equal numbers (when p_o and p_e are both
+    # near 1 those lose all but a few digits: 7 digits at tp=0, fp=fn=1, tn=38062):
+    # p_o - p_e = 2 (tp tn - fp fn) and 1 - p_e = (tp+fp)(fp+tn) + (tp+fn)(fn+tn).
+    # 0/0 exactly when p_e = 1 (everything in TP, or everything in TN).
     tp, fp, fn, tn = _cells(p, a, b)
-    observed = tp + tn
-    expected = (tp + fp) * (tp + fn) + (tn + fn) * (tn + fp)
-    return (observed - expected) / (1 - expected)
+    return 2 * (tp * tn - fp * fn) / ((tp + fp) * (fp + tn) + (tp + fn) * (fn + tn))
 
 
 def _g_mean(p, a, b):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import numbers
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,51 @@ __all__ = [
 ]
 
 _DIRECTIONS = ("higher", "lower")
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
+def _check_range(value: Any) -> tuple[float, float]:
+    """`range` as (low, high): two real numbers, not NaN, low < high (may be infinite)."""
+    expected = "`range` must be a pair (low, high) of numbers with low < high"
+    if not isinstance(value, tuple | list):
+        raise TypeError(f"{expected}; got {describe(value)}.")
+    if len(value) != 2:
+        raise ValueError(f"{expected}; got {len(value)} value(s): {describe(value)}.")
+    if not all(_is_real(v) for v in value):
+        raise TypeError(f"{expected}; got {describe(value)}.")
+    lo, hi = float(value[0]), float(value[1])
+    if not lo < hi:  # also refuses NaN
+        raise ValueError(f"{expected}; got {tuple(value)!r}.")
+    return lo, hi
+
+
+def _key_value(value: Any) -> str:
+    # 2, 2.0 and np.float64(2.0) are the same parameter value: one key for all three
+    if _is_real(value):
+        return repr(float(value))
+    return repr(value)
+
+
+def _check_signature(func: Callable[..., Any], params: Mapping[str, Any]) -> None:
+    """`func` must accept (prevalence, alpha, beta) positionally, and need nothing
+    else than its declared ``params``."""
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError):  # some builtins and ufuncs have no signature
+        return
+    ps = list(sig.parameters.values())
+    positional = [p for p in ps if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    var_positional = any(p.kind == p.VAR_POSITIONAL for p in ps)
+    # required arguments after the first three must be supplied as declared params
+    extra = [p.name for p in required[3:]] + [
+        p.name for p in ps if p.kind == p.KEYWORD_ONLY and p.default is p.empty]
+    if (len(positional) < 3 and not var_positional) or set(extra) - set(params):
+        raise TypeError("`func` must take (prevalence, alpha, beta) as its first three "
+                        f"positional arguments; got the signature {sig}.")
 
 
 def _normalize(name: str) -> str:
@@ -86,9 +132,7 @@ class Metric:
             raise TypeError(f"`func` must be callable; got {describe(self.func)}.")
         if self.direction not in _DIRECTIONS:
             raise ValueError(f"`direction` must be 'higher' or 'lower'; got {self.direction!r}.")
-        lo, hi = self.range
-        if not (float(lo) < float(hi)):
-            raise ValueError(f"`range` must be (low, high) with low < high; got {self.range!r}.")
+        lo, hi = _check_range(self.range)
         object.__setattr__(self, "name", _normalize(self.name))
         object.__setattr__(self, "aliases", tuple(_normalize(a) for a in self.aliases))
         object.__setattr__(self, "range", (float(lo), float(hi)))
@@ -157,16 +201,30 @@ class BoundMetric:
         """A stable identifier used as a cache key and column name."""
         if not self.param_items:
             return self.metric.name
-        inner = ",".join(f"{k}={v!r}" for k, v in self.param_items)
+        inner = ",".join(f"{k}={_key_value(v)}" for k, v in self.param_items)
         return f"{self.metric.name}({inner})"
 
     def __call__(self, prevalence: Any, alpha: Any, beta: Any) -> Any:
+        """The metric at (prevalence, alpha, beta), broadcast; float64 results.
+
+        Inputs are evaluated in float64, except that ``np.longdouble`` inputs are kept
+        in extended precision (``ConfusionMatrix`` evaluates its metrics that way).
+        """
+        p, a, b = _as_real_array(prevalence), _as_real_array(alpha), _as_real_array(beta)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            out = self.metric.func(np.asarray(prevalence, dtype=float),
-                                   np.asarray(alpha, dtype=float),
-                                   np.asarray(beta, dtype=float), **self.params)
+            out = self.metric.func(p, a, b, **self.params)
         out = np.asarray(out, dtype=float)
+        # A metric that ignores an argument (recall ignores alpha) still returns the
+        # broadcast shape of all three, as callers evaluating on grids expect.
+        shape = np.broadcast_shapes(p.shape, a.shape, b.shape)
+        if out.shape != shape:
+            out = np.array(np.broadcast_to(out, shape))
         return out[()] if out.ndim == 0 else out
+
+
+def _as_real_array(x: Any) -> np.ndarray:
+    arr = np.asarray(x)
+    return arr if arr.dtype == np.longdouble else np.asarray(x, dtype=float)
 
 
 _REGISTRY: dict[str, Metric] = {}
@@ -225,21 +283,18 @@ def register_metric(name: str | Metric, func: Callable[..., Any] | None = None, 
                             "when `name` is a string.")
         if not callable(func):
             raise TypeError(f"`func` must be callable; got {describe(func)}.")
-        sig_params = [p for p in inspect.signature(func).parameters.values()
-                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                      and p.default is p.empty]
-        if len(sig_params) < 3:
-            raise TypeError("`func` must take (prevalence, alpha, beta) as its first three "
-                            f"positional arguments; got the signature {inspect.signature(func)}.")
+        _check_signature(func, params or {})
         metric = Metric(name=name, func=func, direction=direction, range=range,
                         aliases=tuple(aliases), label=label, undefined=undefined,
                         params=params or {}, param_check=param_check, formula=formula)
-    names = (metric.name, *metric.aliases)
     if not overwrite:
-        for n in names:
+        for arg, n in [("name", metric.name)] + [("aliases", a) for a in metric.aliases]:
             if n in _REGISTRY or n in _ALIASES:
-                raise ValueError(f"metric name {n!r} is already registered; pass "
-                                 "`overwrite=True` to replace it.")
+                owner = _ALIASES.get(n, n)
+                what = "a registered metric" if n == owner else f"an alias of {owner!r}"
+                raise ValueError(f"`{arg}` must not be an existing metric name or alias; "
+                                 f"got {n!r}, already {what}. Pass `overwrite=True` to "
+                                 "replace it.")
     else:
         if metric.name in _REGISTRY:
             unregister_metric(metric.name)
