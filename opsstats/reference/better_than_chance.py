@@ -1,0 +1,97 @@
+"""The uniform reference restricted to classifiers at least as good as chance."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ..metrics import BoundMetric, Metric, resolve_metric
+from ..results import OPSResult
+from ._quadrature import ChanceTriangle, exact_ops
+from .base import PointReference
+from .uniform import _level_set_for, exact_method
+
+__all__ = ["BetterThanChance"]
+
+
+class BetterThanChance(PointReference):
+    """(alpha, beta) uniform on the better-than-chance triangle {alpha + beta <= 1}.
+
+    A classifier with alpha + beta > 1 is worse than guessing: flipping its labels
+    gives a better one. This reference ranks a value only against classifiers that
+    are at least as good as random (informedness 1 - alpha - beta >= 0), each equally
+    likely. Use it when worse-than-chance classifiers are not credible competitors,
+    e.g. to grade models that all beat a random baseline, so that "outperforms half of
+    the reference" means "beats half of the sensible classifiers".
+
+    Notes
+    -----
+    The reference drops the worse half of the uniform square, so every OPS is lower
+    than under :class:`~opsstats.reference.uniform.Uniform` (an OPS u under Uniform
+    that is at least 1/2 becomes 2u - 1 for metrics whose "worse" region contains the
+    whole worse-than-chance triangle, such as MCC and informedness at values >= 0).
+    A random classifier, MCC 0 or informedness 0, gets OPS 0 here (it is the worst
+    classifier of the reference), against 0.5 under Uniform.
+
+    The OPS is exact (standard error 0): adaptive quadrature to about 1e-10 with A
+    weighted by its marginal density 2 (1 - alpha) and B given A = alpha uniform on
+    [0, 1 - alpha]. The metric must be monotone in one error rate at fixed other rate
+    on the triangle (every built-in metric is; checked).
+
+    References
+    ----------
+    N. Zhao, T. Bui, J. Y. Yu, K. Dzieciolowski. Outperformance Score: A Universal
+    Standardization Method for Confusion-Matrix-Based Classification Performance
+    Metrics. Section 3.2 (the uniform reference restricted here) and the conclusion's
+    list of future work (other reference distributions).
+
+    Examples
+    --------
+    >>> from opsstats.reference.better_than_chance import BetterThanChance
+    >>> from opsstats.reference.uniform import Uniform
+    >>> ref = BetterThanChance()
+    >>> float(ref.ops("mcc", 0.0, prevalence=0.1))          # random classifier
+    0.0
+    >>> float(Uniform().ops("mcc", 0.0, prevalence=0.1))
+    0.5
+    >>> round(float(ref.ops("mcc", 0.4, prevalence=0.1)), 6)     # 2 * 0.894998 - 1
+    0.789996
+    >>> round(float(ref.ops("f1", 0.6, prevalence=0.1)), 4)
+    0.9153
+    """
+
+    kind = "point"
+    exact = True
+    _design = ChanceTriangle()
+
+    @property
+    def description(self) -> str:
+        return "BetterThanChance: (alpha, beta) uniform on {alpha + beta <= 1}"
+
+    @property
+    def method(self) -> str:
+        return "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
+
+    def ops(self, metric: str | Metric | BoundMetric, value: Any, *, prevalence: Any,
+            at: dict[str, float] | None = None, rule: str | None = None,
+            ties: str = "strict", **params: Any) -> OPSResult:
+        result = super().ops(metric, value, prevalence=prevalence, at=at, rule=rule,
+                             ties=ties, **params)
+        method = exact_method(resolve_metric(metric, **params), closed_forms=False)
+        return dataclasses.replace(result, method=method)
+
+    ops.__doc__ = PointReference.ops.__doc__
+
+    def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
+             ties: str) -> tuple[np.ndarray, np.ndarray]:
+        est = exact_ops(quantity, values, prevalence, self._design, ties=ties,
+                        level_set=_level_set_for(quantity, prevalence))
+        return est, np.zeros(np.shape(est))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self).__name__)

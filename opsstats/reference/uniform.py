@@ -1,0 +1,136 @@
+"""The uniform reference: alpha and beta independent U[0, 1] (the paper's reference)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ..metrics import BoundMetric, Metric, resolve_metric
+from ..results import OPSResult
+from ._quadrature import DEFAULT_TOL, UniformSquare, exact_ops, snap_probability
+from ._uniform_closed_forms import closed_form, level_set
+from .base import PointReference
+
+__all__ = ["Uniform"]
+
+_QUAD = f"adaptive Gauss-Kronrod quadrature, tol {DEFAULT_TOL:.0e}"
+
+
+def exact_method(quantity: BoundMetric, *, closed_forms: bool) -> str:
+    """How an exact point reference computes the OPS of ``quantity`` (printed label)."""
+    if closed_forms and closed_form(quantity) is not None:
+        return "exact (closed form)"
+    if level_set(quantity) is not None:
+        return f"exact ({_QUAD}, closed-form level set)"
+    return f"exact ({_QUAD})"
+
+
+def _level_set_for(quantity: BoundMetric, prevalence: float):
+    ls = level_set(quantity)
+    if ls is None:
+        return None
+    return lambda alpha, mu: ls(prevalence, alpha, mu)
+
+
+class Uniform(PointReference):
+    """Type-I and Type-II errors independent and uniform on [0, 1].
+
+    The paper's reference for confusion-matrix ("labeling") metrics: every
+    performance (alpha, beta) is equally likely, so the OPS of a value mu is the area
+    of the part of the unit square where the metric is worse than mu,
+
+        OPS_M(mu; pi) = Pr{ M(pi, A, B) < mu },   A, B iid U[0, 1]
+
+    (``>`` for lower-is-better metrics). Use it to standardize a confusion-matrix metric
+    against all conceivable classifiers at the test set's prevalence; it needs no data
+    and no assumption about which classifiers are typical.
+
+    Notes
+    -----
+    The OPS is exact, with standard error 0:
+
+    - a closed form for 24 of the built-in metrics (recall, specificity, fpr, fnr,
+      precision, npv, fdr, false omission rate, accuracy, error rate, balanced
+      accuracy, informedness, F1 -- the paper's eq. (7) --, F-beta, MCC, Cohen's
+      kappa, G-mean, Fowlkes-Mallows, Jaccard, diagnostic odds ratio, LR+, LR-, lift
+      and the prevalence threshold; see ``opsstats/reference/_uniform_closed_forms.py``);
+    - deterministic adaptive quadrature to about 1e-10 for every other metric,
+      user-registered metrics included (the metric must be monotone in beta at fixed
+      alpha, or in alpha at fixed beta; this is checked, and a metric that is neither
+      is refused with a ``ValueError`` rather than given a wrong number).
+
+    Ties: under this reference Pr{M = mu} is 0 unless the metric is constant on a
+    region of positive area (a clipped metric, say); ``ties="mid"`` then adds half of
+    that area. OPS is invariant under increasing affine maps of the metric whose
+    coefficients may depend on pi: lift (= precision / pi) has the same OPS as
+    precision at the same operating point.
+
+    A random classifier (alpha + beta = 1) has MCC 0 and OPS 0.5. The range ends give
+    exact answers: e.g. OPS(F1 = 0) = 0 and OPS(F1 = 1) = 1.
+
+    References
+    ----------
+    N. Zhao, T. Bui, J. Y. Yu, K. Dzieciolowski. Outperformance Score: A Universal
+    Standardization Method for Confusion-Matrix-Based Classification Performance
+    Metrics. Section 3.2, eqs. (6)-(7) and Example 2.
+
+    Examples
+    --------
+    >>> from opsstats.reference.uniform import Uniform
+    >>> ref = Uniform()
+    >>> res = ref.ops("f1", 0.6, prevalence=0.1)       # the paper's Example 2
+    >>> round(res.estimate, 6)
+    0.957672
+    >>> print(res)
+    OPS(F1 score = 0.6 at prevalence 0.1) = 0.9577 [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]
+    >>> round(float(ref.ops("mcc", 0.4, prevalence=0.1)), 6)
+    0.894998
+    >>> ref.ops("mcc", [-1.0, 0.0, 1.0], prevalence=0.3).estimate   # range ends exact
+    array([0. , 0.5, 1. ])
+    >>> res = ref.ops("markedness", 0.2, prevalence=0.3)             # quadrature
+    >>> res.method
+    'exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)'
+    """
+
+    kind = "point"
+    exact = True
+    _design = UniformSquare()
+
+    @property
+    def description(self) -> str:
+        return "Uniform(alpha, beta) on [0, 1]^2"
+
+    @property
+    def method(self) -> str:
+        return f"exact (closed form where one exists, otherwise {_QUAD})"
+
+    def ops(self, metric: str | Metric | BoundMetric, value: Any, *, prevalence: Any,
+            at: dict[str, float] | None = None, rule: str | None = None,
+            ties: str = "strict", **params: Any) -> OPSResult:
+        result = super().ops(metric, value, prevalence=prevalence, at=at, rule=rule,
+                             ties=ties, **params)
+        # The printed result says which exact method served this metric.
+        method = exact_method(resolve_metric(metric, **params), closed_forms=True)
+        return dataclasses.replace(result, method=method)
+
+    ops.__doc__ = PointReference.ops.__doc__
+
+    def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
+             ties: str) -> tuple[np.ndarray, np.ndarray]:
+        f = closed_form(quantity)
+        if f is not None:
+            # Closed forms are for metrics whose level sets have area 0, where
+            # ties="mid" and "strict" agree.
+            est = snap_probability(np.asarray(f(prevalence, values), dtype=float))
+        else:
+            est = exact_ops(quantity, values, prevalence, self._design, ties=ties,
+                            level_set=_level_set_for(quantity, prevalence))
+        return est, np.zeros(np.shape(est))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self).__name__)
