@@ -58,7 +58,7 @@ def _int_clip_linear(s: np.ndarray, t: np.ndarray) -> np.ndarray:
     is (r - l) times its value at the midpoint; where s x - t >= 1 it is the length.
     """
     s, t = np.broadcast_arrays(np.asarray(s, float), np.asarray(t, float))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         z0 = t / s              # where s x - t = 0
         z1 = (1.0 + t) / s      # where s x - t = 1
     pos = s > 0
@@ -67,7 +67,8 @@ def _int_clip_linear(s: np.ndarray, t: np.ndarray) -> np.ndarray:
     hi = np.where(pos, z1, z0)
     lo_c = np.clip(np.where(np.isnan(lo), 0.0, lo), 0.0, 1.0)
     hi_c = np.clip(np.where(np.isnan(hi), 0.0, hi), 0.0, 1.0)
-    middle = (hi_c - lo_c) * (s * (hi_c + lo_c) / 2 - t)
+    with np.errstate(invalid="ignore", over="ignore"):
+        middle = np.where(hi_c > lo_c, (hi_c - lo_c) * (s * (hi_c + lo_c) / 2 - t), 0.0)
     top = np.where(pos, 1.0 - hi_c, lo_c)     # length where s x - t >= 1
     out = np.where(pos | neg, middle + top, np.clip(-t, 0.0, 1.0))
     return out
@@ -85,7 +86,7 @@ def _pr_linear_lt(ca, cb, d) -> np.ndarray:
     w = d - m
     u = np.minimum(np.abs(ca), np.abs(cb))
     v = np.maximum(np.abs(ca), np.abs(cb))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = _int_clip_linear(-u / v, -w / v)
     # Both coefficients zero: W = 0 is a constant.
     return np.where(v > 0, out, (w > 0).astype(float))
