@@ -153,7 +153,7 @@ def check_1d(name: str, values: Any, *, numeric: bool = False,
                 i = int(np.flatnonzero(bad)[0])
                 raise ValueError(f"`{name}` must contain only finite numbers; got "
                                  f"{int(bad.sum())} NaN or infinite value(s), the first "
-                                 f"at position {i} ({arr[i]!r}).")
+                                 f"at position {i} ({arr[i].item()!r}).")
     elif arr.dtype.kind == "f":
         bad = np.isnan(arr)
         if bad.any():
@@ -188,5 +188,6 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError(f"`sample_weight` must have one weight per row ({n}); got {len(w)}.")
     if (w < 0).any():
         i = int(np.flatnonzero(w < 0)[0])
-        raise ValueError(f"`sample_weight` must be non-negative; got {w[i]!r} at position {i}.")
+        raise ValueError(f"`sample_weight` must be non-negative; got {w[i].item()!r} at "
+                         f"position {i}.")
     return w.astype(float, copy=False)

@@ -18,6 +18,11 @@ from .metrics import BoundMetric, Metric, available_metrics, get_metric, resolve
 __all__ = ["ConfusionMatrix"]
 
 
+def _restore(tp: float, fp: float, fn: float, tn: float) -> ConfusionMatrix:
+    """Unpickle a :class:`ConfusionMatrix` (see ``ConfusionMatrix.__reduce__``)."""
+    return ConfusionMatrix(tp=tp, fp=fp, fn=fn, tn=tn)
+
+
 class ConfusionMatrix:
     """An immutable binary confusion matrix.
 
@@ -65,7 +70,16 @@ class ConfusionMatrix:
             object.__setattr__(self, "_" + k, v)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("ConfusionMatrix is immutable.")
+        raise AttributeError(f"ConfusionMatrix is immutable: cannot set `{name}`; build a "
+                             "new one instead.")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ConfusionMatrix is immutable: cannot delete `{name}`.")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pickle and copy rebuild through the constructor: the default protocol sets
+        # the slots one by one, which __setattr__ refuses
+        return _restore, (self._tp, self._fp, self._fn, self._tn)
 
     # ----------------------------------------------------------------- builders
     @classmethod
@@ -98,6 +112,9 @@ class ConfusionMatrix:
         p = check_1d("y_pred", y_pred)
         n = check_same_length(y_true=t, y_pred=p)
         w = check_sample_weight(sample_weight, n)
+        if w is not None and not w.sum() > 0:
+            raise ValueError("`sample_weight` must have a positive sum; got weights that "
+                             "are all 0.")
         truth, pos = positive_mask(t, name="y_true", pos_label=pos_label, other=p,
                                    other_name="y_pred")
         pred = p == pos

@@ -278,9 +278,11 @@ def register_metric(name: str | Metric, func: Callable[..., Any] | None = None, 
     if isinstance(name, Metric):
         metric = name
     else:
-        if direction is None or range is None or func is None:
-            raise TypeError("register_metric() needs `func`, `direction` and `range` "
-                            "when `name` is a string.")
+        missing = [f"`{k}`" for k, v in (("func", func), ("direction", direction),
+                                          ("range", range)) if v is None]
+        if missing:
+            raise TypeError("register_metric() needs `func`, `direction` and `range` when "
+                            f"`name` is a string; got no {' and no '.join(missing)}.")
         if not callable(func):
             raise TypeError(f"`func` must be callable; got {describe(func)}.")
         _check_signature(func, params or {})
@@ -333,7 +335,8 @@ def get_metric(name: str | Metric | BoundMetric) -> Metric:
     known = sorted(_REGISTRY) + sorted(_ALIASES)
     close = difflib.get_close_matches(key, known, n=3)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-    raise ValueError(f"unknown metric {name!r}.{hint} Valid names: {', '.join(sorted(_REGISTRY))}.")
+    raise ValueError(f"unknown metric {name!r}.{hint} `metric` must be a registered name or "
+                     f"alias; valid names: {', '.join(sorted(_REGISTRY))}.")
 
 
 def resolve_metric(metric: str | Metric | BoundMetric, **params: Any) -> BoundMetric:
