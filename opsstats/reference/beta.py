@@ -122,7 +122,8 @@ class BetaErrors(PointReference):
         return est, np.zeros(np.shape(est))
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.params == self.params  # type: ignore[attr-defined]
+        return isinstance(other, BetaErrors) and type(other) is type(self) \
+            and other.params == self.params
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.params))

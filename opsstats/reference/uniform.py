@@ -84,7 +84,8 @@ class Uniform(PointReference):
     >>> round(res.estimate, 6)
     0.957672
     >>> print(res)
-    OPS(F1 score = 0.6 at prevalence 0.1) = 0.9577 [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]
+    OPS(F1 score = 0.6 at prevalence 0.1) = 0.9577
+    [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]
     >>> round(float(ref.ops("mcc", 0.4, prevalence=0.1)), 6)
     0.894998
     >>> ref.ops("mcc", [-1.0, 0.0, 1.0], prevalence=0.3).estimate   # range ends exact
