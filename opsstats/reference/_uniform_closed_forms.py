@@ -24,11 +24,17 @@ Write x = 1 - beta (recall), y = 1 - alpha (specificity), p = pi, q = 1 - pi.
 - diagnostic odds ratio (x / (1 - x)) / (alpha / (1 - alpha)) < mu:
   OPS = 1 - 1/d - mu ln(mu) / d^2, d = 1 - mu (does not depend on pi).
 
-MCC, markedness and Fowlkes-Mallows have no closed form here. For MCC, the level set
-{MCC = mu} at fixed alpha is the root of a quadratic in x (after squaring, the sign of
-mu picks the root): :func:`mcc_level_set` gives it, and the quadrature engine uses it
-instead of its root finder (the fast path measured in
-``benchmarks/bench_uniform_ops.py``).
+- MCC: the level set {MCC = mu} at fixed alpha is explicit,
+  x*(alpha) = (2 q alpha (1 - m) + m + mu sqrt(m + (4q/p) alpha (1 - alpha))) / (2 (q + m p)),
+  m = mu^2 (:func:`mcc_level_set`), and the integral of the square root of a quadratic
+  is elementary (an arcsine), so MCC's OPS has a closed form too (the paper computes it
+  as an "exact area" numerically). The level set is also handed to the quadrature
+  engine, where it serves the other references (BetaErrors, BetterThanChance).
+- Fowlkes-Mallows: x*(alpha) = (m + sqrt(m^2 + 4 m q alpha / p)) / 2, integrated in closed
+  form.
+
+Markedness (the sum of two linear-fractional terms) goes through the quadrature
+engine.
 
 Closed forms are looked up by metric name *and* checked to belong to the built-in
 function of that name, so that a user metric registered with ``overwrite=True`` under a
