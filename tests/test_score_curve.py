@@ -180,6 +180,16 @@ def test_large_continuous_data_match_sklearn():
         np.testing.assert_allclose(1 - curve.beta, tpr, atol=TOL, rtol=0)
         assert abs(curve.auc() - skm.roc_auc_score(y, s)) <= TOL
         assert abs(curve.auc("pr") - skm.average_precision_score(y, s)) <= TOL
+        w = rng.exponential(size=y.size)
+        w[:300] = 0.0
+        weighted = ScoreCurve.from_scores(y, s, sample_weight=w)
+        fpr, tpr, thr = skm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+        np.testing.assert_array_equal(weighted.roc()["threshold"], thr)
+        np.testing.assert_allclose(weighted.alpha, fpr, atol=TOL, rtol=0)
+        np.testing.assert_allclose(1 - weighted.beta, tpr, atol=TOL, rtol=0)
+        assert abs(weighted.auc() - skm.roc_auc_score(y, s, sample_weight=w)) <= TOL
+        assert abs(weighted.auc("pr")
+                   - skm.average_precision_score(y, s, sample_weight=w)) <= TOL
 
 
 # ------------------------------------------------------------- Mann-Whitney

@@ -672,7 +672,10 @@ class ScoreCurve:
         -----
         The trapezoid ROC AUC is the Mann-Whitney statistic with ties counted one half
         (Fawcett 2006, Algorithm 2); the step PR AUC is average precision, as in
-        scikit-learn's ``average_precision_score``.
+        scikit-learn's ``average_precision_score``. The area is computed by the shared
+        :func:`~opsstats.curves._geometry.curve_area`; except for lift it is handed the
+        curve without the interior points of runs of negatives-only thresholds, where
+        the curve is straight or of zero width, which gives the same area faster.
 
         Examples
         --------
@@ -993,8 +996,10 @@ class ScoreCurve:
                          "eqs. 6, 8, 9, 13, 14.")
         else:
             notes.append("Score-distribution measures omitted: they need scores in [0, 1].")
-        table = pd.DataFrame(rows, columns=["kind", "quantity", "value"]).set_index(
-            ["kind", "quantity"])
+        # object dtype keeps the counts whole numbers (a float column would print 4.0000)
+        table = pd.DataFrame({"kind": [r[0] for r in rows], "quantity": [r[1] for r in rows],
+                              "value": pd.Series([r[2] for r in rows], dtype=object)}
+                             ).set_index(["kind", "quantity"])
         return Summary(title=f"Score curve (n = {self.n:g}, prevalence = "
                              f"{self.prevalence:.4g})", table=table, notes=tuple(notes),
                        digits=digits)
