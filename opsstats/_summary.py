@@ -26,8 +26,6 @@ def _fmt(value: object, digits: int) -> str:
             return "NaN"
         if np.isinf(v):
             return "Inf" if v > 0 else "-Inf"
-        if v == int(v) and abs(v) < 1e15:
-            return f"{int(v):d}"
         return f"{v:.{digits}g}" if abs(v) >= 10 ** digits or abs(v) < 1e-3 else f"{v:.{digits}f}"
     return str(value)
 

@@ -30,7 +30,7 @@ def load_affairs() -> pd.DataFrame:
     >>> df = load_affairs()
     >>> df.shape
     (6366, 10)
-    >>> round(df["had_affair"].mean(), 3)
+    >>> round(float(df["had_affair"].mean()), 3)
     0.322
     """
     from statsmodels.datasets import fair

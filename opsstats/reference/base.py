@@ -112,6 +112,22 @@ class ReferenceDistribution(ABC):
              ties: str) -> tuple[np.ndarray, np.ndarray]:
         """(estimate, standard error) for ``values`` at one prevalence."""
 
+    def _method_for(self, quantity: Any) -> str:
+        """How OPS of this quantity is computed (e.g. closed form or quadrature)."""
+        return self.method
+
+    def _ops_many(self, quantity: Any, values: np.ndarray, prevalences: np.ndarray,
+                  ties: str) -> tuple[np.ndarray, np.ndarray]:
+        """(estimate, standard error) for 1-D ``values`` with their own prevalences.
+        The default groups by prevalence; references that vectorize over prevalence
+        override it."""
+        est = np.empty(values.shape)
+        se = np.empty(values.shape)
+        for pi in np.unique(prevalences):
+            mask = prevalences == pi
+            est[mask], se[mask] = self._ops(quantity, values[mask], float(pi), ties)
+        return est, se
+
     def ops(self, metric: str | Metric | BoundMetric, value: Any, *, prevalence: Any,
             at: dict[str, float] | None = None, rule: str | None = None,
             ties: str = "strict", **params: Any) -> OPSResult:
@@ -149,12 +165,8 @@ class ReferenceDistribution(ABC):
         values = check_values(value, quantity)
         prev = check_prevalence(prevalence)
         v_b, p_b = np.broadcast_arrays(values, prev)
-        est = np.empty(v_b.shape)
-        se = np.empty(v_b.shape)
-        for pi in np.unique(p_b):
-            mask = p_b == pi
-            e, s = self._ops(quantity, v_b[mask], float(pi), ties)
-            est[mask], se[mask] = e, s
+        est, se = self._ops_many(quantity, v_b.ravel(), p_b.ravel(), ties)
+        est, se = est.reshape(v_b.shape), se.reshape(v_b.shape)
         scalar = v_b.ndim == 0
         return OPSResult(
             estimate=float(est) if scalar else est,
@@ -162,7 +174,7 @@ class ReferenceDistribution(ABC):
             prevalence=float(p_b) if scalar else p_b.copy(),
             metric=quantity.label,
             reference=self.description,
-            method=self.method,
+            method=self._method_for(quantity),
             standard_error=float(se) if scalar else se,
             rule=getattr(quantity, "rule", None),
             ties=ties,

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
 
 import numpy as np
 
 from .._validation import check_real
-from ..metrics import BoundMetric, Metric, resolve_metric
-from ..results import OPSResult
+from ..metrics import BoundMetric
 from ._quadrature import IndependentBeta, exact_ops
 from .base import PointReference
 from .uniform import _level_set_for, exact_method
@@ -105,15 +102,9 @@ class BetaErrors(PointReference):
     def method(self) -> str:
         return "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
 
-    def ops(self, metric: str | Metric | BoundMetric, value: Any, *, prevalence: Any,
-            at: dict[str, float] | None = None, rule: str | None = None,
-            ties: str = "strict", **params: Any) -> OPSResult:
-        result = super().ops(metric, value, prevalence=prevalence, at=at, rule=rule,
-                             ties=ties, **params)
-        method = exact_method(resolve_metric(metric, **params), closed_forms=False)
-        return dataclasses.replace(result, method=method)
-
-    ops.__doc__ = PointReference.ops.__doc__
+    def _method_for(self, quantity: BoundMetric) -> str:
+        # The printed result says which exact method served this metric.
+        return exact_method(quantity, closed_forms=False)
 
     def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
              ties: str) -> tuple[np.ndarray, np.ndarray]:

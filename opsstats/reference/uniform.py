@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
 
 import numpy as np
 
-from ..metrics import BoundMetric, Metric, resolve_metric
-from ..results import OPSResult
+from ..metrics import BoundMetric
 from ._quadrature import DEFAULT_TOL, UniformSquare, exact_ops, snap_probability
 from ._uniform_closed_forms import closed_form, level_set
 from .base import PointReference
@@ -107,16 +104,9 @@ class Uniform(PointReference):
     def method(self) -> str:
         return f"exact (closed form where one exists, otherwise {_QUAD})"
 
-    def ops(self, metric: str | Metric | BoundMetric, value: Any, *, prevalence: Any,
-            at: dict[str, float] | None = None, rule: str | None = None,
-            ties: str = "strict", **params: Any) -> OPSResult:
-        result = super().ops(metric, value, prevalence=prevalence, at=at, rule=rule,
-                             ties=ties, **params)
+    def _method_for(self, quantity: BoundMetric) -> str:
         # The printed result says which exact method served this metric.
-        method = exact_method(resolve_metric(metric, **params), closed_forms=True)
-        return dataclasses.replace(result, method=method)
-
-    ops.__doc__ = PointReference.ops.__doc__
+        return exact_method(quantity, closed_forms=True)
 
     def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
              ties: str) -> tuple[np.ndarray, np.ndarray]:
@@ -129,6 +119,15 @@ class Uniform(PointReference):
             est = exact_ops(quantity, values, prevalence, self._design, ties=ties,
                             level_set=_level_set_for(quantity, prevalence))
         return est, np.zeros(np.shape(est))
+
+    def _ops_many(self, quantity: BoundMetric, values: np.ndarray, prevalences: np.ndarray,
+                  ties: str) -> tuple[np.ndarray, np.ndarray]:
+        f = closed_form(quantity)
+        if f is None or np.unique(prevalences).size == 1:
+            return super()._ops_many(quantity, values, prevalences, ties)
+        # closed forms broadcast over prevalence: one call for every (value, pi) pair
+        est = snap_probability(np.asarray(f(prevalences, values), dtype=float))
+        return est, np.zeros(est.shape)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self)
