@@ -5,10 +5,39 @@ is its percentile rank within a reference distribution of possible performances 
 test set's prevalence (Zhao, Bui, Yu and Dzieciolowski).
 """
 
-from . import metrics
+from . import curves, metrics, reference
 from .confusion import ConfusionMatrix
+from .curves import ScoreCurve
 from .exceptions import UndefinedMetricWarning
+from .reference import (
+    BetaErrors,
+    BetterThanChance,
+    BinormalCurves,
+    DirectedBinaryTree,
+    EmpiricalCurves,
+    EmpiricalPoints,
+    Uniform,
+)
+from .results import ConfidenceInterval, IntervalResult, OPSResult
 
 __version__ = "0.1.0"
 
-__all__ = ["ConfusionMatrix", "UndefinedMetricWarning", "metrics", "__version__"]
+__all__ = [
+    "ConfusionMatrix",
+    "ScoreCurve",
+    "Uniform",
+    "BetaErrors",
+    "BetterThanChance",
+    "EmpiricalPoints",
+    "DirectedBinaryTree",
+    "BinormalCurves",
+    "EmpiricalCurves",
+    "OPSResult",
+    "IntervalResult",
+    "ConfidenceInterval",
+    "UndefinedMetricWarning",
+    "curves",
+    "metrics",
+    "reference",
+    "__version__",
+]

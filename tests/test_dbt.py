@@ -271,3 +271,15 @@ def test_errors(kwargs, exc, match):
 def test_constructor_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         DirectedBinaryTree(**kwargs)
+
+
+def test_trapezoid_rule_is_applied_to_the_reference_curves_too():
+    """The rule is a parameter and the same rule is applied to the reference curves:
+    trapezoid PR AUCs of the DBT curves are finite (the 0/0 point at the origin takes
+    its limit along the first segment) and the result records the rule."""
+    ref = DirectedBinaryTree(depth=5, n_curves=2000, seed=4)
+    trap = ref.reference_values(parse_area("pr_auc", "trapezoid"), 0.2)
+    step = ref.reference_values(parse_area("pr_auc", "step"), 0.2)
+    assert np.isfinite(trap).all() and not np.array_equal(trap, step)
+    r = ref.ops("pr_auc", 0.5, prevalence=0.2, rule="trapezoid")
+    assert r.rule == "trapezoid" and r.estimate == np.mean(trap < 0.5)

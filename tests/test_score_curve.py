@@ -341,9 +341,6 @@ def test_reduced_points_give_the_full_curves_results(data, weighted, u):
             for rule in ("trapezoid", "step"):
                 spec = parse_area(f"{kind}_auc", rule)
                 full = curve_area(spec, pi, a, b)
-                if np.isnan(full):      # trapezoid PR / lift: see the xfail test below
-                    assert kind in ("pr", "lift") and rule == "trapezoid"
-                    continue
                 assert curve.auc(kind, rule) == pytest.approx(full, rel=1e-12, abs=1e-12)
     for axis in ("recall", "fpr", "rate"):
         for metric in ("precision", "lift", "f1", "mcc", "recall", "fpr"):
@@ -360,15 +357,15 @@ def test_area_rules_can_be_chosen():
     assert c.auc("gain", rule="step") == 0.75
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "_geometry.area('trapezoid') averages y over the first segment, whose left end is the "
-    "(alpha, beta) = (0, 1) point where precision and lift are 0/0 (NaN), so trapezoid "
-    "PR and lift AUCs are NaN for every curve, observed or reference. Reported; the "
-    "eq. 9 limit along that segment is the next point's y (precision and lift are "
-    "constant along a segment from the origin)."))
-def test_trapezoid_pr_auc_is_finite():
+def test_trapezoid_pr_and_lift_auc_use_the_first_segment_limit():
+    """At (alpha, beta) = (0, 1) precision and lift are 0/0; the geometry uses their
+    limit along the first segment (the next point's y). By hand for this curve:
+    PR points (recall, precision) (0, 1*), (.5, 1), (.5, 1/2), (1, 2/3), (1, 1/2):
+    trapezoid area .5 * 1 + .5 * (1/2 + 2/3) / 2 = 19/24; lift points (q, lift)
+    (0, 2*), (.25, 2), (.5, 1), (.75, 4/3), (1, 1): area 35/24."""
     c = ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    assert np.isfinite(c.auc("pr", rule="trapezoid"))
+    assert c.auc("pr", rule="trapezoid") == pytest.approx(19 / 24, abs=1e-15)
+    assert c.auc("lift", rule="trapezoid") == pytest.approx(35 / 24, abs=1e-15)
 
 
 def test_immutable_and_picklable():

@@ -62,11 +62,16 @@ def x_coordinate(axis: str, prevalence: float, alpha: Any, beta: Any) -> np.ndar
     return prevalence * (1.0 - beta) + (1.0 - prevalence) * alpha
 
 
-def curve_xy(curve: str, prevalence: float, alpha: Any, beta: Any
-             ) -> tuple[np.ndarray, np.ndarray]:
+def curve_xy(curve: str, prevalence: float, alpha: Any, beta: Any, *,
+             first_limit: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of the points of a ROC, PR, lift or gain curve.
 
-    y is NaN where it is 0/0 (precision and lift at the point (alpha, beta) = (0, 1)).
+    Precision and lift are 0/0 at the first point, (alpha, beta) = (0, 1), where
+    nothing is predicted positive: y is NaN there. With ``first_limit=True`` (used for
+    areas) it is instead its limit along the curve's first segment, the y of the second
+    point: that segment is a ray from the ROC origin, along which TPR / FPR, hence
+    precision and lift, are constant (the limit of eq. 9's interpolation as x -> 0).
+    The step rule never uses this value; the trapezoid rule does.
     """
     alpha = np.asarray(alpha, dtype=float)
     beta = np.asarray(beta, dtype=float)
@@ -75,12 +80,14 @@ def curve_xy(curve: str, prevalence: float, alpha: Any, beta: Any
         if curve == "roc":
             return alpha, tpr
         q = prevalence * tpr + (1.0 - prevalence) * alpha
-        if curve == "pr":
-            return tpr, prevalence * tpr / q
-        if curve == "lift":
-            return q, tpr / q
         if curve == "gain":
             return q, tpr
+        if curve in ("pr", "lift"):
+            y = prevalence * tpr / q if curve == "pr" else tpr / q
+            if first_limit and y.shape[-1] > 1:
+                first = q[..., 0] == 0
+                y[..., 0] = np.where(first, y[..., 1], y[..., 0])
+            return (tpr, y) if curve == "pr" else (q, y)
     raise ValueError(f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {curve!r}.")
 
 
@@ -178,7 +185,7 @@ class OperatingPoint:
 
 def curve_area(spec: CurveArea, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
     """AUC (or NAUC) of each curve (row)."""
-    x, y = curve_xy(spec.curve, prevalence, alpha, beta)
+    x, y = curve_xy(spec.curve, prevalence, alpha, beta, first_limit=True)
     value = area(x, y, spec.rule)
     return value / ideal_auc(spec.curve, prevalence) if spec.normalized else value
 
