@@ -9,6 +9,8 @@ from . import curves, metrics, reference
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
 from .exceptions import UndefinedMetricWarning
+from .grouped import evaluate
+from .multilabel import MultiLabel
 from .reference import (
     BetaErrors,
     BetterThanChance,
@@ -25,6 +27,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ConfusionMatrix",
     "ScoreCurve",
+    "MultiLabel",
+    "evaluate",
     "Uniform",
     "BetaErrors",
     "BetterThanChance",

@@ -212,6 +212,11 @@ class CurveReference(ReferenceDistribution):
 
     def _quantity(self, metric: Any, at: Any, rule: str | None,
                   params: dict[str, Any]) -> CurveArea | OperatingPoint:
+        if isinstance(metric, OperatingPoint):
+            if at is not None or rule is not None or params:
+                raise TypeError("an OperatingPoint already fixes its point; do not pass "
+                                "`at`, `rule` or metric parameters with it.")
+            return metric
         if at is None:
             if isinstance(metric, CurveArea):
                 return metric if rule is None else CurveArea(metric.curve, rule,

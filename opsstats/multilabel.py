@@ -1,0 +1,582 @@
+"""Multi-label and multi-class evaluation: per-label OPS and their aggregates.
+
+OPS is comparable across labels with different prevalences, so per-label OPS can be
+averaged where raw F1 or PR AUC cannot (Zhao et al., section 5; METHOD.md 3.3).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._summary import Summary
+from ._validation import check_choice, check_confidence_level, check_positive_int, describe
+from .confusion import ConfusionMatrix
+from .curves._geometry import CurveArea, curve_area, value_at
+from .grouped import COLUMNS, MetricSpec, evaluate_unit, parse_metrics
+from .exceptions import UndefinedMetricWarning
+from .ops import _check_reference
+from .results import ConfidenceInterval, OPSResult
+from .uncertainty._draws import check_rng, equal_tailed, progress
+
+__all__ = ["MultiLabel", "MultiLabelOPS", "AVERAGES"]
+
+AVERAGES = (None, "macro", "weighted", "prevalence")
+_CHUNK_ROWS = 2_000_000  # bootstrap chunk size in (replicates x patterns) cells
+
+
+def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]:
+    if isinstance(values, pd.DataFrame):
+        names = list(values.columns)
+        arr = values.to_numpy()
+    else:
+        arr = np.asarray(values)
+        names = None
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ValueError(f"`{name}` must be a 2-D indicator matrix (n rows x L labels); got "
+                         f"an array of shape {arr.shape}.")
+    if labels is not None:
+        names = list(labels)
+        if len(names) != arr.shape[1]:
+            raise ValueError(f"`labels` must name the {arr.shape[1]} columns of `{name}`; got "
+                             f"{len(names)} names.")
+    if names is None:
+        names = list(range(arr.shape[1]))
+    if len(set(names)) != len(names):
+        raise ValueError(f"label names must be unique; got {names!r}.")
+    return arr, names
+
+
+def _indicator(name: str, arr: np.ndarray) -> np.ndarray:
+    if arr.dtype.kind == "b":
+        return arr
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"`{name}` must hold 0/1 or booleans; got dtype {arr.dtype}.")
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ValueError(f"`{name}` must not contain NaN.")
+    bad = ~np.isin(arr, (0, 1))
+    if bad.any():
+        raise ValueError(f"`{name}` must hold 0/1 indicators; got {arr[bad].flat[0].item()!r}.")
+    return arr.astype(bool)
+
+
+@dataclass(frozen=True)
+class MultiLabelOPS:
+    """Per-label OPS of one metric and their aggregate.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per label (the tidy columns of :func:`opsstats.evaluate`, plus
+        ``weight``, the label's weight in the aggregate, 0 for excluded labels).
+    average : str or None
+    estimate : float
+        The aggregate OPS (NaN when ``average`` is None).
+    ci : ConfidenceInterval or None
+    ci_method : str or None
+    standard_error : float
+        Monte Carlo standard error of the aggregate (0 for exact references). For curve
+        references the labels share one set of reference curves, so their errors are
+        positively correlated; the reported value is the bound sum_l w_l s.e._l.
+    excluded : tuple
+        Labels left out of the aggregate (undefined OPS), with a warning.
+    micro : OPSResult or None
+        OPS of the pooled (micro) confusion matrix: a different quantity, the OPS of
+        one confusion matrix that adds up every label's counts.
+    """
+
+    metric: str
+    table: pd.DataFrame
+    average: str | None
+    estimate: float
+    reference: str
+    standard_error: float = 0.0
+    ci: ConfidenceInterval | None = None
+    confidence_level: float | None = None
+    ci_method: str | None = None
+    excluded: tuple = ()
+    micro: OPSResult | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The per-label table (a copy)."""
+        return self.table.copy()
+
+    def to_string(self, digits: int = 4) -> str:
+        if self.average is None:
+            return f"OPS of {self.metric} for {len(self.table)} labels (no aggregate)"
+        text = (f"{self.average} OPS({self.metric}) over {len(self.table) - len(self.excluded)}"
+                f" labels = {self.estimate:.{digits}f}")
+        if self.ci is not None:
+            text += (f", {100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
+                     f"{self.ci.high:.{digits}f} ({self.ci_method})")
+        text += f" [{self.reference}]"
+        if self.excluded:
+            text += f"; excluded (undefined): {', '.join(map(str, self.excluded))}"
+        return text
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def summary(self, digits: int = 4) -> Summary:
+        notes = [self.to_string(digits)]
+        if self.micro is not None:
+            notes.append(f"Micro (pooled confusion matrix), a different quantity: {self.micro}")
+        if self.ci_method:
+            notes.append(f"Intervals: {self.ci_method}.")
+        cols = ["label", "n", "prevalence", "value", "ops", "ops_ci_low", "ops_ci_high",
+                "weight", "reason"]
+        return Summary(title=f"Per-label OPS of {self.metric}",
+                       table=self.table[cols].set_index("label"), notes=tuple(notes),
+                       digits=digits)
+
+    def _repr_html_(self) -> str:
+        return self.summary().as_html()
+
+
+class MultiLabel:
+    """Per-label confusion matrices or curves of a multi-label (or one-vs-rest
+    multi-class) classifier.
+
+    Build it with :meth:`from_predictions`, :meth:`from_scores` or
+    :meth:`from_multiclass`; ``__init__`` takes already-checked boolean/float arrays.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from opsstats.multilabel import MultiLabel
+    >>> rng = np.random.default_rng(0)
+    >>> Y = rng.random((500, 3)) < [0.1, 0.3, 0.5]
+    >>> P = np.where(rng.random((500, 3)) < 0.8, Y, ~Y)
+    >>> ml = MultiLabel.from_predictions(Y, P, labels=["a", "b", "c"])
+    >>> res = ml.ops("f1", average="macro")
+    >>> res.table[["label", "prevalence"]].round(3).to_string(index=False)
+    'label  prevalence\\n    a       0.110\\n    b       0.276\\n    c       0.502'
+    >>> print(res.to_string(digits=3))
+    macro OPS(f1) over 3 labels = 0.913 [Uniform(alpha, beta) on [0, 1]^2]
+    """
+
+    def __init__(self, labels: list[Any], truth: np.ndarray, pred: np.ndarray | None = None,
+                 score: np.ndarray | None = None,
+                 sample_weight: np.ndarray | None = None) -> None:
+        self.labels = list(labels)
+        self.truth = truth
+        self.pred = pred
+        self.score = score
+        self.sample_weight = sample_weight
+
+    # ----------------------------------------------------------------- builders
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Any = None,
+                         sample_weight: Any = None) -> MultiLabel:
+        """From (n x L) indicator matrices of true and predicted labels (numpy arrays or
+        DataFrames, whose column names become the label names)."""
+        t, names = _matrix("y_true", y_true, labels)
+        p, _ = _matrix("y_pred", y_pred, None)
+        if t.shape != p.shape:
+            raise ValueError(f"`y_true` and `y_pred` must have the same shape; got {t.shape} "
+                             f"and {p.shape}.")
+        w = None
+        if sample_weight is not None:
+            from ._validation import check_sample_weight
+
+            w = check_sample_weight(sample_weight, t.shape[0])
+        return cls(names, _indicator("y_true", t), pred=_indicator("y_pred", p),
+                   sample_weight=w)
+
+    @classmethod
+    def from_scores(cls, y_true: Any, y_score: Any, *, labels: Any = None,
+                    threshold: float | None = None) -> MultiLabel:
+        """From (n x L) true indicators and scores; ``threshold`` also gives predicted
+        labels (score >= threshold) for confusion-matrix metrics."""
+        t, names = _matrix("y_true", y_true, labels)
+        s, _ = _matrix("y_score", y_score, None)
+        if t.shape != s.shape:
+            raise ValueError(f"`y_true` and `y_score` must have the same shape; got "
+                             f"{t.shape} and {s.shape}.")
+        s = np.asarray(s, dtype=float)
+        if not np.isfinite(s).all():
+            raise ValueError("`y_score` must contain only finite numbers.")
+        pred = None if threshold is None else s >= float(threshold)
+        return cls(names, _indicator("y_true", t), pred=pred, score=s)
+
+    @classmethod
+    def from_multiclass(cls, y_true: Any, y_pred: Any = None, *, y_score: Any = None,
+                        classes: Any = None) -> MultiLabel:
+        """One-vs-rest reduction of a multi-class problem: class labels ``y_true``, and
+        predicted labels ``y_pred`` and/or an (n x K) score matrix ``y_score`` whose
+        columns follow ``classes`` (default: the sorted classes of ``y_true`` and
+        ``y_pred``, or the score frame's columns)."""
+        from ._validation import check_1d
+
+        t = check_1d("y_true", y_true)
+        if classes is None:
+            if isinstance(y_score, pd.DataFrame):
+                classes = list(y_score.columns)
+            else:
+                found = np.unique(np.concatenate([t, check_1d("y_pred", y_pred)])
+                                  if y_pred is not None else t)
+                classes = found.tolist()
+        classes = list(classes)
+        truth = np.column_stack([t == c for c in classes])
+        pred = score = None
+        if y_pred is not None:
+            p = check_1d("y_pred", y_pred)
+            if len(p) != len(t):
+                raise ValueError(f"`y_true` and `y_pred` must have the same length; got "
+                                 f"{len(t)} and {len(p)}.")
+            unknown = set(np.unique(p).tolist()) - set(classes)
+            if unknown:
+                raise ValueError(f"`y_pred` holds classes not in `classes`: {sorted(unknown)!r}.")
+            pred = np.column_stack([p == c for c in classes])
+        if y_score is not None:
+            s, _ = _matrix("y_score", y_score, classes)
+            if s.shape != truth.shape:
+                raise ValueError(f"`y_score` must have one column per class ({len(classes)}) "
+                                 f"and one row per instance; got shape {s.shape}.")
+            score = np.asarray(s, dtype=float)
+        if pred is None and score is None:
+            raise TypeError("give `y_pred` or `y_score`.")
+        return cls(classes, truth, pred=pred, score=score)
+
+    # ------------------------------------------------------------------ per label
+    @property
+    def n(self) -> int:
+        return self.truth.shape[0]
+
+    def confusion_matrices(self) -> dict[Any, ConfusionMatrix]:
+        """One confusion matrix per label (needs predicted labels)."""
+        if self.pred is None:
+            raise ValueError("confusion-matrix metrics need predicted labels: build with "
+                             "`from_predictions`, or `from_scores(..., threshold=t)`.")
+        t, p = self.truth, self.pred
+        if self.sample_weight is None:
+            counts = [(t & p).sum(0), (~t & p).sum(0), (t & ~p).sum(0), (~t & ~p).sum(0)]
+            counts = [c.astype(int) for c in counts]
+        else:
+            w = self.sample_weight[:, None]
+            counts = [(w * (t & p)).sum(0), (w * (~t & p)).sum(0), (w * (t & ~p)).sum(0),
+                      (w * (~t & ~p)).sum(0)]
+        return {lab: ConfusionMatrix(tp=counts[0][j].item(), fp=counts[1][j].item(),
+                                     fn=counts[2][j].item(), tn=counts[3][j].item())
+                for j, lab in enumerate(self.labels)}
+
+    def curves(self) -> dict[Any, Any]:
+        """One :class:`~opsstats.ScoreCurve` per label with both classes (needs scores)."""
+        from .curves.score_curve import ScoreCurve
+
+        if self.score is None:
+            raise ValueError("curve quantities need scores: build with `from_scores`.")
+        out = {}
+        for j, lab in enumerate(self.labels):
+            t = self.truth[:, j]
+            if 0 < t.sum() < t.size:
+                out[lab] = ScoreCurve.from_scores(t, self.score[:, j])
+        return out
+
+    def micro(self) -> ConfusionMatrix:
+        """The pooled (micro) confusion matrix: every label's counts added up."""
+        cms = self.confusion_matrices().values()
+        return ConfusionMatrix(tp=sum(c.tp for c in cms), fp=sum(c.fp for c in cms),
+                               fn=sum(c.fn for c in cms), tn=sum(c.tn for c in cms))
+
+    def evaluate(self, metrics: Any = ("f1",), *, ci: str | None = None,
+                 confidence_level: float = 0.95, n_resamples: int = 1000,
+                 point_reference: Any = None, curve_reference: Any = None,
+                 rng: Any = None) -> pd.DataFrame:
+        """The tidy per-label table for several metrics (label column first), each label
+        evaluated on its own, as :func:`opsstats.evaluate` does for groups."""
+        specs = parse_metrics(metrics)
+        generator = check_rng(rng)
+        cms = self.confusion_matrices() if self.pred is not None else {}
+        curves = self.curves() if self.score is not None else {}
+        rows = []
+        for j, lab in enumerate(self.labels):
+            cm = cms.get(lab)
+            if cm is None:
+                t = self.truth[:, j]
+                cm = ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum())) \
+                    if lab not in curves else None
+            for r in evaluate_unit(specs, cm=cm, curve=curves.get(lab), ci=ci,
+                                   confidence_level=confidence_level,
+                                   n_resamples=n_resamples, point_reference=point_reference,
+                                   curve_reference=curve_reference, rng=generator):
+                rows.append({"label": lab, **r})
+        return pd.DataFrame(rows, columns=["label", *COLUMNS])
+
+    # ------------------------------------------------------------------- OPS
+    def ops(self, metric: str, *, at: dict[str, float] | None = None,
+            average: str | None = "macro", weights: Any = None, reference: Any = None,
+            ci: str | None = None, confidence_level: float = 0.95,
+            n_resamples: int = 1000, rng: Any = None, progress: bool = False,
+            **params: Any) -> MultiLabelOPS:
+        """Per-label OPS of one metric, aggregated across labels.
+
+        Parameters
+        ----------
+        metric : str
+            A confusion-matrix metric (needs predicted labels), a curve area such as
+            ``"pr_auc"``, or a metric with ``at`` read off each label's curve.
+        average : {"macro", "weighted", "prevalence", None}
+            ``"macro"``: plain mean; ``"weighted"``: weighted by support (positives);
+            ``"prevalence"``: weighted by prevalence (the same as support when all
+            labels share the rows, as here); None: the per-label table only.
+        weights : array-like of shape (L,), optional
+            User weights (non-negative), instead of ``average``.
+        reference : optional
+            ``Uniform()`` for confusion-matrix metrics, ``DirectedBinaryTree()`` for curve
+            quantities by default.
+        ci : {None, "bootstrap", "dirichlet"}
+            ``"bootstrap"``: resampling rows (instances), which keeps the dependence
+            between labels; each label's prevalence is held at its observed value in the
+            standardization (the estimand is OPS at the test set's own prevalence).
+            ``"dirichlet"``: independent Dirichlet-multinomial draws per label
+            (confusion-matrix metrics only); it assumes the labels are independent,
+            which understates the aggregate's uncertainty when they are positively
+            correlated.
+        confidence_level, n_resamples, rng, progress
+            As elsewhere; the same ``rng`` gives the same interval.
+
+        Returns
+        -------
+        MultiLabelOPS
+            Labels whose OPS is undefined (a class absent) have NaN and a reason in the
+            table and are left out of the aggregate with an ``UndefinedMetricWarning``
+            that names them.
+        """
+        spec = parse_metrics([(metric, at) if at is not None else metric])[0]
+        if params and spec.kind == "curve" and spec.at is None:
+            raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
+        if average not in AVERAGES:
+            check_choice("average", average, ("macro", "weighted", "prevalence"))
+        if ci is not None:
+            ci = check_choice("ci", ci, ("bootstrap", "dirichlet"))
+        cl = check_confidence_level(confidence_level)
+        n_resamples = check_positive_int("n_resamples", n_resamples, minimum=100)
+        generator = check_rng(rng)
+        kind = spec.kind
+        ref = _check_reference(reference, kind, "a curve quantity" if kind == "curve"
+                               else "a confusion-matrix metric")
+        units = self._units(kind)
+        table = self._label_table(spec, units, ref, params)
+        w = self._weights(table, average, weights)
+        defined = ~table["ops"].isna().to_numpy()
+        excluded = tuple(table.loc[~defined & (w > 0), "label"]) if average or weights \
+            is not None else ()
+        if excluded:
+            warnings.warn(f"OPS of {spec.label} is undefined for label(s) "
+                          f"{', '.join(map(str, excluded))} and left out of the aggregate: "
+                          + "; ".join(table.loc[~defined & (w > 0), "reason"]),
+                          UndefinedMetricWarning, stacklevel=2)
+        w = np.where(defined, w, 0.0)
+        if w.sum() > 0:
+            w = w / w.sum()
+        table["weight"] = w
+        aggregate = float(np.sum(w * table["ops"].fillna(0).to_numpy())) if (
+            average is not None or weights is not None) and w.sum() > 0 else float("nan")
+        se = float(np.sum(w * table["ops_se"].fillna(0).to_numpy()))
+        micro = None
+        if kind == "point" and self.pred is not None:
+            from .ops import confusion_matrix_ops
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                micro = confusion_matrix_ops(self.micro(), spec.name, reference=ref, **params)
+        result = MultiLabelOPS(metric=spec.label, table=table,
+                               average=average if weights is None else "user weights",
+                               estimate=aggregate, reference=ref.description,
+                               standard_error=se, excluded=excluded, micro=micro)
+        if ci is None or np.isnan(aggregate):
+            return result
+        draws, n_bad, text = self._interval_draws(spec, units, ref, table, ci, n_resamples,
+                                                  generator, progress, params)
+        used = w > 0
+        agg = draws[:, used] @ w[used]  # per replicate; NaN if a used label is undefined
+        ok = ~np.isnan(agg)
+        if not ok.any():
+            raise ValueError(f"the aggregate OPS is undefined in every one of the "
+                             f"{n_resamples} replicates (a label's class absent in each); "
+                             "no interval can be formed.")
+        lo, hi = equal_tailed(np.sort(agg[ok]), cl)
+        # per-label intervals from the same replicates
+        for j in range(len(self.labels)):
+            col = draws[:, j]
+            good = ~np.isnan(col)
+            if defined[j] and good.any():
+                table.loc[j, ["ops_ci_low", "ops_ci_high"]] = equal_tailed(np.sort(col[good]), cl)
+        table["method"] = table["method"].astype(str) + "; interval: " + text
+        return MultiLabelOPS(metric=spec.label, table=table, average=result.average,
+                             estimate=aggregate, reference=ref.description,
+                             standard_error=se, ci=ConfidenceInterval(lo, hi),
+                             confidence_level=cl, ci_method=text, excluded=excluded,
+                             micro=micro, details={"n_resamples": n_resamples,
+                                                   "n_undefined": int((~ok).sum()),
+                                                   "draws": agg[ok]})
+
+    # ---------------------------------------------------------------- helpers
+    def _units(self, kind: str) -> dict[Any, Any]:
+        return self.confusion_matrices() if kind == "point" else self.curves()
+
+    def _label_table(self, spec: MetricSpec, units: dict[Any, Any], ref: Any,
+                     params: dict[str, Any]) -> pd.DataFrame:
+        rows = []
+        for j, lab in enumerate(self.labels):
+            unit = units.get(lab)
+            t = self.truth[:, j]
+            if unit is None or not 0 < unit.prevalence < 1:
+                absent = "positives" if t.sum() == 0 else "negatives"
+                rows.append({"label": lab, **dict.fromkeys(COLUMNS, np.nan),
+                             "metric": spec.label, "n": t.size,
+                             "prevalence": float(t.mean()), "method": "", "reference": "",
+                             "reason": f"no {absent}: OPS is undefined with one class "
+                                       "absent", "support": float(t.sum())})
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMetricWarning)
+                kwargs = {"at": spec.at} if spec.at else {}
+                r = unit.ops(spec.name, reference=ref, **kwargs, **params)
+            rows.append({"label": lab, **dict.fromkeys(COLUMNS, np.nan),
+                         "metric": spec.label, "n": unit.n,
+                         "prevalence": unit.prevalence, "value": r.value, "ops": r.estimate,
+                         "ops_se": r.standard_error, "method": r.method,
+                         "reference": r.reference,
+                         "reason": r.details.get("undefined", ""),
+                         "support": float(unit.n * unit.prevalence)})
+        return pd.DataFrame(rows, columns=["label", *COLUMNS, "support"])
+
+    def _weights(self, table: pd.DataFrame, average: str | None, weights: Any) -> np.ndarray:
+        L = len(table)
+        if weights is not None:
+            w = np.asarray(weights, dtype=float)
+            if w.shape != (L,) or not np.all(np.isfinite(w)) or (w < 0).any() or w.sum() <= 0:
+                raise ValueError(f"`weights` must be {L} finite non-negative numbers with a "
+                                 f"positive sum; got {describe(weights)}.")
+            return w
+        if average in (None, "macro"):
+            return np.ones(L)
+        if average == "weighted":
+            return table["support"].to_numpy(dtype=float)
+        return table["prevalence"].to_numpy(dtype=float)
+
+    def _interval_draws(self, spec: MetricSpec, units: dict[Any, Any], ref: Any,
+                        table: pd.DataFrame, ci: str, n_resamples: int,
+                        rng: np.random.Generator, show: bool, params: dict[str, Any]
+                        ) -> tuple[np.ndarray, int, str]:
+        """(B x L) OPS draws (NaN where undefined or excluded), undefined count, text."""
+        draws = np.full((n_resamples, len(self.labels)), np.nan)
+        defined = ~table["ops"].isna().to_numpy()
+        if ci == "dirichlet":
+            if spec.kind != "point":
+                raise ValueError("`ci='dirichlet'` applies to confusion-matrix metrics; use "
+                                 "'bootstrap' for curve quantities.")
+            from .metrics import resolve_metric
+            from .uncertainty.confusion import _Draws
+
+            metric = resolve_metric(spec.name, **params)
+            # independent draws per label, kept in draw order (sorting them would couple
+            # the labels comonotonically and overstate the aggregate's spread)
+            for j, lab in enumerate(self.labels):
+                if defined[j]:
+                    d = _Draws(units[lab], "dirichlet", n_resamples, rng, prior="jeffreys",
+                               prevalence="fixed", stratified=True, show_progress=False)
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        vals = np.asarray(metric(d.pi, d.a, d.b), dtype=float)
+                    ok = ~np.isnan(vals)
+                    draws[ok, j] = ref.ops(metric, vals[ok],
+                                           prevalence=units[lab].prevalence).estimate
+            text = (f"Dirichlet-multinomial per label (labels assumed independent), Jeffreys "
+                    f"prior, {n_resamples} draws, prevalence fixed, equal-tailed")
+            return draws, 0, text
+        if self.sample_weight is not None:
+            raise ValueError("the row bootstrap needs unweighted data (`sample_weight` was "
+                             "given); use ci='dirichlet'.")
+        if spec.kind == "point":
+            self._bootstrap_points(spec, ref, table, defined, draws, rng, show, params)
+        else:
+            self._bootstrap_curves(spec, ref, table, defined, draws, rng, show)
+        text = (f"bootstrap over rows (keeps the dependence between labels), {n_resamples} "
+                "resamples, prevalence fixed at each label's observed value, percentile")
+        return draws, 0, text
+
+    def _bootstrap_points(self, spec, ref, table, defined, draws, rng, show, params) -> None:
+        # Rows compressed to their joint pattern of (truth, prediction) over labels:
+        # a replicate is one multinomial over the K patterns (no per-row work).
+        codes = self.truth.astype(np.int8) * 2 + self.pred.astype(np.int8)  # 3 tp 2 fn 1 fp 0 tn
+        patterns, counts = np.unique(codes, axis=0, return_counts=True)
+        n = self.n
+        probs = counts / n
+        B = draws.shape[0]
+        K = patterns.shape[0]
+        per = max(1, _CHUNK_ROWS // K)
+        from .metrics import resolve_metric
+
+        metric = resolve_metric(spec.name, **params)
+        pis = table["prevalence"].to_numpy(dtype=float)
+        with progress(B, show, "bootstrap") as tick:
+            for start in range(0, B, per):
+                m = min(per, B - start)
+                mult = rng.multinomial(n, probs, size=m).astype(float)  # (m, K)
+                tp = mult @ (patterns == 3)
+                fp = mult @ (patterns == 1)
+                fn = mult @ (patterns == 2)
+                tn = mult @ (patterns == 0)
+                pos, neg = tp + fn, fp + tn
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    a = np.where(neg > 0, fp / neg, np.nan)
+                    b = np.where(pos > 0, fn / pos, np.nan)
+                for j in np.flatnonzero(defined):
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        vals = np.asarray(metric(pis[j], a[:, j], b[:, j]), dtype=float)
+                    ok = ~np.isnan(vals)
+                    if ok.any():
+                        draws[start:start + m, j][ok] = ref.ops(metric, vals[ok],
+                                                                prevalence=pis[j]).estimate
+                tick(m)
+
+    def _bootstrap_curves(self, spec, ref, table, defined, draws, rng, show) -> None:
+        # One row-multiplicity vector per replicate, shared by every label (dependence
+        # kept); per label the counts are accumulated over its sorted distinct scores.
+        from scipy import sparse
+
+        from .curves._geometry import parse_area, parse_at
+
+        quantity = parse_area(spec.name) if spec.at is None else parse_at(spec.name, spec.at)
+        n = self.n
+        B = draws.shape[0]
+        pis = table["prevalence"].to_numpy(dtype=float)
+        maps = {}
+        for j in np.flatnonzero(defined):
+            s = self.score[:, j]
+            thr, inv = np.unique(-s, return_inverse=True)  # descending thresholds
+            cells = inv * 2 + self.truth[:, j]
+            maps[j] = (thr.size, sparse.csr_matrix(
+                (np.ones(n), (np.arange(n), cells)), shape=(n, 2 * thr.size)))
+        per = max(1, _CHUNK_ROWS // n)
+        with progress(B, show, "bootstrap") as tick:
+            for start in range(0, B, per):
+                m = min(per, B - start)
+                mult = rng.multinomial(n, np.full(n, 1.0 / n), size=m).astype(float)
+                for j, (J, onehot) in maps.items():
+                    c = np.asarray((onehot.T @ mult.T).T)  # (m, 2J): negatives, positives
+                    tps = np.cumsum(c[:, 1::2], axis=1)
+                    fps = np.cumsum(c[:, 0::2], axis=1)
+                    pos, neg = tps[:, -1:], fps[:, -1:]
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        alpha = np.hstack([np.zeros((m, 1)), fps / neg])
+                        beta = np.hstack([np.ones((m, 1)), 1 - tps / pos])
+                        if isinstance(quantity, CurveArea):
+                            vals = curve_area(quantity, pis[j], alpha, beta)
+                        else:
+                            vals = value_at(quantity, pis[j], alpha, beta)
+                    vals = np.where((pos[:, 0] > 0) & (neg[:, 0] > 0), vals, np.nan)
+                    ok = ~np.isnan(vals)
+                    if ok.any():
+                        draws[start:start + m, j][ok] = ref.ops(quantity, vals[ok],
+                                                                prevalence=pis[j]).estimate
+                tick(m)

@@ -1,0 +1,108 @@
+"""Tidy grouped evaluation: equal to the single objects per group, NaN rows with
+reasons, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from opsstats import ConfusionMatrix, ScoreCurve, UndefinedMetricWarning
+from opsstats.grouped import COLUMNS, evaluate
+from opsstats.reference.dbt import DirectedBinaryTree
+
+SMALL_DBT = DirectedBinaryTree(depth=5, n_curves=3000, seed=3)
+
+
+@pytest.fixture(scope="module")
+def frame():
+    rng = np.random.default_rng(0)
+    n = 3000
+    month = rng.choice(["2026-01", "2026-02", "2026-03"], n)
+    prev = pd.Series(month).map({"2026-01": 0.1, "2026-02": 0.2, "2026-03": 0.35}).to_numpy()
+    y = rng.random(n) < prev
+    s = rng.normal(np.where(y, 1.2, 0.0), 1.0)
+    return pd.DataFrame({"month": month, "y": y.astype(int), "score": s,
+                         "site": rng.choice(["north", "south"], n)})
+
+
+def test_rows_equal_the_single_objects_per_group(frame):
+    out = evaluate(frame, truth="y", score="score", threshold=0.6,
+                   metrics=["f1", "mcc", "pr_auc", ("precision", {"recall": 0.8})],
+                   by="month", ci=None, curve_reference=SMALL_DBT)
+    assert list(out.columns) == ["month", *COLUMNS]
+    assert len(out) == 3 * 4
+    for month, g in frame.groupby("month"):
+        cm = ConfusionMatrix.from_predictions(g["y"], (g["score"] >= 0.6).astype(int))
+        curve = ScoreCurve.from_scores(g["y"], g["score"])
+        rows = out[out["month"] == month].set_index("metric")
+        assert rows.loc["f1", "ops"] == cm.ops("f1").estimate
+        assert rows.loc["mcc", "value"] == cm.metric("mcc")
+        assert rows.loc["pr_auc", "ops"] == curve.ops("pr_auc", reference=SMALL_DBT).estimate
+        assert rows.loc["precision@recall=0.8", "ops"] == curve.ops(
+            "precision", at={"recall": 0.8}, reference=SMALL_DBT).estimate
+        assert rows.loc["f1", "n"] == len(g)
+        assert rows.loc["f1", "prevalence"] == pytest.approx(g["y"].mean())
+
+
+def test_intervals_by_group_and_two_grouping_columns(frame):
+    out = evaluate(frame, truth="y", score="score", threshold=0.6, metrics=["f1"],
+                   by=["month", "site"], ci="dirichlet", n_resamples=2000, rng=1)
+    assert len(out) == 6
+    assert (out["ops_ci_low"] <= out["ops"]).all() and (out["ops"] <= out["ops_ci_high"]).all()
+    assert (out["value_ci_low"] <= out["value"]).all()
+    assert out["method"].str.contains("Dirichlet-multinomial, Jeffreys prior, 2000 draws").all()
+    again = evaluate(frame, truth="y", score="score", threshold=0.6, metrics=["f1"],
+                     by=["month", "site"], ci="dirichlet", n_resamples=2000, rng=1)
+    pd.testing.assert_frame_equal(out, again)
+
+
+def test_group_with_a_class_absent_is_kept_with_a_reason(frame):
+    df = frame.copy()
+    df.loc[df["month"] == "2026-02", "y"] = 0
+    with pytest.warns(UndefinedMetricWarning, match="month='2026-02' / f1: no positives"):
+        out = evaluate(df, truth="y", pred="y", metrics=["f1"], by="month", ci=None)
+    row = out[out["month"] == "2026-02"].iloc[0]
+    assert np.isnan(row["ops"]) and row["reason"].startswith("no positives")
+    assert row["n"] == (df["month"] == "2026-02").sum()
+
+
+def test_predicted_labels_column_and_pos_label(frame):
+    df = frame.assign(truth=np.where(frame["y"] == 1, "sick", "well"),
+                      pred=np.where(frame["score"] >= 0.6, "sick", "well"))
+    out = evaluate(df, truth="truth", pred="pred", pos_label="sick", metrics=["recall"],
+                   ci=None)
+    cm = ConfusionMatrix.from_predictions(df["truth"], df["pred"], pos_label="sick")
+    assert out.loc[0, "value"] == cm.metric("recall")
+    need = evaluate(df, truth="truth", pred="pred", pos_label="sick", metrics=["f1"], ci=None)
+    assert need.loc[0, "reason"] == ""
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"truth": "nope", "score": "score", "threshold": 0.5}, ValueError,
+     "`truth` names a column that is not in `data`: 'nope'"),
+    ({"truth": "y", "score": "score", "threshold": 0.5, "by": "region"}, ValueError,
+     "`by` names a column that is not in `data`: 'region'"),
+    ({"truth": "y", "pred": "y", "score": "score", "threshold": 0.5}, ValueError,
+     "give `pred` or `score` with `threshold`, not both"),
+    ({"truth": "y", "pred": "y", "metrics": ["pr_auc"]}, ValueError,
+     "curve quantities \\(pr_auc\\) need `score`"),
+    ({"truth": "y", "score": "score", "metrics": ["f3"]}, ValueError, "unknown metric 'f3'"),
+    ({"truth": "y", "score": "score", "metrics": [42]}, TypeError,
+     "each entry of `metrics` must be a name or a \\(name, at\\) pair"),
+    ({"truth": "y", "score": "score", "metrics": [("pr_auc", {"recall": 0.5})]}, ValueError,
+     "`at` applies to a metric read off a curve"),
+    ({"truth": "y", "score": "score", "threshold": 0.5, "ci": "exact"}, ValueError,
+     "`ci` must be one of 'dirichlet', 'bootstrap', 'delong'; got 'exact'"),
+    ({"truth": "y", "score": "score", "threshold": 0.5, "n_resamples": 5}, ValueError,
+     "`n_resamples` must be an integer >= 100"),
+    ({"truth": "y", "metrics": ["f1"]}, ValueError, "give `score`"),
+])
+def test_errors(frame, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        evaluate(frame, **kwargs)
+
+
+def test_data_must_be_a_frame():
+    with pytest.raises(TypeError, match="`data` must be a pandas DataFrame; got"):
+        evaluate({"y": [1, 0]}, truth="y", pred="y")
