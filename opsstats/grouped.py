@@ -283,6 +283,22 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
 
     all_truth, pos = positive_mask(frame[truth].to_numpy(), name=f"column {truth!r}",
                                    pos_label=pos_label)
+    curve_specs = [sp for sp in specs if sp.kind == "curve"]
+    if curve_specs and score is not None:
+        # one pass over the reference curves serves every group's prevalence
+        from .curves._geometry import parse_area, parse_at
+        from .ops import default_reference
+
+        if curve_reference is None:
+            curve_reference = default_reference("curve")
+        if hasattr(curve_reference, "precompute"):
+            group_pis = pd.Series(all_truth, index=frame.index).groupby(
+                [frame[c] for c in by_cols], dropna=False, observed=True).mean() \
+                if by_cols else pd.Series([all_truth.mean()])
+            pis = [p for p in group_pis.to_numpy(dtype=float) if 0 < p < 1]
+            curve_reference.precompute(
+                [parse_area(sp.name) if sp.at is None else parse_at(sp.name, sp.at)
+                 for sp in curve_specs], pis)
     rows = []
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)

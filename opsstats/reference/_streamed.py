@@ -107,13 +107,20 @@ class StreamedCurveReference(CurveReference):
         return (quantity.key, prevalence if depends_on_prevalence(quantity) else None)
 
     def precompute(self, quantities: Iterable[CurveArea | OperatingPoint],
-                   prevalence: float) -> None:
-        """Compute and cache several quantities at one prevalence in one pass over the
-        curves (e.g. the 20 points of an OPS(precision)-recall curve)."""
-        todo = list({self._key(q, prevalence): q for q in quantities
-                     if self._key(q, prevalence) not in self._cache}.values())
+                   prevalence: float | Iterable[float]) -> None:
+        """Compute and cache several quantities at one or several prevalences in one
+        pass over the curves (e.g. the 20 points of an OPS(precision)-recall curve, or
+        one quantity for every group of a grouped evaluation)."""
+        prevalences = np.atleast_1d(np.asarray(prevalence, dtype=float))
+        todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]] = {}
+        for q in quantities:
+            for pi in prevalences:
+                key = self._key(q, float(pi))
+                if key not in self._cache:
+                    todo[key] = (q, float(pi))
         if not todo:
             return
+        pairs = list(todo.values())
         local = threading.local()
 
         def work(index: int) -> list[np.ndarray]:
@@ -122,24 +129,24 @@ class StreamedCurveReference(CurveReference):
             alpha, beta = self._chunk(index, local.buffers)
             # Evaluate on slices of SLICE curves: temporaries of about 8 MB stay on the
             # heap, where 41 MB ones would be mapped and page-faulted afresh each time.
-            return [np.concatenate([np.asarray(q(prevalence, alpha[i:i + SLICE],
-                                                 beta[i:i + SLICE]), dtype=float)
+            return [np.concatenate([np.asarray(q(pi, alpha[i:i + SLICE], beta[i:i + SLICE]),
+                                               dtype=float)
                                     for i in range(0, alpha.shape[0], SLICE)])
-                    for q in todo]
+                    for q, pi in pairs]
 
         # Chunks are independent (each has its own seed), so threads give the same
         # values as a serial pass; numpy releases the GIL in the array work.
         with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
             per_chunk = list(pool.map(work, range(self.n_chunks)))
-        for i, q in enumerate(todo):
+        for i, (key, (q, pi)) in enumerate(todo.items()):
             values = np.concatenate([chunk[i] for chunk in per_chunk])
             n_nan = int(np.isnan(values).sum())
             if n_nan:
                 raise ValueError(f"{q.label} is undefined (0/0) on {n_nan} of the "
                                  f"{values.size} reference curves at prevalence "
-                                 f"{prevalence:g}; it cannot be ranked against {self!r}.")
+                                 f"{pi:g}; it cannot be ranked against {self!r}.")
             values.sort()
-            self._store(self._key(q, prevalence), values)
+            self._store(key, values)
 
     def _store(self, key: tuple, values: np.ndarray) -> None:
         with self._lock:
