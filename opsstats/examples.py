@@ -1,5 +1,6 @@
 """The worked example behind ``opsstats example``: a logistic model of the affairs data,
-scored on a held-out set."""
+fitted on half of it and evaluated on held-out test sets with different prevalences, as
+the paper evaluates one classifier on its General, Elder and Hospital test sets."""
 
 from __future__ import annotations
 
@@ -9,32 +10,42 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_probability
-from .confusion import ConfusionMatrix
 
-__all__ = ["AffairsExample", "affairs_example"]
+__all__ = ["AffairsExample", "affairs_example", "FEATURES"]
 
-_FEATURES = ["rate_marriage", "age", "yrs_married", "children", "religious", "educ"]
+FEATURES = ["rate_marriage", "age", "yrs_married", "children", "religious", "educ"]
 
 
 @dataclass(frozen=True)
 class AffairsExample:
-    """A held-out evaluation set: truth, model scores and the chosen threshold."""
+    """Held-out rows with model scores, and the test sets built from them.
+
+    ``test`` holds the held-out rows (column ``score``); ``test_sets`` stacks three
+    overlapping test sets with a ``test_set`` column: ``general`` (all held-out rows),
+    ``recent marriages`` (married 5 years or less: fewer affairs) and
+    ``unhappy marriages`` (marriage rated 3 or less of 5: more affairs).
+    """
 
     test: pd.DataFrame
     threshold: float
 
     @property
-    def confusion_matrix(self) -> ConfusionMatrix:
-        return ConfusionMatrix.from_predictions(
-            self.test["had_affair"].to_numpy(),
-            (self.test["score"].to_numpy() >= self.threshold).astype(int))
+    def test_sets(self) -> pd.DataFrame:
+        t = self.test
+        parts = [t.assign(test_set="general"),
+                 t[t["yrs_married"] <= 5].assign(test_set="recent marriages"),
+                 t[t["rate_marriage"] <= 3].assign(test_set="unhappy marriages")]
+        return pd.concat(parts, ignore_index=True)
 
-    def report(self) -> str:
-        cm = self.confusion_matrix
-        head = (f"Affairs data (Fair 1978, via statsmodels): logistic model on "
-                f"{', '.join(_FEATURES)}; fitted on a random half (seed 0), evaluated on "
-                f"the other {len(self.test)} rows at threshold {self.threshold:g}.")
-        return head + "\n\n" + str(cm.summary())
+    def report(self, *, ci: str | None = "dirichlet", rng: int = 0):
+        """The full evaluation report on the three test sets."""
+        from .report import report
+
+        title = ("Affairs data (Fair 1978, via statsmodels): logistic model on "
+                 f"{', '.join(FEATURES)}, fitted on a random half (seed 0), evaluated on "
+                 f"held-out test sets at threshold {self.threshold:g}")
+        return report(self.test_sets, truth="had_affair", score="score",
+                      threshold=self.threshold, by="test_set", ci=ci, rng=rng, title=title)
 
 
 def affairs_example(threshold: float = 0.5, *, seed: int = 0) -> AffairsExample:
@@ -43,8 +54,10 @@ def affairs_example(threshold: float = 0.5, *, seed: int = 0) -> AffairsExample:
     Examples
     --------
     >>> ex = affairs_example()
-    >>> ex.confusion_matrix.n
+    >>> len(ex.test)
     3183
+    >>> ex.test_sets.groupby("test_set")["had_affair"].mean().round(2).to_dict()
+    {'general': 0.33, 'recent marriages': 0.19, 'unhappy marriages': 0.58}
     """
     import statsmodels.api as sm
 
@@ -54,7 +67,7 @@ def affairs_example(threshold: float = 0.5, *, seed: int = 0) -> AffairsExample:
     df = load_affairs()
     rng = np.random.default_rng(seed)
     train = rng.permutation(len(df)) < len(df) // 2
-    x = sm.add_constant(df[_FEATURES].astype(float))
+    x = sm.add_constant(df[FEATURES].astype(float))
     model = sm.Logit(df.loc[train, "had_affair"], x[train]).fit(disp=0)
     test = df.loc[~train].copy()
     test["score"] = model.predict(x[~train])

@@ -54,8 +54,24 @@ class MetricSpec:
         return f"{self.name}@{axis}={u:g}"
 
 
+def _parse_point(text: str) -> tuple[str, dict[str, float] | None]:
+    """``"precision@recall=0.9"`` (the label a tidy table prints) to a name and ``at``."""
+    if "@" not in text:
+        return text, None
+    name, _, point = text.partition("@")
+    axis, eq, u = point.partition("=")
+    try:
+        if not eq:
+            raise ValueError
+        return name, {axis.strip(): float(u)}
+    except ValueError:
+        raise ValueError(f"an operating point is written metric@axis=value, e.g. "
+                         f"'precision@recall=0.9'; got {text!r}.") from None
+
+
 def parse_metrics(metrics: Any) -> list[MetricSpec]:
-    """``["f1", "pr_auc", ("precision", {"recall": 0.9})]`` to specs (checked)."""
+    """``["f1", "pr_auc", ("precision", {"recall": 0.9}), "lift@rate=0.05"]`` to specs
+    (checked)."""
     if isinstance(metrics, str) or (isinstance(metrics, tuple) and len(metrics) == 2
                                     and isinstance(metrics[1], dict)):
         metrics = [metrics]
@@ -72,7 +88,7 @@ def parse_metrics(metrics: Any) -> list[MetricSpec]:
         if isinstance(m, tuple) and len(m) == 2 and isinstance(m[1], dict):
             name, at = m
         elif isinstance(m, str):
-            name, at = m, None
+            name, at = _parse_point(m)
         else:
             raise TypeError("each entry of `metrics` must be a name or a (name, at) pair "
                             f"such as ('precision', {{'recall': 0.9}}); got {describe(m)}.")
@@ -225,6 +241,8 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         ``ops_se`` (Monte Carlo s.e.; 0 when exact), ``ops_ci_low``, ``ops_ci_high``,
         ``method``, ``reference``, ``reason`` (why a row is NaN; empty otherwise).
         Groups with a class absent appear with NaN and the reason; nothing is dropped.
+        ``attrs["confusion_matrices"]`` maps each group key to its confusion matrix when
+        predicted labels were available.
 
     Examples
     --------
@@ -281,7 +299,7 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
                                                               dropna=False, observed=True)
     from ._labels import positive_mask
 
-    all_truth, pos = positive_mask(frame[truth].to_numpy(), name=f"column {truth!r}",
+    all_truth, pos = positive_mask(frame[truth].to_numpy(), name="truth",
                                    pos_label=pos_label)
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs and score is not None:
@@ -300,6 +318,7 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
                 [parse_area(sp.name) if sp.at is None else parse_at(sp.name, sp.at)
                  for sp in curve_specs], pis)
     rows = []
+    confusion: dict[tuple, ConfusionMatrix] = {}
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)
         t = all_truth[frame.index.get_indexer(g.index)] if by_cols else all_truth
@@ -321,6 +340,8 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
                 curve = ScoreCurve.from_scores(t, s)
         if curve is None and cm is None:
             cm = ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum()))
+        if cm is not None and (pred is not None or threshold is not None):
+            confusion[key] = cm
         unit_rows = evaluate_unit(specs, cm=cm, curve=curve, ci=ci, curve_ci=curve_ci,
                                   confidence_level=confidence_level, n_resamples=n_resamples,
                                   point_reference=point_reference,
@@ -328,6 +349,7 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         for r in unit_rows:
             rows.append({**dict(zip(by_cols, key, strict=True)), **r})
     out = pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
+    out.attrs["confusion_matrices"] = confusion  # per group, for reports
     _warn_undefined(out, by_cols)
     return out
 

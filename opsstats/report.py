@@ -1,0 +1,184 @@
+"""The evaluation report: one classifier on one or several test sets, as a person reads it.
+
+Counts, prevalence, the chosen metrics with intervals, their OPS with intervals, curve
+AUCs with OPS, and the references and methods used, as text, HTML, CSV, JSON or a tidy
+DataFrame. It is built on :func:`opsstats.evaluate`, so every number in it is the one
+the tidy table holds.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ._summary import Summary
+from .grouped import evaluate
+
+__all__ = ["EvaluationReport", "report"]
+
+_POINT_DEFAULT = ["f1", "mcc", "precision", "recall", "balanced_accuracy"]
+_CURVE_DEFAULT = ["roc_auc", "pr_auc"]
+
+
+@dataclass(frozen=True)
+class EvaluationReport:
+    """An evaluation of one classifier on one or several test sets (groups).
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        The tidy table of :func:`opsstats.evaluate` (full precision).
+    by : list of str
+        Grouping columns (empty for a single test set).
+    title : str
+    settings : dict
+        How it was made: truth, score or pred columns, threshold, interval method,
+        confidence level, draws.
+    counts : pandas.DataFrame or None
+        TP, FP, FN, TN per group (when predicted labels were available).
+    """
+
+    table: pd.DataFrame
+    by: list[str]
+    title: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    counts: pd.DataFrame | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy table (a copy)."""
+        return self.table.copy()
+
+    def _methods(self) -> tuple[list[str], dict[str, int]]:
+        methods = [m for m in dict.fromkeys(self.table["method"]) if m]
+        return methods, {m: i + 1 for i, m in enumerate(methods)}
+
+    def summary(self, digits: int = 4) -> Summary:
+        """Text (``str``), HTML (``_repr_html_``) and DataFrame (``to_frame``) forms."""
+        methods, number = self._methods()
+        t = self.table
+        index = [*self.by, "metric"]
+        view = pd.DataFrame({
+            "n": t["n"].astype(object), "prevalence": t["prevalence"],
+            "value": t["value"], "CI low": t["value_ci_low"], "CI high": t["value_ci_high"],
+            "OPS": t["ops"], "OPS CI low": t["ops_ci_low"], "OPS CI high": t["ops_ci_high"],
+            "MC s.e.": t["ops_se"],
+            "how": [f"[{number[m]}]" if m else "" for m in t["method"]],
+        })
+        for c in index:
+            view[c] = t[c]
+        view = view.set_index(index)
+        if view["MC s.e."].fillna(0).eq(0).all():
+            view = view.drop(columns="MC s.e.")
+        view = view.drop(columns=[c for c in ("CI low", "CI high", "OPS CI low",
+                                              "OPS CI high") if view[c].isna().all()])
+        notes = []
+        if self.counts is not None:
+            for key, row in self.counts.iterrows():
+                where = (f"{', '.join(f'{c}={v}' for c, v in zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))}: "
+                         if self.by else "")
+                notes.append(f"Counts {where}TP={row['tp']}, FP={row['fp']}, FN={row['fn']}, "
+                             f"TN={row['tn']}.")
+        notes += [f"[{number[m]}] {m}" for m in methods]
+        refs = [r for r in dict.fromkeys(t["reference"]) if r]
+        notes.append("References: " + "; ".join(refs) + ".")
+        cl = self.settings.get("confidence_level")
+        if cl is not None and self.settings.get("ci"):
+            notes.append(f"Intervals are {100 * cl:g}% intervals.")
+        bad = t[t["ops"].isna()]
+        for _, r in bad.iterrows():
+            where = ", ".join(f"{c}={r[c]}" for c in self.by)
+            notes.append(f"NaN {('(' + where + ') ') if where else ''}{r['metric']}: "
+                         f"{r['reason']}.")
+        notes.append("OPS (o-value): the percentile rank of the value among the reference's "
+                     "performances at the test set's prevalence; 0.5 is the reference's "
+                     "median, higher is better.")
+        return Summary(title=self.title, table=view, notes=tuple(notes), digits=digits)
+
+    def __str__(self) -> str:
+        return self.summary().as_text()
+
+    def _repr_html_(self) -> str:
+        return self.summary().as_html()
+
+    def to_csv(self) -> str:
+        """The tidy table as CSV text (full precision)."""
+        return self.table.to_csv(index=False)
+
+    def to_json(self) -> str:
+        """The settings and the tidy table as JSON (records; NaN as null)."""
+        records = json.loads(self.table.to_json(orient="records"))
+        return json.dumps({"title": self.title, "settings": self.settings,
+                           "rows": records}, indent=2, default=str)
+
+    def render(self, fmt: str = "text", digits: int = 4) -> str:
+        """``"text"``, ``"csv"``, ``"json"`` or ``"html"``."""
+        if fmt == "text":
+            return self.summary(digits).as_text()
+        if fmt == "html":
+            return self.summary(digits).as_html()
+        if fmt == "csv":
+            return self.to_csv()
+        if fmt == "json":
+            return self.to_json()
+        raise ValueError(f"`fmt` must be one of 'text', 'csv', 'json', 'html'; got {fmt!r}.")
+
+
+def report(data: pd.DataFrame, *, truth: str, score: str | None = None,
+           pred: str | None = None, threshold: float | None = None,
+           metrics: Any = None, by: str | list[str] | None = None, pos_label: Any = None,
+           ci: str | None = "dirichlet", curve_ci: str = "bootstrap",
+           confidence_level: float = 0.95, n_resamples: int = 1000,
+           point_reference: Any = None, curve_reference: Any = None, rng: Any = 0,
+           title: str | None = None) -> EvaluationReport:
+    """Evaluate a classifier on a data frame and return an :class:`EvaluationReport`.
+
+    The parameters are those of :func:`opsstats.evaluate`. ``metrics=None`` chooses F1,
+    MCC, precision, recall and balanced accuracy when predicted labels are available
+    (``pred``, or ``score`` with ``threshold``), and ROC AUC and PR AUC when scores are.
+    ``rng`` defaults to 0 so that a printed report can be reproduced.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from opsstats.report import report
+    >>> rng = np.random.default_rng(1)
+    >>> y = rng.random(400) < 0.3
+    >>> df = pd.DataFrame({"y": y.astype(int), "p": np.where(rng.random(400) < 0.8, y, ~y)})
+    >>> rep = report(df, truth="y", pred="p", metrics=["f1"], n_resamples=500)
+    >>> rep.table[["metric", "n"]].to_dict("records")
+    [{'metric': 'f1', 'n': 400}]
+    >>> print(str(rep).splitlines()[0])
+    Evaluation of column 'p' against 'y' (n = 400)
+    """
+    if metrics is None:
+        metrics = []
+        if pred is not None or threshold is not None:
+            metrics += _POINT_DEFAULT
+        if score is not None:
+            metrics += _CURVE_DEFAULT
+    table = evaluate(data, truth=truth, score=score, pred=pred, threshold=threshold,
+                     metrics=metrics, by=by, pos_label=pos_label, ci=ci, curve_ci=curve_ci,
+                     confidence_level=confidence_level, n_resamples=n_resamples,
+                     point_reference=point_reference, curve_reference=curve_reference,
+                     rng=rng)
+    by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
+    if title is None:
+        what = f"column {pred!r}" if pred is not None else f"scores {score!r}" + (
+            f" at threshold {threshold:g}" if threshold is not None else "")
+        title = f"Evaluation of {what} against {truth!r} (n = {len(data)})"
+    settings = {"truth": truth, "score": score, "pred": pred, "threshold": threshold,
+                "by": by_cols, "ci": ci, "curve_ci": curve_ci if ci else None,
+                "confidence_level": confidence_level, "n_resamples": n_resamples,
+                "rng": rng if isinstance(rng, int | type(None)) else "generator"}
+    cms = table.attrs.get("confusion_matrices", {})
+    counts = None
+    if cms:
+        counts = pd.DataFrame([cm.as_dict() for cm in cms.values()],
+                              index=pd.MultiIndex.from_tuples(list(cms), names=by_cols)
+                              if by_cols else None)
+    return EvaluationReport(table=table, by=by_cols, title=title, settings=settings,
+                            counts=counts)
+
