@@ -300,7 +300,10 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
     from ._labels import positive_mask
 
     all_truth, pos = positive_mask(frame[truth].to_numpy(), name="truth",
-                                   pos_label=pos_label)
+                                   pos_label=pos_label,
+                                   other=None if pred is None else frame[pred].to_numpy(),
+                                   other_name="pred")
+    all_pred = None if pred is None else frame[pred].to_numpy() == pos
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs and score is not None:
         # one pass over the reference curves serves every group's prevalence
@@ -321,10 +324,11 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
     confusion: dict[tuple, ConfusionMatrix] = {}
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)
-        t = all_truth[frame.index.get_indexer(g.index)] if by_cols else all_truth
+        rows_of_group = frame.index.get_indexer(g.index) if by_cols else slice(None)
+        t = all_truth[rows_of_group]
         cm = curve = None
-        if pred is not None:
-            p = g[pred].to_numpy() == pos
+        if all_pred is not None:
+            p = all_pred[rows_of_group]
             cm = ConfusionMatrix(tp=int(np.sum(t & p)), fp=int(np.sum(~t & p)),
                                  fn=int(np.sum(t & ~p)), tn=int(np.sum(~t & ~p)))
         if score is not None:

@@ -109,7 +109,9 @@ class EvaluationReport:
 
     def to_json(self) -> str:
         """The settings and the tidy table as JSON (records; NaN as null)."""
-        records = json.loads(self.table.to_json(orient="records"))
+        records = [{k: (None if isinstance(v, float) and v != v else
+                        v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+                   for row in self.table.to_dict("records")]  # full precision; NaN -> null
         return json.dumps({"title": self.title, "settings": self.settings,
                            "rows": records}, indent=2, default=str)
 
