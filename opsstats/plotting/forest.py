@@ -1,0 +1,190 @@
+"""Forest plot of per-group or per-label OPS with intervals, from a tidy evaluation
+table (:func:`opsstats.evaluate`, ``MultiLabel.evaluate``)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import numpy as np
+
+from .._validation import describe
+from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, style_axes
+
+__all__ = ["plot_forest"]
+
+
+def _row_labels(frame: Any, label: Any) -> tuple[list[str], list[str]]:
+    """Text of each row, and the columns it is made of: the given column(s), or every
+    column before ``metric`` (the group or label columns), with the metric added when
+    the table holds several."""
+    if label is None:
+        cols = list(frame.columns)
+        lead = cols[:cols.index("metric")] if "metric" in cols else []
+        if "metric" in cols and (not lead or frame["metric"].nunique() > 1):
+            lead = [*lead, "metric"]
+        if not lead:
+            return [str(i) for i in frame.index], []
+    else:
+        lead = [label] if isinstance(label, str) else list(label)
+    rows = frame[lead].itertuples(index=False)
+    return [" · ".join(_cell(v) for v in row) for row in rows], lead
+
+
+def _cell(value: Any) -> str:
+    """A label cell: whole floats without their ".0" (group codes such as 1.0)."""
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        return f"{float(value):g}"
+    return str(value)
+
+
+def _check_frame(frame: Any, label: Any, estimate: str, low: str, high: str) -> None:
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"`frame` must be a pandas DataFrame (a tidy evaluation table); got "
+                        f"{describe(frame)}.")
+    if len(frame) == 0:
+        raise ValueError("`frame` must have at least one row; got an empty DataFrame.")
+    if label is not None and not isinstance(label, str):
+        if not isinstance(label, list | tuple) or not all(isinstance(c, str) for c in label):
+            raise TypeError(f"`label` must be a column name or a list of column names; got "
+                            f"{describe(label)}.")
+    needed = [estimate, low, high]
+    if label is not None:
+        needed += [label] if isinstance(label, str) else list(label)
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise ValueError(f"`frame` is missing the column(s) {', '.join(map(repr, missing))}; "
+                         f"got columns {', '.join(map(repr, frame.columns))}.")
+    for c in (estimate, low, high):
+        if not pd.api.types.is_numeric_dtype(frame[c]):
+            raise TypeError(f"column {c!r} of `frame` must be numeric; got dtype "
+                            f"{frame[c].dtype}.")
+
+
+def _common_interval_method(frame: Any, defined: np.ndarray) -> str | None:
+    if "method" not in frame.columns or not defined.any():
+        return None
+    methods = frame.loc[defined, "method"].dropna().astype(str).unique()
+    if len(methods) != 1 or not methods[0]:
+        return None
+    text = methods[0]
+    return text.split("interval: ", 1)[1] if "interval: " in text else text
+
+
+def plot_forest(frame: Any, *, label: Any = None, estimate: str = "ops",
+                low: str = "ops_ci_low", high: str = "ops_ci_high", null: float | None = 0.5,
+                annotate: bool = True, ax: Any = None, **kwargs: Any) -> Any:
+    """Forest plot of per-group or per-label OPS with their intervals.
+
+    One row per row of ``frame``, top to bottom in the frame's order: the estimate as
+    a point with its interval as a horizontal bar. Rows whose estimate is NaN (a group
+    with a class absent, an undefined metric) are kept as a gap with their ``reason``
+    written in the row, never dropped. A dotted vertical line marks ``null`` (OPS = 0.5,
+    the middle of the reference).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A tidy evaluation table: optional group or label columns, then ``metric``,
+        ``n``, ``prevalence``, ``value``, ``value_ci_low``, ``value_ci_high``, ``ops``,
+        ``ops_se``, ``ops_ci_low``, ``ops_ci_high``, ``method``, ``reference``,
+        ``reason``. Only ``estimate``, ``low``, ``high`` (and ``label``) are required.
+    label : str or list of str, optional
+        Column(s) naming the rows. Default: the columns before ``metric`` (the group or
+        label columns), plus ``metric`` when the table holds more than one metric.
+    estimate, low, high : str, default "ops", "ops_ci_low", "ops_ci_high"
+        Columns of the estimate and its interval; ``"value"``, ``"value_ci_low"``,
+        ``"value_ci_high"`` plot the metric values instead.
+    null : float or None, default 0.5
+        Where to draw the vertical reference line; None for none.
+    annotate : bool, default True
+        Write "estimate (low-high)" at the right of each row.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure (its height growing with the rows) when None.
+    **kwargs
+        Passed to the estimates and their interval bars
+        (:meth:`matplotlib.axes.Axes.errorbar`), e.g. ``color``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    TypeError
+        If ``frame`` is not a DataFrame or a plotted column is not numeric.
+    ValueError
+        If ``frame`` is empty or lacks a column.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> from opsstats.plotting import plot_forest
+    >>> frame = pd.DataFrame({
+    ...     "group": ["young", "middle", "old"], "metric": "F1 score",
+    ...     "ops": [0.82, float("nan"), 0.64], "ops_ci_low": [0.75, float("nan"), 0.51],
+    ...     "ops_ci_high": [0.88, float("nan"), 0.76],
+    ...     "reason": ["", "no positives: OPS is undefined", ""]})
+    >>> ax = plot_forest(frame)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['young', 'middle', 'old']
+    >>> plt.close(ax.figure)
+    """
+    _check_frame(frame, label, estimate, low, high)
+    names, label_columns = _row_labels(frame, label)
+    est = frame[estimate].to_numpy(dtype=float)
+    lo = frame[low].to_numpy(dtype=float)
+    hi = frame[high].to_numpy(dtype=float)
+    n = len(frame)
+    y = np.arange(n)[::-1].astype(float)  # first row on top
+    defined = ~np.isnan(est)
+
+    ax = get_axes(ax, figsize=(6.4, max(2.4, 0.5 * n + 1.4)))
+    from matplotlib.transforms import blended_transform_factory
+
+    if null is not None:
+        ax.axvline(float(null), **NULL_STYLE)
+    # interval bars where both ends are known; bare points otherwise
+    has_ci = defined & ~np.isnan(lo) & ~np.isnan(hi)
+    err = np.vstack([np.where(has_ci, est - lo, 0.0), np.where(has_ci, hi - est, 0.0)])
+    style = {"color": CLASSIFIER_COLOR, "fmt": "o", "markersize": 6, "capsize": 3,
+             "elinewidth": 1.5, "zorder": 3}
+    style.update(kwargs)
+    ax.errorbar(est[defined], y[defined], xerr=err[:, defined], **style)
+
+    row_text = blended_transform_factory(ax.transAxes, ax.transData)
+    reasons = frame["reason"].tolist() if "reason" in frame.columns else [""] * n
+    for i in np.flatnonzero(~defined):
+        reason = reasons[i] if isinstance(reasons[i], str) and reasons[i] else "no reason given"
+        text = "\n".join(textwrap.wrap(f"not defined: {reason}", 80, max_lines=2,
+                                        break_on_hyphens=False,
+                                        placeholder=" [...]"))
+        ax.text(0.5, y[i], text, transform=row_text,
+                ha="center", va="center", fontsize="x-small", style="italic", color="0.3",
+                gid="reason", zorder=4,
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5})
+    if annotate:
+        for i in np.flatnonzero(defined):
+            text = f"{est[i]:.3f}" + (f" ({lo[i]:.3f}-{hi[i]:.3f})" if has_ci[i] else "")
+            ax.text(1.02, y[i], text, transform=row_text, ha="left", va="center",
+                    fontsize="small", clip_on=False, gid="annotation")
+
+    ax.set_yticks(y)
+    ax.set_yticklabels(names)
+    ax.set_ylim(-0.7, n - 0.3)
+    if estimate == "ops":
+        ax.set_xlim(0, 1)
+    metrics = frame["metric"].dropna().unique() if "metric" in frame.columns else []
+    what = "OPS (o-value)" if estimate == "ops" else estimate
+    title = f"{what} of {metrics[0]}" if len(metrics) == 1 else what
+    method = _common_interval_method(frame, defined & has_ci)
+    if method:
+        title += "\n" + textwrap.fill(f"interval: {method}", 70, break_on_hyphens=False)
+    style_axes(ax, xlabel=what if len(metrics) != 1 else f"{what}, {metrics[0]}",
+               ylabel=" · ".join(label_columns), title=title)
+    ax.grid(False, axis="y")
+    return ax
