@@ -63,7 +63,8 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="OUT.png",
                    help="also write a figure: the OPS of each group with intervals "
                         "(forest plot) when there are groups, else the PR curve over the "
-                        "reference band (scores) or the OPS function of the first metric")
+                        "reference band (scores) or the unit square of the first metric "
+                        "(predicted labels)")
     p.add_argument("--digits", type=int, default=4, help="digits when printed (default 4)")
 
 
@@ -160,8 +161,9 @@ def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     table = rep.table
     if rep.by:
+        name = " / ".join(rep.by) + " · metric"
         label = table[rep.by].astype(str).agg(" / ".join, axis=1) + " · " + table["metric"]
-        plotting.plot_forest(table.assign(label=label), label="label", ax=ax)
+        plotting.plot_forest(table.assign(**{name: label}), label=name, ax=ax)
     else:
         score = getattr(args, "score", None) or ("score" if "score" in data.columns else None)
         if score is not None:
@@ -169,9 +171,13 @@ def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
 
             curve = ScoreCurve.from_scores(data[rep.settings["truth"]], data[score])
             plotting.plot_curve(curve, "pr", ax=ax)
-        else:
-            first = table.iloc[0]
-            plotting.plot_ops_function(first["metric"], (first["prevalence"],), ax=ax)
+        else:  # predicted labels only: the unit square of the first defined metric
+            defined = table[table["value"].notna()]
+            if defined.empty:
+                raise CommandError("nothing to plot: every metric is undefined")
+            first = defined.iloc[0]
+            plotting.plot_unit_square(first["metric"], first["value"], first["prevalence"],
+                                      ax=ax)
     fig.tight_layout()
     fig.savefig(path, dpi=150)
     plt.close(fig)

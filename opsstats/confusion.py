@@ -399,6 +399,15 @@ class ConfusionMatrix:
                                   interval=interval, prior=prior, prevalence=prevalence,
                                   stratified=stratified, rng=rng, progress=progress, **params)
 
+    def plot(self, metric: str = "f1", ax: Any = None, **kwargs: Any) -> Any:
+        """The (alpha, beta) unit square with the metric's level line through this
+        matrix and the outperformed region shaded; its area is the OPS under the uniform
+        reference (the paper's Figure 1a-b; :func:`opsstats.plotting.plot_unit_square`).
+        Returns the Axes."""
+        from .plotting import plot_unit_square
+
+        return plot_unit_square(metric, self.metric(metric), self.prevalence, ax=ax, **kwargs)
+
     # ---------------------------------------------------------------- printing
     def __repr__(self) -> str:
         return (f"ConfusionMatrix(tp={self._tp!r}, fp={self._fp!r}, fn={self._fn!r}, "

@@ -139,6 +139,13 @@ class MultiLabelOPS:
     def _repr_html_(self) -> str:
         return self.summary().as_html()
 
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Forest plot of the per-label OPS with their intervals
+        (:func:`opsstats.plotting.plot_forest`); returns the Axes."""
+        from .plotting import plot_forest
+
+        return plot_forest(self.table, label="label", ax=ax, **kwargs)
+
 
 class MultiLabel:
     """Per-label confusion matrices or curves of a multi-label (or one-vs-rest

@@ -114,8 +114,10 @@ def standardized_curve(curve: Any, metric: str = "precision", *, axis: str = "re
         The y-metric read off the curve at each point.
     axis : {"recall", "fpr", "rate"}
     points : int or array-like
-        Number of equally spaced points in (0, 1] (the paper uses 20: 0.05, ..., 1),
-        or the points themselves.
+        Number of equally spaced interior points ``k / (points + 1)`` (default 20, as
+        the paper's figures), or the points themselves. The end x = 1 is left out by
+        default: every reference curve ends at (alpha, beta) = (1, 0), so the OPS there
+        says nothing about the classifier (1 or 0 by the tie rule).
     reference : CurveReference, optional
         Default :class:`~opsstats.reference.dbt.DirectedBinaryTree`.
 
@@ -126,7 +128,7 @@ def standardized_curve(curve: Any, metric: str = "precision", *, axis: str = "re
         ``standard_error``; one row per point.
     """
     ref = _check_reference(reference, "curve", "a standardized curve")
-    grid = (np.arange(1, int(points) + 1) / int(points) if np.ndim(points) == 0
+    grid = (np.arange(1, int(points) + 1) / (int(points) + 1) if np.ndim(points) == 0
             else np.asarray(points, dtype=float))
     quantities = [parse_at(metric, {axis: float(u)}) for u in grid]
     if hasattr(ref, "precompute"):

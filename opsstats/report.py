@@ -103,6 +103,13 @@ class EvaluationReport:
     def _repr_html_(self) -> str:
         return self.summary().as_html()
 
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Forest plot of the OPS of every group and metric with their intervals; NaN
+        rows are kept with their reason (:func:`opsstats.plotting.plot_forest`)."""
+        from .plotting import plot_forest
+
+        return plot_forest(self.table, ax=ax, **kwargs)
+
     def to_csv(self) -> str:
         """The tidy table as CSV text (full precision)."""
         return self.table.to_csv(index=False)

@@ -141,6 +141,14 @@ class OPSResult:
     def _repr_html_(self) -> str:
         return self.summary().as_html()
 
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """The posterior or bootstrap distribution of the draws, with the estimate and
+        the interval marked (:func:`opsstats.plotting.plot_distribution`); returns the
+        Axes."""
+        from .plotting import plot_distribution
+
+        return plot_distribution(self, ax=ax, **kwargs)
+
 
 @dataclass(frozen=True)
 class IntervalResult:
@@ -221,3 +229,11 @@ class IntervalResult:
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """The posterior or bootstrap distribution of the draws, with the estimate and
+        the interval marked (:func:`opsstats.plotting.plot_distribution`); returns the
+        Axes."""
+        from .plotting import plot_distribution
+
+        return plot_distribution(self, ax=ax, **kwargs)
