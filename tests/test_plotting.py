@@ -443,19 +443,28 @@ def test_oprc_artists(dbt, curve):
     assert isinstance(bars, ErrorbarContainer) and bars.has_yerr
     frame = standardized_curve(curve, "precision", axis="recall", points=20, reference=dbt)
     x, y = bars[0].get_data()
-    # recall 1 is drawn apart: every DBT curve has precision pi there
-    np.testing.assert_allclose(x, frame["recall"][:-1])
-    np.testing.assert_allclose(y, frame["ops"][:-1])
+    # the default grid is 20 interior points k/21: all drawn as informative points
+    np.testing.assert_allclose(x, np.arange(1, 21) / 21)
+    np.testing.assert_allclose(x, frame["recall"])
+    np.testing.assert_allclose(y, frame["ops"])
     (segments,) = bars[2]
     half = np.array([seg[1, 1] - seg[0, 1] for seg in segments.get_segments()]) / 2
-    np.testing.assert_allclose(half, 1.96 * frame["standard_error"][:-1])
+    np.testing.assert_allclose(half, 1.96 * frame["standard_error"])
     texts = legend_texts(ax)
     assert texts[0].startswith("classifier (π = ")
     assert texts[0].endswith("bars ± 1.96 Monte Carlo s.e.")
-    assert texts[1].startswith("recall = 1: all reference curves equal there")
-    assert texts[2] == "OPS = 0.5 (middle of the reference)"
+    assert texts[1] == "OPS = 0.5 (middle of the reference)"
     null = [ln for ln in ax.get_lines() if ln.get_label().startswith("OPS = 0.5")]
     np.testing.assert_array_equal(null[0].get_ydata(), [0.5, 0.5])
+
+
+def test_oprc_end_point_is_drawn_apart(dbt, curve):
+    # recall 1 given explicitly: every DBT curve has precision pi there
+    ax = plot_standardized_curve(curve, reference=dbt, points=[0.25, 0.5, 0.75, 1.0])
+    (bars,) = ax.containers
+    x, _ = bars[0].get_data()
+    np.testing.assert_allclose(x, [0.25, 0.5, 0.75])
+    assert legend_texts(ax)[1].startswith("recall = 1: all reference curves equal there")
 
 
 def test_ops_lift_curve(dbt, curve):
