@@ -836,8 +836,11 @@ class ScoreCurve:
 
     def ops(self, metric: Any, *, at: dict[str, float] | None = None,
             top_k: float | None = None, reference: Any = None, rule: str | None = None,
-            ties: str = "strict", **params: Any) -> Any:
-        """Outperformance score (o-value) of a curve quantity against a curve reference.
+            ties: str = "strict", ci: str | None = None, confidence_level: float = 0.95,
+            n_resamples: int = 2000, interval: str | None = None, stratified: bool = True,
+            rng: Any = None, progress: bool = False, **params: Any) -> Any:
+        """Outperformance score (o-value) of a curve quantity against a curve reference,
+        optionally with an interval.
 
         Parameters
         ----------
@@ -852,6 +855,11 @@ class ScoreCurve:
         rule : {"trapezoid", "step"}, optional
             AUC rule, applied to this curve and to the reference curves alike.
         ties : {"strict", "mid"}
+        ci : {None, "bootstrap", "delong"}
+            Add an interval for the OPS made by this method (see :meth:`interval`;
+            ``"delong"`` for the ROC AUC only).
+        confidence_level, n_resamples, interval, stratified, rng, progress
+            Interval options, as in :meth:`interval`.
         **params
             Metric parameters.
 
@@ -860,24 +868,139 @@ class ScoreCurve:
         OPSResult
             See :func:`opsstats.ops.curve_ops`. This is the *curve* (DBT) reference; the
             OPS of a single confusion matrix (:meth:`ConfusionMatrix.ops`) uses the uniform
-            reference and differs for the same operating point.
+            reference and differs for the same operating point. With ``ci``, also ``ci``
+            and ``ci_method``.
+
+        Notes
+        -----
+        At the curve's prevalence OPS is monotone in the quantity, so the OPS interval is
+        the quantity's interval mapped through OPS. A Monte Carlo reference adds its own
+        error at each mapped end: the end moves outwards so that its distance h from the
+        OPS estimate becomes sqrt(h**2 + (z se)**2), se the reference's Monte Carlo
+        standard error there; ``ci_method`` then ends with "reference Monte Carlo error
+        added" (:func:`opsstats.uncertainty.curve.curve_ops_interval`). The non-stratified
+        bootstrap resamples the prevalence, so it is refused for quantities whose OPS
+        depends on the prevalence (all but ROC quantities).
 
         Examples
         --------
         >>> from opsstats.reference.dbt import DirectedBinaryTree
         >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
-        >>> r = curve.ops("roc_auc", reference=DirectedBinaryTree(depth=4, n_curves=2000))
+        >>> ref = DirectedBinaryTree(depth=4, n_curves=2000)
+        >>> r = curve.ops("roc_auc", reference=ref)
         >>> 0.5 < r.estimate < 1
         True
+        >>> r = curve.ops("roc_auc", reference=ref, ci="delong")
+        >>> r.ci_method
+        'DeLong, Sun-Xu algorithm, clipped to [0, 1]; reference Monte Carlo error added'
+        >>> r.ci.low <= r.estimate <= r.ci.high
+        True
         """
-        from ..ops import curve_ops
+        from ..uncertainty.curve import curve_ops_interval
 
-        if top_k is not None:
-            if at is not None:
-                raise TypeError("give at most one of `at` and `top_k`.")
-            at = {"rate": self._check_top_k(top_k) / self.n}
-        return curve_ops(self, metric, at=at, reference=reference, rule=rule, ties=ties,
-                         **params)
+        return curve_ops_interval(self, metric, at=at, top_k=top_k, reference=reference,
+                                  rule=rule, ties=ties, ci=ci,
+                                  confidence_level=confidence_level, n_resamples=n_resamples,
+                                  interval=interval, stratified=stratified, rng=rng,
+                                  progress=progress, **params)
+
+    def interval(self, name: Any, *, method: str = "bootstrap",
+                 confidence_level: float = 0.95, n_resamples: int = 2000,
+                 interval: str | None = None, stratified: bool = True, rng: Any = None,
+                 progress: bool = False, at: dict[str, float] | None = None,
+                 top_k: float | None = None, rule: str | None = None,
+                 **params: Any) -> Any:
+        """Confidence interval for an area or an operating-point value of the curve.
+
+        Parameters
+        ----------
+        name : str
+            An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``, NAUC
+            forms ``"nroc_auc"``, ...) or, with ``at``/``top_k``, a registered metric read
+            off the curve (eq. 9).
+        method : {"bootstrap", "delong"}
+            ``"bootstrap"`` (default): resampling the (score, label) rows, done by
+            resampling counts over the sorted distinct scores (no sort per resample).
+            ``"delong"``: DeLong's normal interval for the ROC AUC (trapezoid rule), by
+            the O(n log n) algorithm of Sun and Xu (2014).
+        confidence_level : float, default 0.95
+        n_resamples : int, default 2000
+            Bootstrap resamples (at least 100; not used by ``"delong"``).
+        interval : str, optional
+            ``"percentile"`` (default) or ``"bca"`` for the bootstrap; ``"normal"``
+            (the only one) for DeLong.
+        stratified : bool, default True
+            Resample within each class (prevalence fixed). Not stratified, resamples
+            where a class is absent are undefined and counted in ``n_undefined``.
+        rng : None, int or numpy.random.Generator
+            The same ``rng`` gives the same interval, bit for bit.
+        progress : bool
+            Show a progress bar on stderr.
+        at, top_k
+            The operating point, as in :meth:`value_at`.
+        rule : {"trapezoid", "step"}, optional
+            AUC rule (default per curve, as in :meth:`auc`).
+        **params
+            Metric parameters.
+
+        Returns
+        -------
+        IntervalResult
+            ``estimate`` (this curve's value), ``ci``, ``method`` (how it was made),
+            ``n_undefined`` resamples (left out, reported) and the bootstrap ``draws``;
+            for DeLong, ``details["variance"]`` (DeLong's variance of the AUC).
+
+        Raises
+        ------
+        ValueError
+            For weighted curves (non-integer counts): neither method applies. For
+            ``method="delong"`` with anything but the trapezoid ROC AUC, or fewer than
+            2 rows of a class.
+
+        Notes
+        -----
+        The DeLong interval is ``auc -+ z sqrt(var)``, **clipped to [0, 1]** as pROC's
+        ``ci.auc`` does (the method then says so); it equals pROC's to about 1e-15.
+        When every positive outscores every negative its variance is 0 and the interval
+        [1, 1] is misleading (a warning says so). The bootstrap draws each resample's
+        multiplicities of the rows of every (distinct score, class) cell: stratified,
+        Multinomial(P, .) over the positives' cells and Multinomial(N, .) over the
+        negatives'; cumulative sums give the resampled curves over the same thresholds,
+        evaluated as one (B, J) batch by the same geometry as the curve itself. BCa uses
+        the exact jackknife over the at most 2J distinct leave-one-out curves, computed
+        in O(J). Percentile intervals undercover on small test sets; see the coverage
+        study in ``benchmarks/coverage.py``.
+
+        References
+        ----------
+        .. [1] E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Biometrics 44(3),
+           837-845 (1988). https://doi.org/10.2307/2531595
+        .. [2] X. Sun and W. Xu, IEEE Signal Processing Letters 21(11), 1389-1393
+           (2014). https://doi.org/10.1109/LSP.2014.2337313
+        .. [3] B. Efron, Journal of the American Statistical Association 82(397),
+           171-185 (1987). https://doi.org/10.1080/01621459.1987.10478410
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1, 0, 1, 0, 0],
+        ...                                [0.1, 0.4, 0.35, 0.8, 0.2, 0.5, 0.3, 0.7, 0.6, 0.15])
+        >>> print(curve.interval("roc_auc", method="delong"))
+        AUC(ROC, trapezoid) = 0.8750, 95% CI 0.6459-1.0000 (DeLong, Sun-Xu algorithm, clipped to [0, 1])
+        >>> r = curve.interval("roc_auc", method="delong")
+        >>> round(r.details["variance"], 6)
+        0.013657
+        >>> print(curve.interval("pr_auc", rng=0))  # doctest: +ELLIPSIS
+        AUC(PR, step) = 0.8542, 95% CI 0.6...-1.0000 (2000 stratified bootstrap resamples, percentile)
+        >>> r = curve.interval("precision", at={"recall": 0.5}, rng=0, interval="bca")
+        >>> r.method
+        '2000 stratified bootstrap resamples, BCa'
+        """
+        from ..uncertainty.curve import curve_interval
+
+        return curve_interval(self, name, method=method, confidence_level=confidence_level,
+                              n_resamples=n_resamples, interval=interval,
+                              stratified=stratified, rng=rng, progress=progress, at=at,
+                              top_k=top_k, rule=rule, **params)
 
     # ------------------------------------------------- score-distribution measures
     def dm(self, kernel: int | str = 1) -> float:

@@ -1,0 +1,206 @@
+"""Benchmark: curve intervals (bootstrap and DeLong) against scikit-learn and pROC, and a
+Dirichlet confusion-matrix interval.
+
+At n = 1e5 rows (prevalence 0.1, binormal continuous scores: positives N(1.5, 1),
+negatives N(0, 1), all distinct), in one run:
+
+1. **Stratified bootstrap, 2000 resamples, of ROC AUC and PR AUC** (two intervals,
+   each from its own 2000 resamples), from the raw arrays (the curve is built inside
+   the timing): ``curve.interval("roc_auc", n_resamples=2000)`` and
+   ``curve.interval("pr_auc", n_resamples=2000)``, against
+
+   - a plain scikit-learn loop: resample rows within each class (``rng.integers``),
+     then ``roc_auc_score`` + ``average_precision_score`` on the resampled rows. It is
+     timed on ``--sk-resamples`` (default 100) resamples and **extrapolated linearly to
+     2000** (each resample costs the same: two sorts of n rows);
+   - pROC, where ``Rscript`` is found: ``ci.auc(r, method="bootstrap", boot.n=...,
+     boot.stratified=TRUE)`` through ``benchmarks/proc_timing.R --csv`` on the same data
+     (written to a temporary CSV). pROC bootstraps the ROC AUC only, so it is compared
+     with our ROC AUC interval alone. It is timed with ``--proc-resamples`` (default
+     200) resamples and **extrapolated linearly to 2000**. The times are those the R
+     script prints (``system.time`` inside R): R's startup and the CSV read excluded.
+
+2. **DeLong interval of the ROC AUC from raw scores**, the curve's construction
+   included (``ScoreCurve.from_scores`` + ``curve.interval("roc_auc",
+   method="delong")``), against pROC's ``ci.auc(r, method="delong")`` as the R script
+   times it (median of 3; this excludes building the ROC object, which the script times
+   separately as ``roc()+auc()`` and which is shown for information).
+
+3. **Dirichlet interval of a confusion-matrix metric and of its OPS**, 10,000 draws
+   (the default): ``cm.interval("f1")`` and ``cm.ops("f1", ci="dirichlet")`` (uniform
+   reference, closed form), each timed alone; target under 100 ms.
+
+Targets: bootstrap of ROC AUC + PR AUC at least 25x faster than the scikit-learn loop;
+DeLong no slower than pROC's ``ci.auc(method="delong")``; each Dirichlet call under
+100 ms. Timings are wall-clock (``time.perf_counter``), best of ``--repeat`` runs (the
+median is shown too). On this machine (a 2-core VM shared with other jobs) single
+timings vary by up to 2x with the load; the ratios are of timings taken in the same run.
+
+Run from the repository root::
+
+    python benchmarks/bench_curve_ci.py
+    python benchmarks/bench_curve_ci.py --no-r --repeat 3
+
+Measured output (2-core VM, 2026-11-22)::
+
+    (filled in below after running)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import sklearn
+from sklearn.metrics import average_precision_score, roc_auc_score
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout
+
+from opsstats import ConfusionMatrix  # noqa: E402
+from opsstats.curves import ScoreCurve  # noqa: E402
+
+B = 2000
+
+
+def make_data(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.1                      # prevalence 0.1
+    s = rng.normal(size=n) + 1.5 * y             # continuous, all distinct
+    return y, s
+
+
+def best_and_median(f, repeat: int) -> tuple[float, float, object]:
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = f()
+        times.append(time.perf_counter() - t0)
+    return min(times), float(np.median(times)), out
+
+
+def ours_bootstrap(y, s, seed=1):
+    curve = ScoreCurve.from_scores(y, s)
+    roc = curve.interval("roc_auc", n_resamples=B, rng=seed)
+    pr = curve.interval("pr_auc", n_resamples=B, rng=seed + 1)
+    return roc, pr
+
+
+def ours_bootstrap_roc(y, s, seed=1):
+    return ScoreCurve.from_scores(y, s).interval("roc_auc", n_resamples=B, rng=seed)
+
+
+def sklearn_loop(y, s, resamples: int, seed: int = 2):
+    """The plain loop: stratified row resampling, then the two scikit-learn scores."""
+    rng = np.random.default_rng(seed)
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    roc = np.empty(resamples)
+    ap = np.empty(resamples)
+    for i in range(resamples):
+        idx = np.concatenate((pos[rng.integers(0, pos.size, pos.size)],
+                              neg[rng.integers(0, neg.size, neg.size)]))
+        roc[i] = roc_auc_score(y[idx], s[idx])
+        ap[i] = average_precision_score(y[idx], s[idx])
+    return roc, ap
+
+
+def ours_delong(y, s):
+    return ScoreCurve.from_scores(y, s).interval("roc_auc", method="delong")
+
+
+def run_proc(y, s, boot_n: int) -> dict | None:
+    rscript = shutil.which("Rscript")
+    if rscript is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "data.csv"
+        np.savetxt(path, np.column_stack((y.astype(int), s)), delimiter=",",
+                   header="y_true,y_score", comments="", fmt=("%d", "%.17g"))
+        out = subprocess.run([rscript, str(ROOT / "benchmarks" / "proc_timing.R"), "--csv",
+                              str(path), "--boot_n", str(boot_n), "--seed", "1"],
+                             capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=float, default=1e5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sk-resamples", type=int, default=100)
+    parser.add_argument("--proc-resamples", type=int, default=200)
+    parser.add_argument("--no-r", action="store_true", help="skip pROC")
+    args = parser.parse_args()
+    n = int(args.n)
+    print(f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
+          f"{platform.python_version()}; n = {n:.0e}, prevalence 0.1, continuous scores")
+    y, s = make_data(n)
+    ours_bootstrap(*make_data(2000))                     # imports and first-call costs
+    ours_delong(*make_data(2000))
+
+    # ---- 1. bootstrap
+    t_ours, m_ours, (roc, pr) = best_and_median(lambda: ours_bootstrap(y, s), args.repeat)
+    t_roc, m_roc, _ = best_and_median(lambda: ours_bootstrap_roc(y, s), args.repeat)
+    t0 = time.perf_counter()
+    sk_roc, sk_ap = sklearn_loop(y, s, args.sk_resamples)
+    t_sk = (time.perf_counter() - t0) * B / args.sk_resamples
+    proc = None if args.no_r else run_proc(y, s, args.proc_resamples)
+    print(f"\n1. Stratified bootstrap, {B} resamples")
+    print(f"   ours  ROC AUC: {roc}")
+    print(f"   ours  PR AUC : {pr}")
+    print(f"   scikit-learn loop ({args.sk_resamples} resamples): ROC AUC 95% "
+          f"{np.quantile(sk_roc, 0.025):.4f}-{np.quantile(sk_roc, 0.975):.4f}, AP "
+          f"{np.quantile(sk_ap, 0.025):.4f}-{np.quantile(sk_ap, 0.975):.4f}")
+    print(f"   {'':44s} {'best s':>8s} {'median s':>9s}")
+    print(f"   {'ours, ROC AUC + PR AUC (curve built inside)':44s} {t_ours:8.3f} "
+          f"{m_ours:9.3f}")
+    print(f"   {'ours, ROC AUC only':44s} {t_roc:8.3f} {m_roc:9.3f}")
+    print(f"   {'scikit-learn loop, extrapolated from ' + str(args.sk_resamples):44s} "
+          f"{t_sk:8.2f}")
+    ratio_sk = t_sk / t_ours
+    print(f"   scikit-learn loop / ours = {ratio_sk:.1f} (target >= 25)")
+    if proc is not None:
+        t_pb = proc["ci_bootstrap_seconds"] * B / proc["boot_n"]
+        print(f"   pROC ci.auc(bootstrap), ROC AUC, extrapolated from {proc['boot_n']} "
+              f"resamples: {t_pb:.2f} s (95% CI {proc['ci_bootstrap'][0]:.4f}-"
+              f"{proc['ci_bootstrap'][1]:.4f} from {proc['boot_n']})")
+        print(f"   pROC bootstrap / ours (ROC AUC only) = {t_pb / t_roc:.1f}")
+
+    # ---- 2. DeLong
+    t_d, m_d, dl = best_and_median(lambda: ours_delong(y, s), max(5, args.repeat))
+    print("\n2. DeLong interval of the ROC AUC, from raw scores")
+    print(f"   ours: {dl}")
+    print(f"   ours (from_scores + interval): best {1e3 * t_d:.1f} ms, median "
+          f"{1e3 * m_d:.1f} ms")
+    if proc is not None:
+        t_pd = proc["ci_delong_seconds"]
+        print(f"   pROC ci.auc(method='delong'): median of 3 {1e3 * t_pd:.1f} ms (runs "
+              f"{', '.join(f'{1e3 * v:.0f}' for v in proc['ci_delong_runs'])} ms; "
+              f"roc()+auc() {1e3 * proc['roc_auc_seconds']:.0f} ms not included); CI "
+              f"{proc['ci_delong'][0]:.6f}-{proc['ci_delong'][1]:.6f}")
+        ok = abs(proc["ci_delong"][0] - dl.ci.low) < 1e-9 and \
+            abs(proc["ci_delong"][1] - dl.ci.high) < 1e-9
+        print(f"   pROC / ours = {t_pd / t_d:.1f} (target >= 1); same interval to 1e-9: {ok}")
+
+    # ---- 3. Dirichlet
+    cm = ConfusionMatrix(tp=850, fp=1200, fn=150, tn=7800)
+    cm.interval("f1", rng=0)
+    cm.ops("f1", ci="dirichlet", rng=0)
+    t_i, m_i, r_i = best_and_median(lambda: cm.interval("f1", rng=0), 5)
+    t_o, m_o, r_o = best_and_median(lambda: cm.ops("f1", ci="dirichlet", rng=0), 5)
+    print(f"\n3. Dirichlet, 10000 draws, {cm!r}")
+    print(f"   {r_i}\n   {r_o}")
+    print(f"   cm.interval('f1'): best {1e3 * t_i:.1f} ms, median {1e3 * m_i:.1f} ms; "
+          f"cm.ops('f1', ci='dirichlet'): best {1e3 * t_o:.1f} ms, median "
+          f"{1e3 * m_o:.1f} ms (target < 100 ms each)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,842 @@
+"""Intervals for a :class:`~opsstats.curves.ScoreCurve`: its areas, its operating-point
+values and their outperformance scores (METHOD.md 3.2).
+
+Two methods:
+
+* ``"delong"``: DeLong, DeLong and Clarke-Pearson's (1988) asymptotic variance of the ROC
+  AUC (the Mann-Whitney statistic, ties counted one half), computed by the O(n log n)
+  algorithm of Sun and Xu (2014). The curve already holds the data sorted once, as
+  cumulative counts per distinct score, so the midranks of Sun and Xu come from those
+  counts with no further sort (:func:`delong_roc`). The interval is the normal one,
+  ``auc -+ z * sqrt(var)``, clipped to [0, 1] as pROC's ``ci.auc`` does.
+* ``"bootstrap"``: resampling the test set's (score, label) rows. The rows of one
+  distinct score and one class are exchangeable, so a bootstrap resample is fully
+  described by how many rows of each (threshold, class) cell it draws: stratified (the
+  default, prevalence fixed) the positives' multiplicities over the thresholds are
+  Multinomial(P, positives per threshold / P) and independently the negatives' are
+  Multinomial(N, negatives per threshold / N); not stratified, all rows' multiplicities
+  are Multinomial(n, cell counts / n). Cumulative sums of the drawn counts give each
+  resample's curve over the *same* thresholds, so nothing is sorted per resample and a
+  batch of B resampled curves is a (B, J) array of (alpha, beta) that the shared curve
+  geometry (:mod:`opsstats.curves._geometry`) evaluates in one call.
+
+Exact reductions keep the batch small (:class:`_Cells`). Thresholds inside a run that
+adds negatives only are merged into one cell, as :meth:`ScoreCurve._geometry_points`
+does for the observed curve: along such a run every area except the lift area, and
+every eq. 9 operating point, depends only on the run's two ends, and the merged cell's
+resampled count is Multinomial with the summed probability (the aggregation property
+of the multinomial). At prevalence 0.1 with continuous scores that leaves about a fifth
+of the thresholds; for the step-rule PR area (average precision), whose negatives-only
+points have zero width, only the thresholds that add positives remain. The
+multinomial counts are drawn by :class:`_Multinomial`, which costs about one uniform
+draw per cell rather than one per row (see its Notes). Percentile and BCa intervals;
+the BCa jackknife leaves out one row of each (cell, class) type, at most 2J distinct
+curves, evaluated exactly in O(J) (:func:`_jackknife`). Resamples where the quantity
+is undefined (a class absent without stratification, or a 0/0 metric) are counted in
+``n_undefined`` and left out, never dropped silently. Both methods need whole-number
+counts (unweighted rows, or integer frequency weights).
+
+For the OPS of a curve quantity at fixed prevalence, OPS is monotone in the quantity,
+so the OPS interval is the quantity's interval mapped through OPS (on the bootstrap's
+order statistics, as :mod:`opsstats.uncertainty.confusion` does; on the two ends of the
+DeLong interval). A Monte Carlo reference (the Directed Binary Tree) estimates each
+mapped end with its own Monte Carlo error, independent of the test-set sampling: each
+end is moved outwards so that its distance from the OPS estimate becomes
+``sqrt(h**2 + (z * se)**2)``, where h is the mapped half-width on that side and se the
+reference's Monte Carlo standard error at that end (see :func:`curve_ops_interval`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+import numpy as np
+from scipy import stats
+from scipy.special import ndtri
+
+from .._validation import check_choice, check_confidence_level, check_positive_int, describe
+from ..curves import _geometry as geo
+from ..curves._geometry import CurveArea, OperatingPoint
+from ..results import ConfidenceInterval, IntervalResult, OPSResult
+from ._draws import at_positions, bca_levels, check_rng, progress, quantile_positions
+
+__all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "delong_roc"]
+
+METHODS = ("bootstrap", "delong")
+DEFAULT_RESAMPLES = 2000
+_KINDS = {"bootstrap": ("percentile", "bca"), "delong": ("normal",)}
+_KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
+#: Floats per (B, J) batch of resampled curves: about 2 MB per array, so the geometry's
+#: temporaries stay in cache and on the heap. The batch size depends only on the data
+#: (the number of cells), so the same ``rng`` gives the same draws on any machine;
+#: changing this constant changes the draws.
+_CHUNK_ELEMENTS = 1 << 18
+
+# --------------------------------------------------------------------- validation
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be True or False; got {describe(value)}.")
+    return bool(value)
+
+
+def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any,
+                   show_progress: Any, name: str = "method") -> tuple[str, str, int]:
+    method = check_choice(name, method, METHODS)
+    kinds = _KINDS[method]
+    if interval is None:
+        kind = kinds[0]
+    else:
+        if isinstance(interval, str) and interval in _KINDS["bootstrap"] + _KINDS["delong"] \
+                and interval not in kinds:
+            raise ValueError(f"`interval={interval!r}` does not apply to `{name}={method!r}`; "
+                             f"`interval` must be one of {', '.join(map(repr, kinds))}.")
+        kind = check_choice("interval", interval, kinds)
+    n = check_positive_int("n_resamples", n_resamples, minimum=100)
+    _check_bool("stratified", stratified)
+    _check_bool("progress", show_progress)
+    return method, kind, n
+
+
+def _resolve(curve: Any, name: Any, at: Any, top_k: Any, rule: Any,
+             params: dict[str, Any]) -> CurveArea | OperatingPoint:
+    """The curve quantity: an area, or a metric read off the curve at a point."""
+    if top_k is not None:
+        if at is not None:
+            raise TypeError("give at most one of `at` and `top_k`; got "
+                            f"at={describe(at)}, top_k={describe(top_k)}.")
+        at = {"rate": curve._check_top_k(top_k) / curve.n}
+    if isinstance(name, OperatingPoint):
+        if at is not None or rule is not None or params:
+            raise TypeError("an OperatingPoint already fixes its point; do not pass `at`, "
+                            "`top_k`, `rule` or metric parameters with it.")
+        return name
+    if at is None:
+        if isinstance(name, CurveArea):
+            return name if rule is None else CurveArea(name.curve, rule, name.normalized)
+        if params:
+            raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
+        return geo.parse_area(name, rule)
+    if rule is not None:
+        raise ValueError("`rule` applies to curve areas, not to a value at an operating "
+                         "point `at`.")
+    return geo.parse_at(name, at, **params)
+
+
+def _check_whole_counts(curve: Any, what: str) -> None:
+    if not curve.is_integer:
+        raise ValueError(f"{what} needs whole-number counts (unweighted rows, or integer "
+                         "frequency weights, which count as repeated rows); this curve's "
+                         "counts are sums of non-integer `sample_weight`. For weighted data "
+                         "there is no resampling model or DeLong variance to apply.")
+
+
+# ------------------------------------------------------------------------- DeLong
+class DeLongResult(NamedTuple):
+    """DeLong's estimate of the ROC AUC and of its variance.
+
+    ``variance = s10 / n_positive + s01 / n_negative``, where s10 and s01 are the
+    sample variances (divisor m - 1) of the structural components V10 of the positives
+    and V01 of the negatives.
+    """
+
+    auc: float
+    variance: float
+    s10: float
+    s01: float
+    n_positive: int
+    n_negative: int
+
+
+def delong_roc(curve: Any) -> DeLongResult:
+    """DeLong's variance of the ROC AUC by the algorithm of Sun and Xu (2014).
+
+    Parameters
+    ----------
+    curve : ScoreCurve
+        With whole-number counts and at least two rows of each class.
+
+    Returns
+    -------
+    DeLongResult
+        ``auc`` (the Mann-Whitney statistic, ties one half), ``variance``, ``s10``,
+        ``s01`` and the class sizes.
+
+    Raises
+    ------
+    ValueError
+        For weighted (non-integer) counts, or fewer than two positives or negatives
+        (a sample variance needs two values).
+
+    Notes
+    -----
+    With m positives X_i and n negatives Y_j, Sun and Xu write DeLong's structural
+    components through midranks: T_Z is a row's midrank among all m + n rows, T_X its
+    midrank among the positives and T_Y among the negatives (ascending scores, tied
+    rows sharing the mean of their ranks), and
+
+        V10(X_i) = (T_Z(X_i) - T_X(X_i)) / n,    V01(Y_j) = 1 - (T_Z(Y_j) - T_Y(Y_j)) / m.
+
+    A :class:`ScoreCurve` has sorted the rows once already: at its k-th distinct score,
+    ``tps[k]`` positives and ``fps[k]`` negatives score at or above it, of which
+    ``pos_k`` and ``neg_k`` score exactly it. So every row of that score has the
+    midranks
+
+        T_Z = m + n - tps[k] - fps[k] + (pos_k + neg_k + 1) / 2
+        T_X = m - tps[k] + (pos_k + 1) / 2,     T_Y = n - fps[k] + (neg_k + 1) / 2,
+
+    and the components are computed once per distinct score and weighted by its
+    counts: O(J) after the curve's single O(n log n) sort, with no re-sort. V10 is the
+    share of negatives a positive outscores (ties one half), V01 the share of positives
+    that outscore a negative; both average to the AUC, and
+
+        var = S10 / m + S01 / n,
+
+    S10 and S01 their sample variances (DeLong et al. 1988): the variance pROC reports
+    as ``var(roc, method="delong")``.
+
+    References
+    ----------
+    .. [1] E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, "Comparing the areas
+       under two or more correlated receiver operating characteristic curves: a
+       nonparametric approach", Biometrics 44(3), 837-845 (1988).
+       https://doi.org/10.2307/2531595
+    .. [2] X. Sun and W. Xu, "Fast implementation of DeLong's algorithm for comparing
+       the areas under correlated receiver operating characteristic curves", IEEE
+       Signal Processing Letters 21(11), 1389-1393 (2014).
+       https://doi.org/10.1109/LSP.2014.2337313
+    .. [3] X. Robin et al., "pROC: an open-source package for R and S+ to analyze and
+       compare ROC curves", BMC Bioinformatics 12, 77 (2011).
+       https://doi.org/10.1186/1471-2105-12-77
+
+    Examples
+    --------
+    >>> from opsstats.curves import ScoreCurve
+    >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+    >>> d = delong_roc(curve)
+    >>> round(d.auc, 6), round(d.variance, 6)
+    (0.888889, 0.024691)
+    """
+    _check_whole_counts(curve, "DeLong's variance")
+    tps = np.asarray(curve.tps, dtype=np.int64)
+    fps = np.asarray(curve.fps, dtype=np.int64)
+    m, n_neg = int(tps[-1]), int(fps[-1])
+    if m < 2 or n_neg < 2:
+        raise ValueError("DeLong's variance needs at least 2 positives and 2 negatives (its "
+                         f"components' sample variances); got {m} positive(s) and {n_neg} "
+                         "negative(s).")
+    pos = np.diff(tps, prepend=0)
+    neg = np.diff(fps, prepend=0)
+    # midranks (ascending order) of the rows at each distinct score, from the counts
+    t_z = (m + n_neg - tps - fps) + 0.5 * (pos + neg + 1)
+    t_x = (m - tps) + 0.5 * (pos + 1)
+    t_y = (n_neg - fps) + 0.5 * (neg + 1)
+    v10 = (t_z - t_x) / n_neg
+    v01 = 1.0 - (t_z - t_y) / m
+    auc = float(np.dot(pos, v10) / m)
+    s10 = float(np.dot(pos, (v10 - auc) ** 2) / (m - 1))
+    s01 = float(np.dot(neg, (v01 - auc) ** 2) / (n_neg - 1))
+    return DeLongResult(auc, s10 / m + s01 / n_neg, s10, s01, m, n_neg)
+
+
+def _check_delong_quantity(quantity: Any) -> None:
+    if not (isinstance(quantity, CurveArea) and quantity.curve == "roc"
+            and quantity.rule == "trapezoid"):
+        raise ValueError("`method='delong'` gives an interval for the ROC AUC with the "
+                         "trapezoid rule (the Mann-Whitney statistic) only; got "
+                         f"{quantity.label}. Use method='bootstrap'.")
+
+
+def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float
+                     ) -> tuple[float, float, str, DeLongResult]:
+    _check_delong_quantity(quantity)
+    d = delong_roc(curve)
+    if d.variance == 0:
+        warnings.warn(f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every positive "
+                      "scores above every negative, or every one below): the interval "
+                      f"[{estimate:g}, {estimate:g}] has no width and is misleading.",
+                      UserWarning, stacklevel=4)
+    half = float(ndtri(0.5 + level / 2)) * np.sqrt(d.variance)
+    low, high = estimate - half, estimate + half
+    text = "DeLong, Sun-Xu algorithm"
+    if low < 0.0 or high > 1.0:
+        text += ", clipped to [0, 1]"
+    return max(low, 0.0), min(high, 1.0), text, d
+
+
+# ----------------------------------------------------------------- count sampling
+class _Multinomial:
+    """Batched draws of Multinomial(total, counts / total) over fixed categories.
+
+    Parameters
+    ----------
+    counts : ndarray of int64, shape (k,)
+        Positive counts (rows per category); ``total = counts.sum()``.
+    columns : ndarray of int, shape (k,)
+        Output column of each category, strictly increasing.
+    width : int
+        Number of output columns.
+
+    Notes
+    -----
+    Both samplers are exact; which one is used depends only on the counts (never on
+    the machine), so the same ``rng`` gives the same draws.
+
+    * Few rows per category (``total < 3 k``) or in all (``total < 100``): one uniform
+      integer per row, counted per resample by ``np.bincount``. Cost O(total) per draw.
+    * Otherwise, Poisson conditioning: draw independent X_i ~ Poisson(s * counts_i) with
+      s = 1 - 3 / sqrt(total), and T = sum X_i. Given T = t, X is Multinomial(t, counts /
+      total) whatever s is, so on the event T <= total (a function of T only; a draw
+      with T > total, probability about 0.13%, is drawn again) adding Multinomial(total
+      - T, counts / total), drawn row by row, gives exactly Multinomial(total, counts /
+      total). The top-up is about 3 sqrt(total) rows. The Poisson variates are drawn by
+      inversion of a table of their distribution function (one table per distinct
+      count, from scipy's ``poisson.cdf``; the tail left out is below 1e-30), started
+      from a guide table (Chen and Asau 1974), so the cost is about one uniform per
+      category rather than one per row.
+
+    References
+    ----------
+    .. [1] H.-C. Chen and Y. Asau, "On generating random variates from an empirical
+       distribution", AIIE Transactions 6(2), 163-166 (1974).
+       https://doi.org/10.1080/05695557408974949
+    """
+
+    #: rows per category, and rows in all, from which Poisson conditioning is used
+    MIN_MEAN = 3.0
+    MIN_TOTAL = 100
+    #: s = 1 - MARGIN / sqrt(total): P(T > total) is about 1 - Phi(MARGIN)
+    MARGIN = 3.0
+
+    def __init__(self, counts: np.ndarray, columns: np.ndarray, width: int) -> None:
+        self.counts = np.asarray(counts, dtype=np.int64)
+        self.columns = np.asarray(columns, dtype=np.intp)
+        self.width = int(width)
+        self.k = self.counts.size
+        self.total = int(self.counts.sum())
+        self.poisson = self.total >= max(self.MIN_MEAN * self.k, self.MIN_TOTAL)
+        # position in the cumulated compact counts (with a leading 0) of each column:
+        # cumulative[:, w] = compact_cumulative[:, #{columns <= w}]
+        self.expand = np.searchsorted(self.columns, np.arange(self.width), side="right")
+        if self.poisson:
+            self._tables()
+            # the category of each row, for the top-up draws
+            self.row_cat = np.repeat(np.arange(self.k, dtype=np.int32), self.counts)
+        else:
+            self.row_col = np.repeat(self.columns, self.counts)
+
+    def _tables(self) -> None:
+        self.scale = max(0.0, 1.0 - self.MARGIN / np.sqrt(self.total))
+        values, inverse = np.unique(self.counts, return_inverse=True)
+        lam = values * self.scale
+        # Each table covers lam -+ (12 sqrt(lam) + 40): the tails left out have
+        # probability below 1e-30. Its last entry is set to 1 exactly, so every u in
+        # [0, 1) falls inside it; u below its first entry (probability < 1e-30) gives
+        # the first value.
+        low = np.maximum(0, np.floor(lam - 12.0 * np.sqrt(lam) - 40.0)).astype(np.int64)
+        length = np.ceil(lam + 12.0 * np.sqrt(lam) + 40.0).astype(np.int64) - low + 1
+        starts = np.concatenate(([0], np.cumsum(length)[:-1]))
+        k = np.arange(int(length.sum())) - np.repeat(starts - low, length)
+        cdf = stats.poisson.cdf(k, np.repeat(lam, length))
+        cdf[np.cumsum(length) - 1] = 1.0
+        guides, guide_start = [], np.empty(values.size, dtype=np.int64)
+        size = 2 * length
+        position = 0
+        for g in range(values.size):
+            table = cdf[starts[g]:starts[g] + length[g]]
+            # guide[j] = first k with cdf_k > j / M - 1e-12: the inverse of any u in
+            # bucket j = floor(u * M) is at least guide[j], even when rounding in u * M
+            # (relative error 2**-53) puts u in the next bucket, so the search below
+            # only moves up.
+            levels = np.arange(size[g]) / size[g] - 1e-12
+            guides.append(starts[g] + np.searchsorted(table, levels, side="right"))
+            guide_start[g] = position
+            position += size[g]
+        if position >= 2 ** 31 or cdf.size >= 2 ** 31:
+            raise ValueError("too many rows for the count sampler's tables.")
+        # int32 indices: numpy converts float64 to int32 and gathers with np.take on
+        # int32 indices several times faster than with int64 ones.
+        self.cdf = cdf
+        self.guide = np.concatenate(guides).astype(np.int32)
+        self.base = (starts - low)[inverse].astype(np.int32)   # value = index - base
+        self.guide_start = guide_start[inverse].astype(np.int32)
+        self.guide_size = size[inverse].astype(np.float64)
+
+    def _poisson(self, b: int, rng: np.random.Generator) -> np.ndarray:
+        u = rng.random((b, self.k))
+        j = np.multiply(u, self.guide_size).astype(np.int32)    # floor: u >= 0
+        j += self.guide_start
+        x = np.take(self.guide, j)
+        uf, xf = u.ravel(), x.ravel()
+        active = np.flatnonzero(uf >= np.take(self.cdf, xf))
+        while active.size:
+            xf[active] += 1
+            active = active[uf[active] >= self.cdf[xf[active]]]
+        x -= self.base
+        return x
+
+    def _compact(self, b: int, rng: np.random.Generator) -> np.ndarray:
+        """(b, k) counts per category, by Poisson conditioning."""
+        x = self._poisson(b, rng)
+        t = x.sum(axis=1)
+        bad = np.flatnonzero(t > self.total)
+        while bad.size:                       # rare: T > total, draw those rows again
+            x[bad] = self._poisson(bad.size, rng)
+            t[bad] = x[bad].sum(axis=1)
+            bad = bad[t[bad] > self.total]
+        deficit = self.total - t
+        extra = rng.integers(0, self.total, size=int(deficit.sum()))
+        category = np.take(self.row_cat, extra).astype(np.intp)
+        category += np.repeat(np.arange(b, dtype=np.intp) * self.k, deficit)
+        x += np.bincount(category, minlength=b * self.k).reshape(b, self.k)
+        return x
+
+    def _rows(self, b: int, rng: np.random.Generator) -> np.ndarray:
+        """(b, width) counts, one uniform integer per row."""
+        rows = rng.integers(0, self.total, size=(b, self.total))
+        cols = np.take(self.row_col, rows)
+        out = np.empty((b, self.width), dtype=np.int64)
+        for i in range(b):
+            out[i] = np.bincount(cols[i], minlength=self.width)
+        return out
+
+    def draw(self, b: int, rng: np.random.Generator) -> np.ndarray:
+        """b draws of the counts, an int64 array of shape (b, width)."""
+        if not self.poisson:
+            return self._rows(b, rng)
+        out = np.zeros((b, self.width), dtype=np.int64)
+        out[:, self.columns] = self._compact(b, rng)
+        return out
+
+    def draw_cumulative(self, b: int, rng: np.random.Generator) -> np.ndarray:
+        """b draws of the cumulative counts over the columns, shape (b, width)."""
+        if not self.poisson:
+            out = self._rows(b, rng)
+            np.cumsum(out, axis=1, out=out)
+            return out
+        x = self._compact(b, rng)
+        padded = np.zeros((b, self.k + 1), dtype=np.int64)
+        np.cumsum(x, axis=1, out=padded[:, 1:])
+        return np.take(padded, self.expand, axis=1)
+
+
+# --------------------------------------------------------------- resampling cells
+class _Cells:
+    """Rows per (cell, class) over the curve's distinct thresholds (decreasing).
+
+    ``mode="full"``: one cell per threshold (the lift area needs every point).
+    ``mode="reduced"``: a run of thresholds that add negatives only is one cell, its
+    last threshold (as :meth:`ScoreCurve._geometry_points` does; valid for every area
+    but the lift area and for every eq. 9 operating point).
+    ``mode="step_pr"``: for the step-rule PR area (average precision) only, a run of
+    negatives-only thresholds is merged into the *next* threshold: such points have
+    zero recall width, so their terms y_k (x_k - x_{k-1}) are 0, and dropping a point
+    of zero width leaves the width of the next one unchanged. Merged cells resample
+    exactly, since a sum of multinomial cells is a multinomial cell.
+    """
+
+    def __init__(self, curve: Any, mode: str) -> None:
+        tps = np.asarray(curve.tps, dtype=np.int64)
+        fps = np.asarray(curve.fps, dtype=np.int64)
+        J = tps.size
+        if mode == "step_pr" and J > 1:
+            gains = np.empty(J, dtype=bool)
+            gains[0] = tps[0] > 0
+            np.greater(tps[1:], tps[:-1], out=gains[1:])
+            gains[-1] = True
+            keep = np.flatnonzero(gains)
+            tps, fps = tps[keep], fps[keep]
+        elif mode == "reduced" and J > 1:
+            # Same rule as ScoreCurve._geometry_points: drop threshold k when the steps
+            # into k and into k + 1 both add no positives.
+            flat = np.empty(J, dtype=bool)
+            flat[0] = tps[0] == 0
+            np.equal(tps[1:], tps[:-1], out=flat[1:])
+            keep = np.flatnonzero(np.append(~(flat[:-1] & flat[1:]), True))
+            tps, fps = tps[keep], fps[keep]
+        self.pos = np.diff(tps, prepend=0)
+        self.neg = np.diff(fps, prepend=0)
+        self.P = int(tps[-1])
+        self.N = int(fps[-1])
+        self.k = self.pos.size
+
+
+def _cell_mode(quantity: Any) -> str:
+    if isinstance(quantity, CurveArea):
+        if quantity.curve == "lift":
+            return "full"
+        if quantity.curve == "pr" and quantity.rule == "step":
+            return "step_pr"
+    return "reduced"
+
+
+def _first_limit_fix(quantity: Any) -> bool:
+    """Trapezoid PR and lift areas read y at the first point as its limit along the
+    first segment; a resample whose first thresholds drew no rows must have those
+    (origin) points moved out of the way first."""
+    return (isinstance(quantity, CurveArea) and quantity.rule == "trapezoid"
+            and quantity.curve in ("pr", "lift"))
+
+
+def _fill_curves(tp: np.ndarray, fp: np.ndarray, P: Any, N: Any, alpha: np.ndarray,
+                 beta: np.ndarray) -> None:
+    """(alpha, beta) of resampled curves into (b, k + 1) buffers, from per-cell counts
+    already cumulated (in place, integers: exact), with the same operations as
+    ScoreCurve.alpha / .beta, so that an unchanged resample gives the observed curve
+    bit for bit."""
+    alpha[:, 0] = 0.0
+    beta[:, 0] = 1.0
+    np.divide(fp, N, out=alpha[:, 1:])
+    np.subtract(P, tp, out=beta[:, 1:])
+    np.divide(beta[:, 1:], P, out=beta[:, 1:])
+
+
+def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
+                        beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Move a resample's leading empty cells (points still at the origin; ``ctp``,
+    ``cfp`` are cumulative counts) to the end, as copies of the end point (1, 0):
+    zero-width there, and the curve then starts with its first real segment, as the
+    resample's own curve would."""
+    empty = (ctp[:, 0] == 0) & (cfp[:, 0] == 0)
+    if not empty.any():
+        return alpha, beta
+    rows = np.flatnonzero(empty)
+    shift = np.argmax((ctp[rows] + cfp[rows]) > 0, axis=1)   # leading empty cells
+    k = ctp.shape[1]
+    idx = np.minimum(np.arange(1, k + 1)[None, :] + shift[:, None], k)
+    alpha, beta = alpha.copy(), beta.copy()
+    alpha[rows, 1:] = np.take_along_axis(alpha[rows], idx, axis=1)
+    beta[rows, 1:] = np.take_along_axis(beta[rows], idx, axis=1)
+    return alpha, beta
+
+
+def _prevalence_dependent(quantity: Any) -> bool:
+    from ..reference._streamed import depends_on_prevalence
+
+    return depends_on_prevalence(quantity)
+
+
+def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generator,
+                      stratified: bool, show_progress: bool) -> np.ndarray:
+    """The quantity on n bootstrap resamples of the curve's rows (NaN where undefined).
+
+    Resamples are drawn in batches of b = max(1, 2**18 // (k + 1)) curves; the batch size
+    depends only on the data, so the same ``rng`` gives the same values.
+    """
+    cells = _Cells(curve, _cell_mode(quantity))
+    k = cells.k
+    P, N = cells.P, cells.N
+    has_pos, has_neg = np.flatnonzero(cells.pos), np.flatnonzero(cells.neg)
+    if stratified:
+        samplers = (_Multinomial(cells.pos[has_pos], has_pos, k),
+                    _Multinomial(cells.neg[has_neg], has_neg, k))
+    else:
+        joint = _Multinomial(np.concatenate((cells.pos[has_pos], cells.neg[has_neg])),
+                             np.concatenate((has_pos, k + has_neg)), 2 * k)
+    by_prevalence = not stratified and _prevalence_dependent(quantity)
+    fix = _first_limit_fix(quantity)
+    batch = max(1, min(n, _CHUNK_ELEMENTS // (k + 1)))
+    alpha_buf, beta_buf = np.empty((batch, k + 1)), np.empty((batch, k + 1))
+    values = np.empty(n)
+    pi = curve.prevalence
+    with progress(n, show_progress, "bootstrap") as tick, \
+            np.errstate(divide="ignore", invalid="ignore"):
+        for start in range(0, n, batch):
+            b = min(batch, n - start)
+            alpha, beta = alpha_buf[:b], beta_buf[:b]
+            out = values[start:start + b]
+            if stratified:
+                tp = samplers[0].draw_cumulative(b, rng)
+                fp = samplers[1].draw_cumulative(b, rng)
+                _fill_curves(tp, fp, P, N, alpha, beta)
+                if fix:
+                    alpha, beta = _drop_leading_empty(tp, fp, alpha, beta)
+                out[:] = quantity(pi, alpha, beta)
+            else:
+                both = joint.draw(b, rng)
+                tp, fp = np.cumsum(both[:, :k], axis=1), np.cumsum(both[:, k:], axis=1)
+                p_r, n_r = tp[:, -1], fp[:, -1]
+                ok = (p_r > 0) & (n_r > 0)              # a class absent: undefined
+                out[~ok] = np.nan
+                if not ok.any():
+                    tick(b)
+                    continue
+                tp, fp, p_r, n_r = tp[ok], fp[ok], p_r[ok], n_r[ok]
+                alpha, beta = alpha[:tp.shape[0]], beta[:tp.shape[0]]
+                _fill_curves(tp, fp, p_r[:, None], n_r[:, None], alpha, beta)
+                if fix:
+                    alpha, beta = _drop_leading_empty(tp, fp, alpha, beta)
+                res = np.empty(tp.shape[0])
+                if by_prevalence:      # each resample at its own prevalence
+                    for p_val in np.unique(p_r):
+                        rows = np.flatnonzero(p_r == p_val)
+                        pi_r = p_val / (p_val + n_r[rows[0]])
+                        res[rows] = quantity(pi_r, alpha[rows], beta[rows])
+                else:
+                    res[:] = quantity(pi, alpha, beta)
+                out[ok] = res
+            tick(b)
+    return values
+
+
+# ---------------------------------------------------------------------- jackknife
+def _segments(quantity: CurveArea, pi: float, a0: np.ndarray, b0: np.ndarray,
+              a1: np.ndarray, b1: np.ndarray) -> np.ndarray:
+    """Each segment's share of an area: the area of the two-point curve (a0, b0) ->
+    (a1, b1). Both rules (and the NAUC normalization) are sums over segments of a
+    function of the segment's two ends, so shares add up to the area."""
+    return quantity(pi, np.stack((a0, a1), axis=-1), np.stack((b0, b1), axis=-1))
+
+
+def _jackknife(curve: Any, quantity: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out values of the quantity for every (cell, class) type of row and how
+    many rows each type has, in O(k) geometry work (no per-row curves).
+
+    Leaving out a positive of cell c (point index c; point 0 is the origin) shifts the
+    cumulative positives of cells >= c down by one and makes P one smaller: the
+    leave-one-out curve is curve A (the original counts, new totals) on points 0..c-1
+    and curve S (the shifted counts, new totals) on points c..k; likewise for a
+    negative. An area is then prefix(A) + segment(A_{c-1}, S_c) + suffix(S), prefix and
+    suffix sums of per-segment shares. An operating point depends on the first point
+    with x >= u and its left neighbour: that pair lies in A, in S or straddles the
+    junction (A_{c-1}, S_c), and each case is evaluated by the shared geometry.
+    """
+    cells = _Cells(curve, _cell_mode(quantity))
+    T, F = np.cumsum(cells.pos), np.cumsum(cells.neg)
+    P, N = cells.P, cells.N
+    values, weights = [], []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for positive in (True, False):
+            counts = cells.pos if positive else cells.neg
+            if (P if positive else N) < 2:         # the class would vanish: undefined
+                continue
+            p2, n2 = (P - 1, N) if positive else (P, N - 1)
+            pi2 = p2 / (p2 + n2)
+            a_A = np.concatenate(([0.0], F / n2))
+            b_A = np.concatenate(([1.0], (p2 - T) / p2))
+            if positive:
+                a_S, b_S = a_A, np.concatenate(([1.0], (p2 - (T - 1)) / p2))
+            else:
+                a_S, b_S = np.concatenate(([0.0], (F - 1) / n2)), b_A
+            c = np.flatnonzero(counts) + 1          # point index of each cell with rows
+            if isinstance(quantity, CurveArea):
+                seg_A = _segments(quantity, pi2, a_A[:-1], b_A[:-1], a_A[1:], b_A[1:])
+                seg_S = _segments(quantity, pi2, a_S[:-1], b_S[:-1], a_S[1:], b_S[1:])
+                prefix_A = np.concatenate(([0.0], np.cumsum(seg_A)))   # points 0..j
+                suffix_S = np.concatenate((np.cumsum(seg_S[::-1])[::-1], [0.0]))
+                cross = _segments(quantity, pi2, a_A[c - 1], b_A[c - 1], a_S[c], b_S[c])
+                loo = prefix_A[c - 1] + cross + suffix_S[c]
+            else:
+                u = quantity.x
+                x_A = geo.x_coordinate(quantity.axis, pi2, a_A, b_A)
+                x_S = geo.x_coordinate(quantity.axis, pi2, a_S, b_S)
+                r_A = int(np.count_nonzero(x_A < u))          # first A point with x >= u
+                r_S = int(np.count_nonzero(x_S[1:] < u)) + 1  # first S point (>= 1)
+                v_A = float(geo.value_at(quantity, pi2, a_A, b_A))
+                v_S = float(geo.value_at(quantity, pi2, a_S, b_S))
+                in_A = r_A < c
+                in_S = ~in_A & (r_S > c)
+                loo = np.where(in_A, v_A, v_S)
+                across = ~in_A & ~in_S
+                if across.any():
+                    cc = c[across]
+                    loo[across] = geo.value_at(
+                        quantity, pi2, np.stack((a_A[cc - 1], a_S[cc]), axis=-1),
+                        np.stack((b_A[cc - 1], b_S[cc]), axis=-1))
+            values.append(np.asarray(loo, dtype=float))
+            weights.append(counts[c - 1].astype(float))
+    if not values:
+        return np.empty(0), np.empty(0)
+    v, w = np.concatenate(values), np.concatenate(weights)
+    ok = ~np.isnan(v)
+    return v[ok], w[ok]
+
+
+# ----------------------------------------------------------------------- intervals
+def _estimate(curve: Any, quantity: Any) -> float:
+    """The observed value, by the same reduced points as ScoreCurve.auc / .value_at."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        points = curve._geometry_points(quantity.curve if isinstance(quantity, CurveArea)
+                                        else None)
+        return float(quantity(curve.prevalence, *points))
+
+
+class _Bootstrap(NamedTuple):
+    sorted_values: np.ndarray
+    levels: tuple[float, float]
+    n: int
+    description: str
+    prevalence_mode: str
+
+
+def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
+                   estimate: float, stratified: bool, rng: Any,
+                   show_progress: bool) -> _Bootstrap:
+    _check_whole_counts(curve, "The curve bootstrap")
+    generator = check_rng(rng)
+    values = _bootstrap_values(curve, quantity, n, generator, stratified, show_progress)
+    defined = np.sort(values[~np.isnan(values)])
+    tail = (1 - level) / 2
+    levels = (tail, 1 - tail)
+    if kind == "bca" and defined.size:
+        jack, weights = _jackknife(curve, quantity)
+        if jack.size == 0:    # no defined leave-one-out value: acceleration 0
+            jack, weights = np.zeros(1), np.ones(1)
+        levels = bca_levels(defined, estimate, jack, weights, level)
+    how = (f"{n} stratified bootstrap resamples" if stratified
+           else f"{n} bootstrap resamples (not stratified)")
+    return _Bootstrap(defined, levels, n, f"{how}, {_KIND_LABEL[kind]}",
+                      "fixed" if stratified else "random")
+
+
+def curve_interval(curve: Any, name: Any, *, method: str = "bootstrap",
+                   confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
+                   interval: str | None = None, stratified: bool = True, rng: Any = None,
+                   progress: bool = False, at: dict[str, float] | None = None,
+                   top_k: float | None = None, rule: str | None = None,
+                   **params: Any) -> IntervalResult:
+    """Confidence interval for an area or an operating-point value of a score curve.
+
+    See :meth:`opsstats.curves.ScoreCurve.interval` for the parameters.
+    """
+    level = check_confidence_level(confidence_level)
+    method, kind, n = _check_options(method, interval, n_resamples, stratified, progress)
+    quantity = _resolve(curve, name, at, top_k, rule, params)
+    estimate = _estimate(curve, quantity)
+    if method == "delong":
+        low, high, text, d = _delong_interval(curve, quantity, level, estimate)
+        return IntervalResult(
+            estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
+            quantity=quantity.label, method=text, prevalence_mode="fixed",
+            details={"variance": d.variance, "standard_error": float(np.sqrt(d.variance)),
+                     "s10": d.s10, "s01": d.s01, "auc": d.auc})
+    boot = _run_bootstrap(curve, quantity, kind, n, level, estimate, stratified, rng,
+                          progress)
+    values = boot.sorted_values
+    if values.size == 0:
+        low = high = float("nan")
+    else:
+        low, high = (float(v) for v in at_positions(
+            values, quantile_positions(values.size, boot.levels)))
+    return IntervalResult(
+        estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
+        quantity=quantity.label, method=boot.description, n_resamples=n,
+        n_undefined=int(n - values.size), prevalence_mode=boot.prevalence_mode,
+        draws=values, details={"levels": boot.levels})
+
+
+def _widen(estimate: float, low: float, high: float, se_low: float, se_high: float,
+           level: float) -> tuple[float, float]:
+    """Each end moved outwards so that its distance h from the estimate becomes
+    sqrt(h**2 + (z se)**2): the sampling half-width and the reference's Monte Carlo
+    error at that end, independent, combined in quadrature."""
+    z = float(ndtri(0.5 + level / 2))
+    h_low, h_high = max(estimate - low, 0.0), max(high - estimate, 0.0)
+    low -= np.hypot(h_low, z * se_low) - h_low
+    high += np.hypot(h_high, z * se_high) - h_high
+    return max(float(low), 0.0), min(float(high), 1.0)
+
+
+def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None = None,
+                       top_k: float | None = None, reference: Any = None,
+                       rule: str | None = None, ties: str = "strict", ci: str | None = None,
+                       confidence_level: float = 0.95,
+                       n_resamples: int = DEFAULT_RESAMPLES, interval: str | None = None,
+                       stratified: bool = True, rng: Any = None, progress: bool = False,
+                       **params: Any) -> OPSResult:
+    """OPS of a curve quantity against a curve reference, with an interval when ``ci``
+    is a method.
+
+    See :meth:`opsstats.curves.ScoreCurve.ops` for the parameters.
+
+    Notes
+    -----
+    The quantity's interval (bootstrap order statistics, or the DeLong ends) is mapped
+    through OPS at the curve's prevalence; OPS is monotone in the quantity there, so
+    this is the interval of the OPS of every resample (for a lower-is-better quantity
+    the ends swap). A Monte Carlo reference estimates OPS at each mapped end with a
+    standard error se = sqrt(p (1 - p) / G) that is independent of the test-set
+    sampling; each end is moved outwards so that its distance h from the OPS estimate
+    becomes sqrt(h**2 + (z se)**2), z the normal quantile of the confidence level,
+    and clipped to [0, 1]. ``ci_method`` then ends with "reference Monte Carlo error
+    added"; ``details["ci_without_reference_error"]`` keeps the mapped interval.
+    """
+    from ..ops import _check_reference, curve_ops
+
+    if top_k is not None:
+        if at is not None:
+            raise TypeError("give at most one of `at` and `top_k`; got "
+                            f"at={describe(at)}, top_k={describe(top_k)}.")
+        at = {"rate": curve._check_top_k(top_k) / curve.n}
+        top_k = None
+    if ci is not None:
+        level = check_confidence_level(confidence_level)
+        method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress,
+                                         name="ci")
+    result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties,
+                       **params)
+    if ci is None or np.isnan(result.estimate):
+        return result
+    ref = _check_reference(reference, "curve", "a curve quantity")
+    quantity = ref._quantity(metric, at, rule, params)
+    pi = curve.prevalence
+    estimate = float(result.estimate)
+    extra: dict[str, Any] = {}
+    if method == "delong":
+        low_v, high_v, text, d = _delong_interval(curve, quantity, level, result.value)
+        r = ref.ops(quantity, np.array([low_v, high_v]), prevalence=pi, ties=ties)
+        ops_ends = np.asarray(r.estimate, dtype=float)
+        se_ends = np.asarray(r.standard_error, dtype=float)
+        low, high = float(ops_ends[0]), float(ops_ends[1])
+        se_low, se_high = float(se_ends[0]), float(se_ends[1])
+        n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
+        extra = {"variance": d.variance, "standard_error_value": float(np.sqrt(d.variance))}
+        mode = "fixed"
+    else:
+        if not stratified and _prevalence_dependent(quantity):
+            raise ValueError(f"`stratified=False` resamples the prevalence, and OPS of "
+                             f"{quantity.label} depends on it: every resample would need the "
+                             "reference at its own prevalence. Use stratified=True (the "
+                             "prevalence fixed, as OPS standardizes against the test set's "
+                             "own prevalence).")
+        boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
+                              rng, progress)
+        text, mode = boot.description, boot.prevalence_mode
+        values = boot.sorted_values
+        m = values.size
+        n_defined = m
+        if m == 0:
+            low = high = se_low = se_high = float("nan")
+            value_ci = ConfidenceInterval(float("nan"), float("nan"))
+        else:
+            value_ci = ConfidenceInterval(*(float(v) for v in at_positions(
+                values, quantile_positions(m, boot.levels))))
+            levels = boot.levels
+            higher = quantity.higher_is_better
+            if not higher:   # OPS decreases in the value: its quantile q is the value's 1-q
+                levels = (1 - levels[1], 1 - levels[0])
+            lo_i, hi_i, w = quantile_positions(m, levels)
+            idx = np.unique(np.r_[lo_i, hi_i])
+            src = idx if higher else m - 1 - idx
+            r = ref.ops(quantity, values[src], prevalence=pi, ties=ties)
+            ops_at = dict(zip(idx.tolist(), np.atleast_1d(r.estimate).tolist(), strict=True))
+            se_at = dict(zip(idx.tolist(), np.atleast_1d(r.standard_error).tolist(),
+                             strict=True))
+
+            def interp(table: dict, e: int) -> float:
+                return table[lo_i[e]] + w[e] * (table[hi_i[e]] - table[lo_i[e]])
+
+            low, high = interp(ops_at, 0), interp(ops_at, 1)
+            se_low, se_high = interp(se_at, 0), interp(se_at, 1)
+    mapped = ConfidenceInterval(float(low), float(high))
+    if np.isfinite(low) and (se_low > 0 or se_high > 0):
+        low, high = _widen(estimate, low, high, se_low, se_high, level)
+        text += "; reference Monte Carlo error added"
+    details = {**result.details, "value_ci": value_ci, "ci_without_reference_error": mapped,
+               "reference_standard_error_at_ends": (float(se_low), float(se_high)),
+               "prevalence_mode": mode, **extra}
+    if method == "bootstrap":
+        details.update(n_resamples=n, n_undefined=int(n - n_defined))
+    return replace(result, ci=ConfidenceInterval(float(low), float(high)),
+                   confidence_level=level, ci_method=text, details=details)

@@ -1,0 +1,533 @@
+"""Intervals for a ScoreCurve (DeLong and the count-resampling bootstrap) and for its OPS.
+
+References, each independent of the code under test:
+
+- A slow, obvious DeLong written here: the placement matrix psi(X_i, Y_j) of every
+  (positive, negative) pair (1, 1/2 for a tie, 0), its row and column means V10 and V01,
+  ``var = var(V10) / m + var(V01) / n`` (DeLong et al. 1988, O(m n)).
+- R's pROC 1.18.0 on the data sets of ``tests/reference/data`` (the R call beside each
+  number in ``tests/reference/proc_reference.csv``): the AUC, ``var(r,
+  method="delong")``, ``ci.auc(r, method="delong", conf.level=0.95 / 0.90)`` (tolerance
+  1e-10: both are closed forms in double precision) and ``set.seed(1); ci.auc(r,
+  method="bootstrap", boot.n=20000, boot.stratified=TRUE)`` (tolerance 0.01: both ends
+  are Monte Carlo; pROC's own reruns with seeds 2-6 moved them by up to 0.006 on
+  ``small_ties`` and 0.002 elsewhere, see ``tests/reference/README.md``).
+- A naive bootstrap written here: resample rows with numpy, build a new curve with
+  ``ScoreCurve.from_scores`` (a full sort per resample) and evaluate it. Same
+  distribution as the count resampling, compared by means (within 4 Monte Carlo
+  standard errors), standard deviations (within 10%) and a two-sample
+  Kolmogorov-Smirnov test.
+- ``scipy.stats.multinomial`` probabilities for the count sampler (chi-square test).
+- Leave-one-out curves built from the rows with one row removed, for the jackknife.
+- ``scipy.stats.bootstrap(method="BCa")`` (its own resampling and jackknife) for the
+  BCa interval, within Monte Carlo tolerance.
+"""
+
+from __future__ import annotations
+
+import csv
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from opsstats.curves import ScoreCurve
+from opsstats.curves._geometry import parse_area, parse_at
+from opsstats.reference.dbt import DirectedBinaryTree
+from opsstats.uncertainty.curve import (
+    _Cells,
+    _fill_curves,
+    _jackknife,
+    _Multinomial,
+    curve_interval,
+    delong_roc,
+)
+
+REFERENCE = Path(__file__).parent / "reference"
+DATASETS = ("imbalanced", "medium", "perfect", "small_ties", "weak")
+REF = DirectedBinaryTree(depth=4, n_curves=2000)   # small, fast Monte Carlo reference
+
+
+def _data(name: str) -> tuple[np.ndarray, np.ndarray]:
+    d = pd.read_csv(REFERENCE / "data" / f"{name}.csv")
+    return d["y_true"].to_numpy(), d["y_score"].to_numpy()
+
+
+def _curve(name: str) -> ScoreCurve:
+    return ScoreCurve.from_scores(*_data(name))
+
+
+def _proc() -> dict[tuple[str, str, str], float]:
+    with open(REFERENCE / "proc_reference.csv", newline="") as fh:
+        return {(r["dataset"], r["quantity"], r["conf_level"]): float(r["value"])
+                for r in csv.DictReader(fh)}
+
+
+PROC = _proc()
+
+
+def _tied(seed: int = 0, n: int = 80, prevalence: float = 0.3, levels: int = 7):
+    """Scores from a handful of values (heavy ties across classes)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prevalence).astype(int)
+    y[:2], y[2:4] = 1, 0
+    s = np.round(rng.normal(y * 0.8, 1) * levels / 4) / levels
+    return y, s
+
+
+# ------------------------------------------------------------------------- DeLong
+def slow_delong(y: np.ndarray, s: np.ndarray) -> tuple[float, float]:
+    x, z = s[y == 1], s[y == 0]
+    psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    return psi.mean(), v10.var(ddof=1) / x.size + v01.var(ddof=1) / z.size
+
+
+@pytest.mark.parametrize("data", [*(d for d in DATASETS if d != "perfect"), "tied0", "tied1"])
+def test_delong_matches_slow_pairwise_delong(data):
+    y, s = _tied(int(data[-1])) if data.startswith("tied") else _data(data)
+    auc, var = slow_delong(y, s)
+    d = delong_roc(ScoreCurve.from_scores(y, s))
+    assert d.auc == pytest.approx(auc, abs=1e-13)
+    assert d.variance == pytest.approx(var, rel=1e-11, abs=1e-16)
+    assert d.variance == pytest.approx(d.s10 / d.n_positive + d.s01 / d.n_negative, rel=1e-15)
+
+
+def test_delong_is_unchanged_by_reordering_rows_and_matches_counts_curve():
+    y, s = _tied(3)
+    order = np.random.default_rng(1).permutation(y.size)
+    a = delong_roc(ScoreCurve.from_scores(y, s))
+    b = delong_roc(ScoreCurve.from_scores(y[order], s[order]))
+    values = np.unique(s)
+    c = delong_roc(ScoreCurve.from_counts(values, [np.sum((s == v) & (y == 1)) for v in values],
+                                          [np.sum((s == v) & (y == 0)) for v in values]))
+    assert a == b == c
+
+
+@pytest.mark.parametrize("dataset", [d for d in DATASETS if d != "perfect"])
+def test_delong_matches_proc(dataset):
+    # r <- roc(y_true, y_score, levels=c(0,1), direction="<", quiet=TRUE)
+    curve = _curve(dataset)
+    r95 = curve.interval("roc_auc", method="delong")
+    r90 = curve.interval("roc_auc", method="delong", confidence_level=0.9)
+    assert r95.estimate == pytest.approx(PROC[dataset, "auc", ""], abs=1e-13)  # auc(r)
+    # var(r, method="delong")
+    assert r95.details["variance"] == pytest.approx(PROC[dataset, "var_delong", ""],
+                                                    rel=1e-10, abs=1e-15)
+    for r, cl in ((r95, "0.95"), (r90, "0.90")):
+        # ci.auc(r, method="delong", conf.level=cl)[1] and [3]
+        assert r.ci.low == pytest.approx(PROC[dataset, "ci_delong_lower", cl], abs=1e-10)
+        assert r.ci.high == pytest.approx(PROC[dataset, "ci_delong_upper", cl], abs=1e-10)
+    assert r90.ci.low >= r95.ci.low and r90.ci.high <= r95.ci.high
+
+
+def test_delong_perfect_separation_warns_and_matches_proc():
+    curve = _curve("perfect")
+    with pytest.warns(UserWarning, match="variance of the ROC AUC is 0"):
+        r = curve.interval("roc_auc", method="delong")
+    # pROC: var 0, ci.auc(r, method="delong") = 1-1 (and a warning that it is misleading)
+    assert r.details["variance"] == PROC["perfect", "var_delong", ""] == 0
+    assert r.ci == (PROC["perfect", "ci_delong_lower", "0.95"],
+                    PROC["perfect", "ci_delong_upper", "0.95"]) == (1.0, 1.0)
+
+
+def test_delong_is_clipped_to_unit_interval_and_says_so():
+    curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1, 0, 1, 0, 0],
+                                   [0.1, 0.4, 0.35, 0.8, 0.2, 0.5, 0.3, 0.7, 0.6, 0.15])
+    r = curve.interval("roc_auc", method="delong")
+    se = np.sqrt(r.details["variance"])
+    assert r.estimate + 1.959963984540054 * se > 1 and r.ci.high == 1.0
+    assert r.ci.low == pytest.approx(r.estimate - 1.959963984540054 * se, abs=1e-15)
+    assert str(r) == ("AUC(ROC, trapezoid) = 0.8750, 95% CI 0.6459-1.0000 (DeLong, Sun-Xu "
+                      "algorithm, clipped to [0, 1])")
+    assert str(_curve("medium").interval("roc_auc", method="delong")) == (
+        "AUC(ROC, trapezoid) = 0.7519, 95% CI 0.6968-0.8069 (DeLong, Sun-Xu algorithm)")
+    # the NAUC of the ROC curve is the AUC (ideal 1): same interval
+    n = curve.interval("nroc_auc", method="delong")
+    assert n.ci == r.ci and n.quantity == "NAUC(ROC, trapezoid)"
+
+
+# ------------------------------------------------------------- count resampling
+class _ForcedPoisson(_Multinomial):
+    MIN_MEAN = 0.0
+    MIN_TOTAL = 0
+
+
+class _ForcedRows(_Multinomial):
+    MIN_MEAN = np.inf
+
+
+@pytest.mark.parametrize("sampler", [_ForcedRows, _ForcedPoisson])
+def test_count_sampler_is_multinomial(sampler):
+    counts = np.array([60, 25, 10, 5])   # total 100
+    m = sampler(counts, np.array([0, 2, 3, 5]), 6)
+    assert m.poisson == (sampler is _ForcedPoisson)
+    draws = m.draw(40_000, np.random.default_rng(0))
+    assert draws.shape == (40_000, 6) and np.all(draws.sum(axis=1) == 100)
+    assert np.all(draws[:, [1, 4]] == 0)
+    x = draws[:, [0, 2, 3, 5]]
+    p = counts / 100
+    se = np.sqrt(100 * p * (1 - p) / 40_000)
+    assert np.all(np.abs(x.mean(axis=0) - 100 * p) < 4 * se)
+    cov = np.cov(x.T)
+    expected = 100 * (np.diag(p) - np.outer(p, p))
+    assert np.allclose(cov, expected, rtol=0.05, atol=0.05)
+    cumulative = m.draw_cumulative(1000, np.random.default_rng(1))
+    again = m.draw(1000, np.random.default_rng(1))
+    assert np.array_equal(cumulative, np.cumsum(again, axis=1))
+
+
+@pytest.mark.parametrize("sampler", [_ForcedRows, _ForcedPoisson])
+def test_count_sampler_chi_square_against_exact_pmf(sampler):
+    counts = np.array([3, 2, 1])          # total 6: 28 outcomes
+    m = sampler(counts, np.arange(3), 3)
+    assert m.poisson == (sampler is _ForcedPoisson)
+    x = m.draw(30_000, np.random.default_rng(5))
+    outcomes, observed = np.unique(x, axis=0, return_counts=True)
+    expected = 30_000 * stats.multinomial.pmf(outcomes, 6, counts / 6)
+    assert outcomes.shape[0] == 28 and np.all(outcomes.sum(axis=1) == 6)
+    chi2 = np.sum((observed - expected) ** 2 / expected)
+    assert stats.chi2.sf(chi2, outcomes.shape[0] - 1) > 1e-3
+
+
+def test_unchanged_resample_is_the_observed_curve_bit_for_bit():
+    curve = ScoreCurve.from_scores(*_tied(2))
+    cells = _Cells(curve, "reduced")
+    alpha, beta = np.empty((1, cells.k + 1)), np.empty((1, cells.k + 1))
+    _fill_curves(np.cumsum(cells.pos)[None], np.cumsum(cells.neg)[None], cells.P, cells.N,
+                 alpha, beta)
+    a, b = curve._geometry_points()
+    assert np.array_equal(alpha[0], a) and np.array_equal(beta[0], b)
+
+
+def naive_bootstrap(y, s, value, n, seed, stratified=True):
+    """Resample rows, re-sort (from_scores) and evaluate: the obvious bootstrap."""
+    rng = np.random.default_rng(seed)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    out = np.empty(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(n):
+            if stratified:
+                idx = np.concatenate((rng.choice(pos, pos.size), rng.choice(neg, neg.size)))
+            else:
+                idx = rng.integers(0, y.size, y.size)
+                if y[idx].min() == y[idx].max():
+                    out[i] = np.nan
+                    continue
+            out[i] = value(ScoreCurve.from_scores(y[idx], s[idx]))
+    return out
+
+
+QUANTITIES = {
+    "roc": ("roc_auc", {}, lambda c: c.auc("roc")),
+    "pr": ("pr_auc", {}, lambda c: c.auc("pr")),
+    "pr-trap": ("pr_auc", {"rule": "trapezoid"}, lambda c: c.auc("pr", rule="trapezoid")),
+    "lift": ("lift_auc", {}, lambda c: c.auc("lift")),
+    "nlift-trap": ("nlift_auc", {"rule": "trapezoid"},
+                   lambda c: c.nauc("lift", rule="trapezoid")),
+    "gain": ("gain_auc", {}, lambda c: c.auc("gain")),
+    "precision@recall": ("precision", {"at": {"recall": 0.6}},
+                         lambda c: c.value_at("precision", {"recall": 0.6})),
+    "lift@rate": ("lift", {"at": {"rate": 0.2}}, lambda c: c.value_at("lift", {"rate": 0.2})),
+}
+
+
+def _continuous(seed: int = 0, n: int = 1000):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.1).astype(int)
+    return y, rng.normal(y * 1.2, 1)
+
+
+@pytest.mark.parametrize("data, which", [
+    *(("ties", q) for q in QUANTITIES),
+    *(("continuous", q) for q in ("roc", "pr", "pr-trap", "precision@recall", "lift@rate"))])
+@pytest.mark.parametrize("stratified", [True, False])
+def test_count_resampling_matches_naive_row_resampling(data, which, stratified):
+    """Ties: 400 rows on 7 score values; continuous: 1000 rows, prevalence 0.1, all
+    distinct. Both make the count sampler use Poisson conditioning for some class (and
+    the continuous data one uniform integer per row for the positives)."""
+    name, kw, value = QUANTITIES[which]
+    y, s = _tied(7, n=400) if data == "ties" else _continuous()
+    curve = ScoreCurve.from_scores(y, s)
+    cells = _Cells(curve, "reduced")
+    assert _Multinomial(cells.neg[cells.neg > 0], np.flatnonzero(cells.neg), cells.k).poisson
+    B = 2000
+    ours = curve_interval(curve, name, n_resamples=B, rng=11, stratified=stratified, **kw)
+    naive = naive_bootstrap(y, s, value, B, seed=12, stratified=stratified)
+    naive = naive[~np.isnan(naive)]
+    assert ours.n_undefined == B - ours.draws.size == B - naive.size == 0
+    a, b = ours.draws, naive
+    se = np.sqrt(a.var() / a.size + b.var() / b.size)
+    assert abs(a.mean() - b.mean()) < 4 * se
+    assert a.std() == pytest.approx(b.std(), rel=0.1)
+    assert stats.ks_2samp(a, b).pvalue > 1e-3
+    for q in (0.1, 0.5, 0.9):
+        # quantile s.e. ~ sqrt(q (1 - q) / B) / density: well below 0.25 sd here
+        assert abs(np.quantile(a, q) - np.quantile(b, q)) < 0.25 * b.std() + 1e-12
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_stratified_bootstrap_matches_proc(dataset):
+    # set.seed(1); ci.auc(r, method="bootstrap", boot.n=20000, boot.stratified=TRUE)
+    # Monte Carlo on both sides: tolerance 0.01 (see the module docstring).
+    r = _curve(dataset).interval("roc_auc", n_resamples=20_000, rng=2024)
+    assert r.ci.low == pytest.approx(PROC[dataset, "ci_boot_lower", "0.95"], abs=0.01)
+    assert r.ci.high == pytest.approx(PROC[dataset, "ci_boot_upper", "0.95"], abs=0.01)
+    assert np.median(r.draws) == pytest.approx(PROC[dataset, "ci_boot_median", "0.95"],
+                                               abs=0.01)
+    assert r.method == "20000 stratified bootstrap resamples, percentile"
+    assert r.prevalence_mode == "fixed" and r.n_undefined == 0
+
+
+# ---------------------------------------------------------------------- jackknife
+JACK_QUANTITIES = [
+    parse_area("roc_auc"), parse_area("roc_auc", "step"), parse_area("pr_auc"),
+    parse_area("pr_auc", "trapezoid"), parse_area("lift_auc"),
+    parse_area("lift_auc", "trapezoid"), parse_area("ngain_auc"), parse_area("nlift_auc"),
+    parse_at("precision", {"recall": 0.5}), parse_at("precision", {"fpr": 0.25}),
+    parse_at("lift", {"rate": 0.3}), parse_at("recall", {"fpr": 0.1}),
+    parse_at("f1", {"rate": 0.45}), parse_at("fdr", {"recall": 0.75}),
+]
+
+
+@pytest.mark.parametrize("quantity", JACK_QUANTITIES, ids=lambda q: q.key)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_jackknife_equals_leave_one_out_curves(quantity, seed):
+    """The O(J) leave-one-out values equal the quantity on curves rebuilt without each row
+    (weighted by the rows of each (cell, class) type)."""
+    y, s = _tied(seed, n=40, levels=5)
+    if seed == 1:
+        y[0], s[0] = 1, s.max() + 1.0         # a lone top positive: an empty first cell
+    curve = ScoreCurve.from_scores(y, s)
+    values, weights = _jackknife(curve, quantity)
+    brute = []
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(y.size):
+            keep = np.arange(y.size) != i
+            c = ScoreCurve.from_scores(y[keep], s[keep])
+            kind = getattr(quantity, "curve", None)
+            pts = c._geometry_points(kind) if kind else c._geometry_points()
+            brute.append(float(quantity(c.prevalence, *pts)))
+    brute = np.sort(np.array(brute)[~np.isnan(brute)])
+    ours = np.sort(np.repeat(values, weights.astype(int)))
+    assert ours.size == brute.size
+    assert np.allclose(ours, brute, rtol=1e-12, atol=1e-12)
+
+
+def test_bca_matches_scipy_bootstrap():
+    """Not stratified (scipy resamples rows freely); scipy's BCa, its own jackknife."""
+    y, s = _data("medium")
+
+    def auc(yy, ss):
+        return ScoreCurve.from_scores(yy, ss).auc("roc")
+
+    ref = stats.bootstrap((y, s), auc, paired=True, vectorized=False, n_resamples=4000,
+                          method="BCa", rng=np.random.default_rng(0))
+    ours = _curve("medium").interval("roc_auc", interval="bca", stratified=False,
+                                     n_resamples=20_000, rng=1)
+    assert ours.ci.low == pytest.approx(ref.confidence_interval.low, abs=0.006)
+    assert ours.ci.high == pytest.approx(ref.confidence_interval.high, abs=0.006)
+    assert ours.method == "20000 bootstrap resamples (not stratified), BCa"
+
+
+# ---------------------------------------------------------- reproducibility, nesting
+@pytest.mark.parametrize("kw", [{}, {"stratified": False}, {"interval": "bca"},
+                                {"at": {"recall": 0.5}}, {"rule": "trapezoid"}])
+def test_same_rng_same_interval_bit_for_bit(kw):
+    name = "precision" if "at" in kw else "pr_auc"
+    curve = _curve("small_ties")
+    a = curve.interval(name, rng=42, n_resamples=500, **kw)
+    b = curve.interval(name, rng=np.random.default_rng(42), n_resamples=500, **kw)
+    assert a.ci == b.ci and np.array_equal(a.draws, b.draws)
+    c = curve.interval(name, rng=43, n_resamples=500, **kw)
+    assert not np.array_equal(a.draws, c.draws)
+
+
+@pytest.mark.parametrize("kw", [{"method": "delong"}, {}, {"interval": "bca"},
+                                {"stratified": False}])
+def test_ninety_inside_ninety_five(kw):
+    curve = _curve("weak")
+    if kw.get("method") != "delong":
+        kw = {**kw, "rng": 5}
+    r95 = curve.interval("roc_auc", **kw)
+    r90 = curve.interval("roc_auc", confidence_level=0.9, **kw)
+    assert r95.ci.low <= r90.ci.low <= r90.estimate <= r90.ci.high <= r95.ci.high
+
+
+def test_undefined_resamples_are_counted_and_reported():
+    # 2 positives in 20 rows: a non-stratified resample has no positive with probability
+    # (18/20)^20 = 0.1216, and then no curve.
+    y = np.array([1, 1] + [0] * 18)
+    s = np.linspace(0, 1, 20)[::-1]
+    r = ScoreCurve.from_scores(y, s).interval("pr_auc", stratified=False, n_resamples=4000,
+                                              rng=0)
+    p = 0.9 ** 20
+    assert abs(r.n_undefined - 4000 * p) < 4 * np.sqrt(4000 * p * (1 - p))
+    assert r.draws.size == 4000 - r.n_undefined
+    assert f"undefined in {r.n_undefined} of 4000 resamples, left out" in str(r)
+    assert r.prevalence_mode == "random"
+    # a metric that is 0/0 in some stratified resamples: the negative predictive value
+    # where 95% of the rows are flagged (TN + FN = 0 when the tail holds only tied rows)
+    y2 = np.array([1, 0, 1, 0, 0, 0, 1, 0, 0, 0])
+    s2 = np.array([9, 8, 7, 6, 5, 4, 3, 2, 1, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r2 = ScoreCurve.from_scores(y2, s2).interval("npv", at={"rate": 1.0},
+                                                     n_resamples=200, rng=0)
+    assert r2.n_undefined == 200 and np.isnan(r2.ci.low)
+
+
+def test_progress_bar_on_stderr(capsys):
+    _curve("small_ties").interval("roc_auc", progress=True, n_resamples=300, rng=0)
+    assert "bootstrap [" in capsys.readouterr().err
+
+
+def test_top_k_is_the_rate_point():
+    curve = _curve("medium")
+    a = curve.interval("lift", top_k=50, n_resamples=300, rng=3)
+    b = curve.interval("lift", at={"rate": 50 / 500}, n_resamples=300, rng=3)
+    assert a.ci == b.ci and a.estimate == curve.value_at("lift", top_k=50)
+
+
+# ---------------------------------------------------------------------------- OPS
+def test_ops_bootstrap_interval_maps_order_statistics_and_adds_mc_error():
+    curve = _curve("medium")
+    r = curve.ops("pr_auc", reference=REF, ci="bootstrap", n_resamples=1000, rng=4)
+    iv = curve.interval("pr_auc", n_resamples=1000, rng=4)
+    ops_all = REF.ops("pr_auc", iv.draws, prevalence=curve.prevalence).estimate
+    mapped = r.details["ci_without_reference_error"]
+    assert mapped == pytest.approx(tuple(np.quantile(ops_all, [0.025, 0.975])), abs=1e-12)
+    assert r.details["value_ci"] == iv.ci
+    # the Monte Carlo error of the reference widens both ends, in quadrature
+    se_low, se_high = r.details["reference_standard_error_at_ends"]
+    z = 1.959963984540054
+    est = r.estimate
+    assert r.ci.low == pytest.approx(est - np.hypot(est - mapped.low, z * se_low), abs=1e-12)
+    assert r.ci.high == pytest.approx(min(1.0, est + np.hypot(mapped.high - est,
+                                                              z * se_high)), abs=1e-12)
+    assert r.ci.low < mapped.low and r.ci.high > mapped.high
+    assert r.ci.low <= r.estimate <= r.ci.high
+    assert r.ci_method == ("1000 stratified bootstrap resamples, percentile; reference Monte "
+                           "Carlo error added")
+    assert r.details["n_resamples"] == 1000 and r.details["n_undefined"] == 0
+    assert "95% CI" in str(r) and "reference Monte Carlo error added" in str(r)
+
+
+def test_ops_delong_maps_the_ends():
+    curve = _curve("weak")
+    r = curve.ops("roc_auc", reference=REF, ci="delong")
+    iv = curve.interval("roc_auc", method="delong")
+    ends = REF.ops("roc_auc", list(iv.ci), prevalence=curve.prevalence)
+    assert r.details["ci_without_reference_error"] == pytest.approx(tuple(ends.estimate),
+                                                                    abs=1e-15)
+    assert r.details["variance"] == iv.details["variance"]
+    assert r.ci.low < ends.estimate[0] and r.ci.high > ends.estimate[1]
+    assert r.ci.low <= r.estimate <= r.ci.high
+    assert r.ci_method == "DeLong, Sun-Xu algorithm; reference Monte Carlo error added"
+
+
+def test_ops_lower_is_better_point_swaps_ends():
+    curve = _curve("medium")
+    r = curve.ops("fdr", at={"recall": 0.7}, reference=REF, ci="bootstrap", n_resamples=500,
+                  rng=8, interval="bca")
+    iv = curve.interval("fdr", at={"recall": 0.7}, n_resamples=500, rng=8, interval="bca")
+    ops_all = REF.ops("fdr", iv.draws, prevalence=curve.prevalence, at={"recall": 0.7})
+    lv = iv.details["levels"]
+    expected = np.quantile(ops_all.estimate, [1 - lv[1], 1 - lv[0]])
+    assert r.details["ci_without_reference_error"] == pytest.approx(tuple(expected), abs=1e-12)
+    assert r.ci.low <= r.estimate <= r.ci.high
+
+
+def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
+    curve = _curve("small_ties")
+    plain = curve.ops("roc_auc", reference=REF)
+    assert plain.ci is None and plain == curve.ops("roc_auc", reference=REF, ci=None)
+    a = curve.ops("roc_auc", reference=REF, ci="bootstrap", rng=1, n_resamples=300)
+    b = curve.ops("roc_auc", reference=REF, ci="bootstrap", rng=1, n_resamples=300)
+    assert a.ci == b.ci and a.estimate == plain.estimate
+    # ROC quantities do not depend on the prevalence: the non-stratified bootstrap is fine
+    c = curve.ops("roc_auc", reference=REF, ci="bootstrap", rng=1, n_resamples=300,
+                  stratified=False)
+    assert c.details["prevalence_mode"] == "random"
+
+
+# ------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"method": "bca"}, ValueError, "`method` must be one of 'bootstrap', 'delong'; got 'bca'"),
+    ({"interval": "hpd"}, ValueError, "`interval` must be one of 'percentile', 'bca'; got 'hpd'"),
+    ({"interval": "bca", "method": "delong"}, ValueError,
+     "`interval='bca'` does not apply to `method='delong'`"),
+    ({"interval": "normal"}, ValueError,
+     "`interval='normal'` does not apply to `method='bootstrap'`"),
+    ({"n_resamples": 10}, ValueError, "`n_resamples` must be an integer >= 100; got 10"),
+    ({"n_resamples": 1e4}, TypeError, "`n_resamples` must be an integer; got 10000.0"),
+    ({"confidence_level": 1.5}, ValueError,
+     r"`confidence_level` must be in the open interval \(0, 1\); got 1.5"),
+    ({"confidence_level": "95%"}, TypeError, "`confidence_level` must be a real number"),
+    ({"rng": "seed"}, TypeError, "`rng` must be None, an int seed or a numpy Generator"),
+    ({"stratified": "yes"}, TypeError, "`stratified` must be True or False; got 'yes'"),
+    ({"progress": 1}, TypeError, "`progress` must be True or False; got 1"),
+    ({"rule": "simpson"}, ValueError, "`rule` must be one of 'trapezoid', 'step'"),
+    ({"beta": 2}, TypeError, r"curve areas take no metric parameters; got \['beta'\]"),
+    ({"at": {"recall": 0.5}, "top_k": 3}, TypeError, "give at most one of `at` and `top_k`"),
+    ({"top_k": 0}, ValueError, "`top_k` must be an integer >= 1; got 0"),
+])
+def test_interval_errors(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        _curve("small_ties").interval("roc_auc", **kwargs)
+
+
+@pytest.mark.parametrize("name, kwargs, exc, match", [
+    ("auc", {}, ValueError, "unknown curve quantity 'auc'"),
+    ("pr_auc", {"method": "delong"}, ValueError,
+     (r"`method='delong'` gives an interval for the ROC AUC with the trapezoid rule .* "
+      r"got AUC\(PR, step\). Use method='bootstrap'")),
+    ("roc_auc", {"method": "delong", "rule": "step"}, ValueError,
+     r"only; got AUC\(ROC, step\)"),
+    ("precision", {"method": "delong", "at": {"recall": 0.5}}, ValueError, "ROC AUC"),
+    ("precision", {"at": {"recall": 0.5}, "rule": "step"}, ValueError,
+     "`rule` applies to curve areas"),
+    ("precision", {"at": {"depth": 0.5}}, ValueError, "the key of `at` must be one of"),
+])
+def test_quantity_errors(name, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        _curve("small_ties").interval(name, **kwargs)
+
+
+def test_weighted_curves_and_tiny_classes_are_refused():
+    weighted = ScoreCurve.from_scores([0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.5],
+                                      sample_weight=[1.5, 1, 1, 2, 1])
+    for method in ("delong", "bootstrap"):
+        with pytest.raises(ValueError, match="needs whole-number counts .* non-integer "
+                                             "`sample_weight`"):
+            weighted.interval("roc_auc", method=method)
+    # integer weights are frequency weights: the same as repeated rows
+    freq = ScoreCurve.from_scores([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], sample_weight=[2, 1, 1, 3])
+    rows = ScoreCurve.from_scores([0, 0, 1, 0, 1, 1, 1], [0.1, 0.1, 0.2, 0.3, 0.4, 0.4, 0.4])
+    assert freq.interval("roc_auc", method="delong").ci == \
+        rows.interval("roc_auc", method="delong").ci
+    one = ScoreCurve.from_scores([1, 0, 0], [0.9, 0.2, 0.1])
+    with pytest.raises(ValueError, match="at least 2 positives and 2 negatives .* got 1 "
+                                         "positive"):
+        one.interval("roc_auc", method="delong")
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"ci": "dirichlet"}, ValueError,
+     "`ci` must be one of 'bootstrap', 'delong'; got 'dirichlet'"),
+    ({"ci": "bootstrap", "interval": "hpd"}, ValueError, "`interval` must be one of"),
+    ({"ci": "bootstrap", "n_resamples": 5}, ValueError, "`n_resamples` must be an integer"),
+    ({"ci": "bootstrap", "stratified": False}, ValueError,
+     r"`stratified=False` resamples the prevalence, and OPS of AUC\(PR, step\) depends on it"),
+    ({"ci": "delong"}, ValueError, "`method='delong'` gives an interval for the ROC AUC"),
+    ({"ci": "bootstrap", "confidence_level": 0}, ValueError, "`confidence_level` must be in"),
+    ({"ci": "bootstrap", "progress": "no"}, TypeError, "`progress` must be True or False"),
+])
+def test_ops_interval_errors(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        _curve("small_ties").ops("pr_auc", reference=REF, **kwargs)
