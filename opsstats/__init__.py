@@ -6,6 +6,7 @@ test set's prevalence (Zhao, Bui, Yu and Dzieciolowski).
 """
 
 from . import curves, metrics, reference
+from ._citation import cite
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
 from .exceptions import UndefinedMetricWarning
@@ -29,6 +30,7 @@ __all__ = [
     "ScoreCurve",
     "MultiLabel",
     "evaluate",
+    "cite",
     "Uniform",
     "BetaErrors",
     "BetterThanChance",

@@ -1,0 +1,322 @@
+"""Sphinx helpers for the opsstats site: the API pages, the vignettes, re-exported names.
+
+Three jobs, each small and each run on every build, so that nothing has to be edited
+here when the package or the vignettes grow:
+
+1. **API pages from ``__all__``.** Every public module of the package (no component of
+   its dotted name starts with ``_``) gets one page under ``api/``. An object is
+   documented in full exactly once, on the page of the *shortest* public module other
+   than the top level that exports it (``Uniform``: ``opsstats.reference``, not
+   ``opsstats`` nor ``opsstats.reference.uniform``); every other module that exports
+   it links there. A public function added to an ``__all__`` therefore appears without
+   touching the docs, and no object is described twice (which Sphinx would report).
+   ``INTERNAL_MODULES`` adds the private modules whose objects the public docstrings
+   name (the ``Summary`` that every ``summary()`` returns; the curve geometry).
+
+2. **Vignettes.** ``vignettes/`` lives at the top of the repository (the test suite runs
+   it from there); Sphinx only reads files under ``docs/``. The folder is mirrored to
+   ``docs/vignettes/`` (git-ignored) before the build reads anything: new vignettes
+   appear through the glob in ``vignettes.md``, deleted ones disappear, unchanged ones
+   keep their timestamps so that an incremental build does not execute them again.
+
+3. **Re-exported names.** Docstrings refer to an object by any of its public paths
+   (``opsstats.ScoreCurve``, ``opsstats.curves.ScoreCurve``,
+   ``opsstats.curves.score_curve.ScoreCurve``). A reference that Sphinx cannot find
+   under the written name is imported and sent to the place where that same object is
+   documented. References that lead to no documented object still fail the build.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import importlib
+import inspect
+import pkgutil
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from myst_nb.core.read import is_myst_markdown_notebook
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+PACKAGE = "opsstats"
+
+#: Page order of the API reference: the package's layout, read as a table of contents.
+#: Public modules not listed here follow in alphabetical order.
+ORDER = [
+    "opsstats",
+    "opsstats.confusion",
+    "opsstats.metrics",
+    "opsstats.curves",
+    "opsstats.reference",
+    "opsstats.ops",
+    "opsstats.uncertainty",
+    "opsstats.results",
+    "opsstats.grouped",
+    "opsstats.multilabel",
+    "opsstats.report",
+    "opsstats.plotting",
+    "opsstats.datasets",
+    "opsstats.examples",
+    "opsstats.exceptions",
+    "opsstats.cli",
+]
+
+#: Private modules documented on the "Internals" page because public pages refer to what
+#: they hold: ``summary()`` returns a ``Summary``; ``ScoreCurve`` and the curve references
+#: share ``opsstats.curves._geometry`` (METHOD.md section 2.2); the Directed Binary Tree
+#: and binormal references inherit ``precompute`` and ``band`` from
+#: ``StreamedCurveReference``.
+INTERNAL_MODULES = ["opsstats._summary", "opsstats.curves._geometry",
+                    "opsstats.reference._streamed"]
+
+#: Names in ``__all__`` that are not API objects to document.
+SKIP_NAMES = {"__version__"}
+
+
+# ----------------------------------------------------------------------- API pages
+def public_modules() -> list[str]:
+    """Dotted names of the package's public modules, in page order."""
+    pkg = importlib.import_module(PACKAGE)
+    names = {PACKAGE}
+    for info in pkgutil.walk_packages(pkg.__path__, PACKAGE + "."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            names.add(info.name)
+    rank = {m: i for i, m in enumerate(ORDER)}
+    return sorted(names, key=lambda m: (rank.get(m, len(ORDER)), m))
+
+
+def _kind(obj: Any) -> str | None:
+    if inspect.ismodule(obj):
+        return None
+    if inspect.isclass(obj):
+        return "exception" if issubclass(obj, BaseException) else "class"
+    if callable(obj):
+        return "function"
+    return "data"
+
+
+def _exports(module: Any) -> list[tuple[str, Any, str]]:
+    out = []
+    for name in getattr(module, "__all__", ()):
+        if name in SKIP_NAMES:
+            continue
+        obj = getattr(module, name)
+        kind = _kind(obj)
+        if kind is not None:
+            out.append((name, obj, kind))
+    return out
+
+
+def assign_homes(modules: list[str]) -> dict[tuple[str, int], str]:
+    """(name, id(object)) -> the module whose page documents it in full."""
+    exporters: dict[tuple[str, int], list[str]] = {}
+    for modname in modules:
+        for name, obj, _ in _exports(importlib.import_module(modname)):
+            exporters.setdefault((name, id(obj)), []).append(modname)
+    homes = {}
+    for key, mods in exporters.items():
+        below_top = [m for m in mods if m != PACKAGE] or mods
+        homes[key] = min(below_top, key=lambda m: (m.count("."), m))
+    return homes
+
+
+def _relative(name: str, modname: str) -> str:
+    return name[len(modname) + 1:] if name.startswith(modname + ".") else name
+
+
+def _directive(kind: str) -> str:
+    return {"class": "autoclass", "exception": "autoexception", "function": "autofunction",
+            "data": "autodata"}[kind]
+
+
+def module_page(modname: str, homes: dict[tuple[str, int], str], *, internal: bool,
+                submodules: list[str] = ()) -> str:
+    """The reStructuredText of one module's page; a package's page lists the pages of
+    its ``submodules`` (all public modules are passed; its children are picked)."""
+    module = importlib.import_module(modname)
+    title = f"``{modname}``"
+    lines = [f".. This page is generated by docs/_ext/opsstats_docs.py; do not edit.", "",
+             title, "=" * len(title), ""]
+    if internal:
+        lines += [".. note::", "   A private module, documented because the public "
+                  "documentation refers to it.", "   Its contents may change without "
+                  "notice; import from the public modules.", ""]
+    lines += [f".. automodule:: {modname}", "   :no-members:", "",
+              f".. currentmodule:: {modname}", ""]
+    own, elsewhere = [], []
+    for name, obj, kind in _exports(module):
+        home = homes[(name, id(obj))]
+        (own if home == modname else elsewhere).append((name, obj, kind, home))
+    if own:
+        lines += [".. autosummary::", "   :nosignatures:", ""]
+        lines += [f"   {name}" for name, *_ in own] + [""]
+    if elsewhere:
+        lines += [".. rubric:: Also available here, documented with its module", "",
+                  ".. autosummary::", "   :nosignatures:", ""]
+        # autosummary refuses names that repeat the current module: write them relative
+        lines += [f"   ~{_relative(f'{home}.{name}', modname)}"
+                  for name, _, _, home in elsewhere] + [""]
+    children = [m for m in submodules if m.rpartition(".")[0] == modname]
+    if children:
+        lines += [".. rubric:: Submodules", "", ".. toctree::", "   :maxdepth: 1", ""]
+        lines += [f"   {m}" for m in children] + [""]
+    for name, _, kind, _ in own:
+        lines.append(f".. {_directive(kind)}:: {name}")
+        if kind in ("class", "exception"):
+            lines += ["   :members:", "   :show-inheritance:"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def generate_api(app: Sphinx) -> None:
+    out = Path(app.srcdir) / "api"
+    out.mkdir(exist_ok=True)
+    modules = public_modules()
+    homes = assign_homes(modules + INTERNAL_MODULES)
+    pages = {m: module_page(m, homes, internal=False,
+                            submodules=modules if m != PACKAGE else ()) for m in modules}
+    pages.update({m: module_page(m, homes, internal=True) for m in INTERNAL_MODULES})
+    for modname, text in pages.items():
+        _write_if_changed(out / f"{modname}.rst", text)
+    for stale in out.glob("*.rst"):
+        if stale.stem not in pages:
+            stale.unlink()
+    index = [".. This page is generated by docs/_ext/opsstats_docs.py; do not edit.", "",
+             ".. toctree::", "   :maxdepth: 1", ""]
+    # the top level and its direct children; deeper modules are listed by their package
+    index += [f"   api/{m}" for m in modules if m.count(".") <= 1] + [""]
+    index += ["Internals", "---------", "",
+              "Private modules that the pages above refer to. Not a stable interface.", "",
+              ".. toctree::", "   :maxdepth: 1", ""]
+    index += [f"   api/{m}" for m in INTERNAL_MODULES] + [""]
+    _write_if_changed(Path(app.srcdir) / "api" / "_modules.rst.inc", "\n".join(index))
+
+
+# ------------------------------------------------------------------------ vignettes
+def _wanted(path: Path) -> bool:
+    return not any(part.startswith((".", "_")) or part == "__pycache__"
+                   for part in path.parts)
+
+
+def sync_vignettes(app: Sphinx) -> None:
+    """Mirror ``../vignettes`` into ``docs/vignettes`` (see the module docstring)."""
+    src = Path(app.srcdir).parent / "vignettes"
+    dst = Path(app.srcdir) / "vignettes"
+    files = sorted(p.relative_to(src) for p in src.rglob("*")
+                   if p.is_file() and _wanted(p.relative_to(src))) if src.is_dir() else []
+    if not any(f.suffix == ".md" for f in files):
+        logger.warning(f"no vignettes found in {src}: the Vignettes page will be empty")
+    dst.mkdir(exist_ok=True)
+    for rel in files:
+        target = dst / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists() or not filecmp.cmp(src / rel, target, shallow=False):
+            shutil.copy2(src / rel, target)
+        if rel.suffix == ".md" and rel.parent == Path(".") and \
+                not is_myst_markdown_notebook((src / rel).read_text(encoding="utf-8")):
+            logger.warning(f"vignettes/{rel} has no MyST notebook front matter, so MyST-NB "
+                           "would show it without running it; start it with the front "
+                           "matter of vignettes/00-quickstart.md")
+    keep = {dst / rel for rel in files}
+    for p in sorted(dst.rglob("*"), reverse=True):
+        if p.is_file() and p not in keep:
+            p.unlink()
+        elif p.is_dir() and not any(p.iterdir()):
+            p.rmdir()
+
+
+# ----------------------------------------------------------------- re-exported names
+def _import_path(path: str) -> Any:
+    """The object at a dotted path, or None. Class attributes are looked up statically
+    so that a method or property is the same object whichever class path reaches it."""
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[i:]:
+                obj = (inspect.getattr_static(obj, attr) if inspect.isclass(obj)
+                       else getattr(obj, attr))
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def _identity(obj: Any) -> int | None:
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if inspect.ismodule(obj) or inspect.isclass(obj) or inspect.isroutine(obj) \
+            or isinstance(obj, property):
+        return id(obj)
+    return None  # data: a small int or str may be shared by unrelated names
+
+
+def _documented(env: Any) -> dict[int, tuple[str, str]]:
+    """id(object) -> (documented name, object type), built once per build."""
+    cache = getattr(env, "_opsstats_documented", None)
+    if cache is None:
+        cache = {}
+        for name, entry in env.get_domain("py").objects.items():
+            if getattr(entry, "aliased", False):
+                continue
+            ident = _identity(_import_path(name))
+            if ident is not None:
+                cache.setdefault(ident, (name, entry.objtype))
+        env._opsstats_documented = cache
+    return cache
+
+
+def resolve_reexport(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
+    if node.get("refdomain") != "py":
+        return None
+    # a dotted name has no spaces: a target wrapped across docstring lines is rejoined
+    target = "".join(node["reftarget"].split()).lstrip("~.")
+    candidates = [target]
+    # a relative name is looked up where it was written: the page's module and class,
+    # then the namespaces around the object whose docstring holds the reference (where
+    # its module imported the name), then the top-level package
+    module, cls = node.get("py:module"), node.get("py:class")
+    if module:
+        if cls:
+            candidates.append(f"{module}.{cls}.{target}")
+        candidates.append(f"{module}.{target}")
+    owner = re.search(r"docstring of (\S+)", str(node.source or ""))
+    if owner:
+        parts = owner.group(1).split(".")
+        candidates += [".".join(parts[:i] + [target]) for i in range(len(parts), 0, -1)]
+    candidates.append(f"{PACKAGE}.{target}")
+    table = _documented(env)
+    for candidate in candidates:
+        if not candidate.startswith(PACKAGE + ".") and candidate != PACKAGE:
+            continue
+        ident = _identity(_import_path(candidate))
+        if ident in table:
+            name, _ = table[ident]
+            return env.get_domain("py").resolve_xref(
+                env, node["refdoc"], app.builder, node["reftype"], name, node, contnode)
+    return None
+
+
+def _reset(app: Sphinx, env: Any, *args: Any) -> None:
+    env._opsstats_documented = None
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("builder-inited", generate_api)
+    app.connect("builder-inited", sync_vignettes)
+    app.connect("env-updated", _reset)
+    app.connect("missing-reference", resolve_reexport)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
