@@ -968,8 +968,11 @@ class ScoreCurve:
         negatives'; cumulative sums give the resampled curves over the same thresholds,
         evaluated as one (B, J) batch by the same geometry as the curve itself. BCa uses
         the exact jackknife over the at most 2J distinct leave-one-out curves, computed
-        in O(J). Percentile intervals undercover on small test sets; see the coverage
-        study in ``benchmarks/coverage.py``.
+        in O(J). Percentile intervals undercover on small test sets, most for the PR AUC
+        (average precision), whose estimate is biased upwards there: in a check with
+        binormal scores (shift 1) and 60 positives in 300 rows, 95% intervals covered
+        the population AP about 92% of the time (93% with 600 positives), the ROC AUC's
+        about 96%. See the coverage study in ``benchmarks/coverage.py``.
 
         References
         ----------
