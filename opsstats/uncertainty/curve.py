@@ -7,8 +7,9 @@ Two methods:
   AUC (the Mann-Whitney statistic, ties counted one half), computed by the O(n log n)
   algorithm of Sun and Xu (2014). The curve already holds the data sorted once, as
   cumulative counts per distinct score, so the midranks of Sun and Xu come from those
-  counts with no further sort (:func:`delong_roc`). The interval is the normal one,
-  ``auc -+ z * sqrt(var)``, clipped to [0, 1] as pROC's ``ci.auc`` does.
+  counts with no further sort (:func:`~opsstats.uncertainty.curve.delong_roc`). The
+  interval is the normal one, ``auc -+ z * sqrt(var)``, clipped to [0, 1] as pROC's
+  ``ci.auc`` does.
 * ``"bootstrap"``: resampling the test set's (score, label) rows. The rows of one
   distinct score and one class are exchangeable, so a bootstrap resample is fully
   described by how many rows of each (threshold, class) cell it draws: stratified (the
@@ -43,7 +44,8 @@ DeLong interval). A Monte Carlo reference (the Directed Binary Tree) estimates e
 mapped end with its own Monte Carlo error, independent of the test-set sampling: each
 end is moved outwards so that its distance from the OPS estimate becomes
 ``sqrt(h**2 + (z * se)**2)``, where h is the mapped half-width on that side and se the
-reference's Monte Carlo standard error at that end (see :func:`curve_ops_interval`).
+reference's Monte Carlo standard error at that end (see
+:func:`~opsstats.uncertainty.curve.curve_ops_interval`).
 """
 
 from __future__ import annotations
@@ -178,10 +180,10 @@ def delong_roc(curve: Any) -> DeLongResult:
 
         V10(X_i) = (T_Z(X_i) - T_X(X_i)) / n,    V01(Y_j) = 1 - (T_Z(Y_j) - T_Y(Y_j)) / m.
 
-    A :class:`ScoreCurve` has sorted the rows once already: at its k-th distinct score,
-    ``tps[k]`` positives and ``fps[k]`` negatives score at or above it, of which
-    ``pos_k`` and ``neg_k`` score exactly it. So every row of that score has the
-    midranks
+    A :class:`~opsstats.curves.ScoreCurve` has sorted the rows once already: at its k-th
+    distinct score, ``tps[k]`` positives and ``fps[k]`` negatives score at or above it,
+    of which ``pos_k`` and ``neg_k`` score exactly it. So every row of that score has
+    the midranks
 
         T_Z = m + n - tps[k] - fps[k] + (pos_k + neg_k + 1) / 2
         T_X = m - tps[k] + (pos_k + 1) / 2,     T_Y = n - fps[k] + (neg_k + 1) / 2,
