@@ -10,7 +10,6 @@ curves) keep the whole file fast.
 
 from __future__ import annotations
 
-import inspect
 import os
 import subprocess
 import sys
@@ -481,19 +480,15 @@ def test_ops_lift_curve(dbt, curve):
 def test_standardized_curve_ci(dbt, curve):
     with pytest.raises(TypeError, match="`ci` must be None or the name"):
         plot_standardized_curve(curve, points=[0.5], reference=dbt, ci=True)
-    if "ci" in inspect.signature(ScoreCurve.ops).parameters:
-        ax = plot_standardized_curve(curve, points=[0.3, 0.6, 1.0], reference=dbt,
-                                     ci="bootstrap", rng=0)
-        (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
-        assert "95% interval" in band.get_label()
-        r = curve.ops("precision", at={"recall": 0.6}, reference=dbt, ci="bootstrap", rng=0)
-        ys = band.get_paths()[0].vertices[:, 1]
-        assert np.isclose(ys, r.ci.low).any() and np.isclose(ys, r.ci.high).any()
-        # no interval at the degenerate point recall = 1
-        assert band.get_paths()[0].vertices[:, 0].max() == pytest.approx(0.6)
-    else:  # no curve intervals yet: a clear error, never a made-up band
-        with pytest.raises(NotImplementedError, match="ScoreCurve.ops has no `ci` option"):
-            plot_standardized_curve(curve, points=[0.5], reference=dbt, ci="bootstrap")
+    ax = plot_standardized_curve(curve, points=[0.3, 0.6, 1.0], reference=dbt,
+                                 ci="bootstrap", rng=0)
+    (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert "95% interval" in band.get_label()
+    r = curve.ops("precision", at={"recall": 0.6}, reference=dbt, ci="bootstrap", rng=0)
+    ys = band.get_paths()[0].vertices[:, 1]
+    assert np.isclose(ys, r.ci.low).any() and np.isclose(ys, r.ci.high).any()
+    # no interval at the degenerate point recall = 1
+    assert band.get_paths()[0].vertices[:, 0].max() == pytest.approx(0.6)
 
 
 def test_standardized_curve_errors(dbt):

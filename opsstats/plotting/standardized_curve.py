@@ -4,7 +4,6 @@ and 7b)."""
 
 from __future__ import annotations
 
-import inspect
 import textwrap
 from typing import Any
 
@@ -114,9 +113,6 @@ def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "
     ------
     TypeError
         If ``curve`` is not a ScoreCurve, or ``ci`` is not a string.
-    NotImplementedError
-        If ``ci`` is given and :meth:`ScoreCurve.ops` has no ``ci`` option yet: no band
-        is drawn rather than a made-up one.
     ValueError
         For an unknown metric or axis, or points outside (0, 1].
 
@@ -161,11 +157,6 @@ def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "
         if not isinstance(ci, str):
             raise TypeError(f"`ci` must be None or the name of an interval method such as "
                             f"'bootstrap'; got {describe(ci)}.")
-        if "ci" not in inspect.signature(curve.ops).parameters:
-            raise NotImplementedError(
-                f"`ci={ci!r}`: intervals for curve OPS are not available in this version "
-                "(ScoreCurve.ops has no `ci` option), so there is no band to draw; use "
-                "ci=None for the Monte Carlo error bars alone.")
     if reference is None:
         from ..ops import default_reference
 
