@@ -20,12 +20,24 @@ class ConfidenceInterval(NamedTuple):
     high: float
 
 
+class _PlotsDraws:
+    """``plot()`` for results that carry draws (posterior or bootstrap)."""
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """The posterior or bootstrap distribution of the draws, with the estimate and
+        the interval marked (:func:`opsstats.plotting.plot_distribution`); returns the
+        Axes."""
+        from .plotting import plot_distribution
+
+        return plot_distribution(self, ax=ax, **kwargs)
+
+
 def _num(x: Any, digits: int) -> str:
     return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
 
 
 @dataclass(frozen=True)
-class OPSResult:
+class OPSResult(_PlotsDraws):
     """The outperformance score of an observed metric value.
 
     Attributes
@@ -141,17 +153,9 @@ class OPSResult:
     def _repr_html_(self) -> str:
         return self.summary().as_html()
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
-        """The posterior or bootstrap distribution of the draws, with the estimate and
-        the interval marked (:func:`opsstats.plotting.plot_distribution`); returns the
-        Axes."""
-        from .plotting import plot_distribution
-
-        return plot_distribution(self, ax=ax, **kwargs)
-
 
 @dataclass(frozen=True)
-class IntervalResult:
+class IntervalResult(_PlotsDraws):
     """A point estimate with a confidence (or credible) interval, and how it was made.
 
     Attributes
@@ -229,11 +233,3 @@ class IntervalResult:
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()
-
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
-        """The posterior or bootstrap distribution of the draws, with the estimate and
-        the interval marked (:func:`opsstats.plotting.plot_distribution`); returns the
-        Axes."""
-        from .plotting import plot_distribution
-
-        return plot_distribution(self, ax=ax, **kwargs)

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-
-import numpy as np
-
 from .._validation import check_real
-from ..metrics import BoundMetric
-from ._quadrature import IndependentBeta, exact_ops
-from .base import PointReference
-from .uniform import _level_set_for, exact_method
+from ._exact import ExactPointReference
+from ._quadrature import IndependentBeta
 
 __all__ = ["BetaErrors"]
 
 
-class BetaErrors(PointReference):
+class BetaErrors(ExactPointReference):
     """Type-I and Type-II errors independent, alpha ~ Beta(a_alpha, b_alpha) and
     beta ~ Beta(a_beta, b_beta).
 
@@ -76,8 +71,6 @@ class BetaErrors(PointReference):
     0.894998
     """
 
-    kind = "point"
-    exact = True
 
     def __init__(self, a_alpha: float, b_alpha: float, a_beta: float, b_beta: float):
         shapes = {}
@@ -97,20 +90,6 @@ class BetaErrors(PointReference):
     def description(self) -> str:
         return (f"BetaErrors(alpha ~ Beta({self.a_alpha:g}, {self.b_alpha:g}), "
                 f"beta ~ Beta({self.a_beta:g}, {self.b_beta:g}))")
-
-    @property
-    def method(self) -> str:
-        return "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
-
-    def _method_for(self, quantity: BoundMetric) -> str:
-        # The printed result says which exact method served this metric.
-        return exact_method(quantity, closed_forms=False)
-
-    def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
-             ties: str) -> tuple[np.ndarray, np.ndarray]:
-        est = exact_ops(quantity, values, prevalence, self._design, ties=ties,
-                        level_set=_level_set_for(quantity, prevalence))
-        return est, np.zeros(np.shape(est))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, BetaErrors) and type(other) is type(self) \

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-
-import numpy as np
-
-from ..metrics import BoundMetric
-from ._quadrature import ChanceTriangle, exact_ops
-from .base import PointReference
-from .uniform import _level_set_for, exact_method
+from ._exact import ExactPointReference
+from ._quadrature import ChanceTriangle
 
 __all__ = ["BetterThanChance"]
 
 
-class BetterThanChance(PointReference):
+class BetterThanChance(ExactPointReference):
     """(alpha, beta) uniform on the better-than-chance triangle {alpha + beta <= 1}.
 
     A classifier with alpha + beta > 1 is worse than guessing: flipping its labels
@@ -59,27 +54,11 @@ class BetterThanChance(PointReference):
     0.9153
     """
 
-    kind = "point"
-    exact = True
     _design = ChanceTriangle()
 
     @property
     def description(self) -> str:
         return "BetterThanChance: (alpha, beta) uniform on {alpha + beta <= 1}"
-
-    @property
-    def method(self) -> str:
-        return "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
-
-    def _method_for(self, quantity: BoundMetric) -> str:
-        # The printed result says which exact method served this metric.
-        return exact_method(quantity, closed_forms=False)
-
-    def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
-             ties: str) -> tuple[np.ndarray, np.ndarray]:
-        est = exact_ops(quantity, values, prevalence, self._design, ties=ties,
-                        level_set=_level_set_for(quantity, prevalence))
-        return est, np.zeros(np.shape(est))
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self)

@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..metrics import BoundMetric
-from ._quadrature import DEFAULT_TOL, UniformSquare, exact_ops, snap_probability
-from ._uniform_closed_forms import closed_form, level_set
-from .base import PointReference
+from ._exact import ExactPointReference
+from ._quadrature import UniformSquare, snap_probability
+from ._uniform_closed_forms import closed_form
 
 __all__ = ["Uniform"]
 
-_QUAD = f"adaptive Gauss-Kronrod quadrature, tol {DEFAULT_TOL:.0e}"
 
-
-def exact_method(quantity: BoundMetric, *, closed_forms: bool) -> str:
-    """How an exact point reference computes the OPS of ``quantity`` (printed label)."""
-    if closed_forms and closed_form(quantity) is not None:
-        return "exact (closed form)"
-    if level_set(quantity) is not None:
-        return f"exact ({_QUAD}, closed-form level set)"
-    return f"exact ({_QUAD})"
-
-
-def _level_set_for(quantity: BoundMetric, prevalence: float):
-    ls = level_set(quantity)
-    if ls is None:
-        return None
-    return lambda alpha, mu: ls(prevalence, alpha, mu)
-
-
-class Uniform(PointReference):
+class Uniform(ExactPointReference):
     """Type-I and Type-II errors independent and uniform on [0, 1].
 
     The paper's reference for confusion-matrix ("labeling") metrics: every
@@ -92,33 +73,12 @@ class Uniform(PointReference):
     'exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)'
     """
 
-    kind = "point"
-    exact = True
     _design = UniformSquare()
+    _closed_forms = True
 
     @property
     def description(self) -> str:
         return "Uniform(alpha, beta) on [0, 1]^2"
-
-    @property
-    def method(self) -> str:
-        return f"exact (closed form where one exists, otherwise {_QUAD})"
-
-    def _method_for(self, quantity: BoundMetric) -> str:
-        # The printed result says which exact method served this metric.
-        return exact_method(quantity, closed_forms=True)
-
-    def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
-             ties: str) -> tuple[np.ndarray, np.ndarray]:
-        f = closed_form(quantity)
-        if f is not None:
-            # Closed forms are for metrics whose level sets have area 0, where
-            # ties="mid" and "strict" agree.
-            est = snap_probability(np.asarray(f(prevalence, values), dtype=float))
-        else:
-            est = exact_ops(quantity, values, prevalence, self._design, ties=ties,
-                            level_set=_level_set_for(quantity, prevalence))
-        return est, np.zeros(np.shape(est))
 
     def _ops_many(self, quantity: BoundMetric, values: np.ndarray, prevalences: np.ndarray,
                   ties: str) -> tuple[np.ndarray, np.ndarray]:
