@@ -125,9 +125,9 @@ def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "
     Points where the reference is degenerate, every reference curve having the same
     value, are drawn as open markers apart from the line, with their own legend entry:
     their OPS (0, 1, or 0.5 with ``ties="mid"``) says nothing about the classifier. Under
-    the Directed Binary Tree this is the last point of the default grid: its curves
-    reach recall 1 only at their end point, where precision is pi, and every curve has
-    lift 1 at rate 1.
+    the Directed Binary Tree this is the point x = 1, when a grid includes it (the
+    default grid of 20 interior points does not): its curves reach recall 1 only at
+    their end point, where precision is pi, and every curve has lift 1 at rate 1.
 
     Examples
     --------
