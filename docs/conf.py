@@ -98,6 +98,5 @@ nb_kernel_rgx_aliases = {"python.*": "python3"}
 html_theme = "furo"
 html_title = f"opsstats {release}"
 html_static_path = []
-html_theme_options = {"source_directory": "docs/"}
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True

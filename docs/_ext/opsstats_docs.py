@@ -101,6 +101,10 @@ def _kind(obj: Any) -> str | None:
 
 
 def _exports(module: Any) -> list[tuple[str, Any, str]]:
+    if not hasattr(module, "__all__"):
+        # without __all__ nothing says which names are public; refuse to guess
+        logger.warning(f"{module.__name__} has no __all__: its public names cannot be "
+                       "documented; list them in __all__ (or make the module private)")
     out = []
     for name in getattr(module, "__all__", ()):
         if name in SKIP_NAMES:
