@@ -11,7 +11,9 @@ here when the package or the vignettes grow:
    it links there. A public function added to an ``__all__`` therefore appears without
    touching the docs, and no object is described twice (which Sphinx would report).
    ``INTERNAL_MODULES`` adds the private modules whose objects the public docstrings
-   name (the ``Summary`` that every ``summary()`` returns; the curve geometry).
+   name (the ``Summary`` that every ``summary()`` returns; the curve geometry), and the
+   private base classes of documented classes are found and added to them, so that a
+   refactoring that introduces one does not break the build.
 
 2. **Vignettes.** ``vignettes/`` lives at the top of the repository (the test suite runs
    it from there); Sphinx only reads files under ``docs/``. The folder is mirrored to
@@ -68,11 +70,10 @@ ORDER = [
 
 #: Private modules documented on the "Internals" page because public pages refer to what
 #: they hold: ``summary()`` returns a ``Summary``; ``ScoreCurve`` and the curve references
-#: share ``opsstats.curves._geometry`` (METHOD.md section 2.2); the Directed Binary Tree
-#: and binormal references inherit ``precompute`` and ``band`` from
-#: ``StreamedCurveReference``.
-INTERNAL_MODULES = ["opsstats._summary", "opsstats.curves._geometry",
-                    "opsstats.reference._streamed"]
+#: share ``opsstats.curves._geometry`` (METHOD.md section 2.2). Private *base classes* of
+#: documented classes (whose inherited methods, such as ``precompute``, users call) are
+#: found and added to this page automatically; see :func:`private_bases`.
+INTERNAL_MODULES = ["opsstats._summary", "opsstats.curves._geometry"]
 
 #: Names in ``__all__`` that are not API objects to document.
 SKIP_NAMES = {"__version__"}
@@ -100,13 +101,21 @@ def _kind(obj: Any) -> str | None:
     return "data"
 
 
-def _exports(module: Any) -> list[tuple[str, Any, str]]:
-    if not hasattr(module, "__all__"):
+def _is_private(modname: str) -> bool:
+    return any(part.startswith("_") for part in modname.split("."))
+
+
+def _exports(module: Any, extra: tuple[str, ...] = ()) -> list[tuple[str, Any, str]]:
+    """(name, object, kind) of what ``module`` documents: its ``__all__``, plus ``extra``
+    names (private base classes found by :func:`private_bases`)."""
+    if not hasattr(module, "__all__") and not _is_private(module.__name__):
         # without __all__ nothing says which names are public; refuse to guess
         logger.warning(f"{module.__name__} has no __all__: its public names cannot be "
                        "documented; list them in __all__ (or make the module private)")
     out = []
-    for name in getattr(module, "__all__", ()):
+    names = list(getattr(module, "__all__", ()))
+    names += [n for n in extra if n not in names]
+    for name in names:
         if name in SKIP_NAMES:
             continue
         obj = getattr(module, name)
@@ -116,17 +125,39 @@ def _exports(module: Any) -> list[tuple[str, Any, str]]:
     return out
 
 
-def assign_homes(modules: list[str]) -> dict[tuple[str, int], str]:
-    """(name, id(object)) -> the module whose page documents it in full."""
+Homes = dict[tuple[str, int], tuple[str, Any]]
+
+
+def assign_homes(modules: list[str], extra: dict[str, tuple[str, ...]]) -> Homes:
+    """(name, id(object)) -> (the module whose page documents it in full, the object)."""
     exporters: dict[tuple[str, int], list[str]] = {}
+    objects = {}
     for modname in modules:
-        for name, obj, _ in _exports(importlib.import_module(modname)):
+        for name, obj, _ in _exports(importlib.import_module(modname), extra.get(modname, ())):
             exporters.setdefault((name, id(obj)), []).append(modname)
+            objects[(name, id(obj))] = obj
     homes = {}
     for key, mods in exporters.items():
         below_top = [m for m in mods if m != PACKAGE] or mods
-        homes[key] = min(below_top, key=lambda m: (m.count("."), m))
+        homes[key] = (min(below_top, key=lambda m: (m.count("."), m)), objects[key])
     return homes
+
+
+def private_bases(homes: Homes) -> dict[str, tuple[str, ...]]:
+    """Base classes, defined in private modules of the package, of the documented classes
+    that are not documented themselves: {module: names}. A documented class shows its
+    bases, and the methods it inherits from them are documented only there."""
+    documented = {id(obj) for _, obj in homes.values()}
+    found: dict[str, set[str]] = {}
+    for _, obj in homes.values():
+        if not inspect.isclass(obj):
+            continue
+        for base in obj.__mro__[1:]:
+            mod = base.__module__
+            if (mod == PACKAGE or mod.startswith(PACKAGE + ".")) and _is_private(mod) \
+                    and id(base) not in documented:
+                found.setdefault(mod, set()).add(base.__name__)
+    return {m: tuple(sorted(names)) for m, names in found.items()}
 
 
 def _relative(name: str, modname: str) -> str:
@@ -138,7 +169,7 @@ def _directive(kind: str) -> str:
             "data": "autodata"}[kind]
 
 
-def module_page(modname: str, homes: dict[tuple[str, int], str], *, internal: bool,
+def module_page(modname: str, homes: Homes, *, internal: bool, extra: tuple[str, ...] = (),
                 submodules: list[str] = ()) -> str:
     """The reStructuredText of one module's page; a package's page lists the pages of
     its ``submodules`` (all public modules are passed; its children are picked)."""
@@ -153,8 +184,8 @@ def module_page(modname: str, homes: dict[tuple[str, int], str], *, internal: bo
     lines += [f".. automodule:: {modname}", "   :no-members:", "",
               f".. currentmodule:: {modname}", ""]
     own, elsewhere = [], []
-    for name, obj, kind in _exports(module):
-        home = homes[(name, id(obj))]
+    for name, obj, kind in _exports(module, extra):
+        home = homes[(name, id(obj))][0]
         (own if home == modname else elsewhere).append((name, obj, kind, home))
     if own:
         lines += [".. autosummary::", "   :nosignatures:", ""]
@@ -186,10 +217,20 @@ def generate_api(app: Sphinx) -> None:
     out = Path(app.srcdir) / "api"
     out.mkdir(exist_ok=True)
     modules = public_modules()
-    homes = assign_homes(modules + INTERNAL_MODULES)
+    internal, extra = list(INTERNAL_MODULES), {}
+    while True:   # a private base may itself have a private base
+        homes = assign_homes(modules + internal, extra)
+        more = private_bases(homes)
+        if not more:
+            break
+        for mod, names in more.items():
+            extra[mod] = tuple(sorted(set(extra.get(mod, ())) | set(names)))
+            if mod not in internal:
+                internal.append(mod)
     pages = {m: module_page(m, homes, internal=False,
                             submodules=modules if m != PACKAGE else ()) for m in modules}
-    pages.update({m: module_page(m, homes, internal=True) for m in INTERNAL_MODULES})
+    pages.update({m: module_page(m, homes, internal=True, extra=extra.get(m, ()))
+                  for m in internal})
     for modname, text in pages.items():
         _write_if_changed(out / f"{modname}.rst", text)
     for stale in out.glob("*.rst"):
@@ -202,7 +243,7 @@ def generate_api(app: Sphinx) -> None:
     index += ["Internals", "---------", "",
               "Private modules that the pages above refer to. Not a stable interface.", "",
               ".. toctree::", "   :maxdepth: 1", ""]
-    index += [f"   api/{m}" for m in INTERNAL_MODULES] + [""]
+    index += [f"   api/{m}" for m in internal] + [""]
     _write_if_changed(Path(app.srcdir) / "api" / "_modules.rst.inc", "\n".join(index))
 
 
