@@ -199,6 +199,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.plot:
             _plot(rep, data, args.plot, args)
             print(f"figure written to {args.plot}", file=sys.stderr)
+    except BrokenPipeError:  # e.g. `opsstats report ... | head`: the reader left
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (CommandError, ValueError, TypeError, KeyError, OSError) as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"opsstats: error: {message}", file=sys.stderr)

@@ -519,7 +519,7 @@ class ScoreCurve:
 
     @property
     def alpha(self) -> np.ndarray:
-        """Type-I error FP / N at (+inf, *thresholds), shape (J + 1,): starts at 0 and
+        """Type-I error FP / N at ``(+inf, *thresholds)``, shape (J + 1,): starts at 0 and
         ends at 1 (both endpoints included, see the class Notes). Read-only."""
         out = self._cache.get("alpha")
         if out is None:
@@ -532,7 +532,7 @@ class ScoreCurve:
 
     @property
     def beta(self) -> np.ndarray:
-        """Type-II error FN / P at (+inf, *thresholds), shape (J + 1,): starts at 1 and
+        """Type-II error FN / P at ``(+inf, *thresholds)``, shape (J + 1,): starts at 1 and
         ends at 0 (both endpoints included, see the class Notes). Read-only."""
         out = self._cache.get("beta")
         if out is None:

@@ -4,19 +4,19 @@ Every function takes ``ax=None`` (a new figure when None), passes ``**kwargs`` t
 main artist and returns the Axes; none calls ``plt.show()``. matplotlib is imported
 only when a function is called, so ``import opsstats`` does not import it.
 
-=============================  ==========================================================
-function                       what it draws
-=============================  ==========================================================
-:func:`plot_ops_function`      OPS against the metric value for several prevalences
-                               (Figures 1c and 3)
-:func:`plot_unit_square`       the (alpha, beta) square, the level line and the
-                               outperformed region, its area the OPS (Figures 1a, 1b)
-:func:`plot_curve`             ROC, PR, lift or gain curve over a reference band
+===============================  ==========================================================
+function                         what it draws
+===============================  ==========================================================
+:func:`plot_ops_function`        OPS against the metric value for several prevalences
+                                 (Figures 1c and 3)
+:func:`plot_unit_square`         the (alpha, beta) square, the level line and the
+                                 outperformed region, its area the OPS (Figures 1a, 1b)
+:func:`plot_curve`               ROC, PR, lift or gain curve over a reference band
 :func:`plot_standardized_curve`  OPS(precision)-recall (OPRC) and OPS(lift) curves
-                               (Figures 4b-7b)
-:func:`plot_forest`            per-group or per-label OPS with intervals
-:func:`plot_distribution`      posterior or bootstrap draws behind an interval
-=============================  ==========================================================
+                                 (Figures 4b-7b)
+:func:`plot_forest`              per-group or per-label OPS with intervals
+:func:`plot_distribution`        posterior or bootstrap draws behind an interval
+===============================  ==========================================================
 """
 
 from .curve import plot_curve
