@@ -1,0 +1,91 @@
+"""A small, fast coverage simulation of the default interval (issue 5).
+
+The full study is ``benchmarks/coverage.py`` (its output is committed in
+``benchmarks/results/coverage_cm.md``). This is its smallest honest version, run with the
+tests: two cells (n = 200 and n = 1000 at prevalence 0.1) of the main classifier
+(alpha = 0.10, beta = 0.25), test sets drawn as in the study (P ~ Binomial(n, pi),
+TP ~ Binomial(P, 1 - beta), FP ~ Binomial(N, alpha)), and the default interval
+(Dirichlet-multinomial, Jeffreys prior, prevalence fixed, equal-tailed) through the public
+API for alpha, F1, MCC and OPS(F1) under the Uniform reference.
+
+The target is the conditional one of the study: alpha, and M(pi_hat, alpha, beta) at
+the test set's own prevalence pi_hat = P / n, since the prevalence-fixed interval
+conditions on the class totals (see the docstring of ``benchmarks/coverage.py``). Both
+classes are present in every test set here (P = 0 has probability 1e-9 at n = 200).
+
+Each coverage is checked with one-sided exact binomial tests at the 0.001 level:
+consistent with at least 93% (``binomtest(k, m, 0.93, alternative="less")``) and not
+above 99.5% (``alternative="greater"``). The upper test only has teeth with enough test
+sets: with m test sets all covered, its p-value is 0.995**m, below 0.001 only for
+m > 1378; hence 1500 test sets per cell (1000 draws per interval keep it fast).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from opsstats import ConfusionMatrix, UndefinedMetricWarning
+from opsstats.metrics import resolve_metric
+from opsstats.reference import Uniform
+
+ALPHA, BETA = 0.10, 0.25
+REPS = 1500
+DRAWS = 1000
+LEVEL = 0.001
+QUANTITIES = ("alpha", "f1", "mcc", "ops_f1")
+
+
+def _simulate(n: int, pi: float, seed: int, reps: int = REPS) -> dict[str, np.ndarray]:
+    """Coverage indicators of the default interval, per quantity, over ``reps`` simulated
+    test sets (truths: alpha and M(pi_hat, alpha, beta))."""
+    rng = np.random.default_rng(seed)
+    pos = rng.binomial(n, pi, reps)
+    neg = n - pos
+    tp = rng.binomial(pos, 1 - BETA)
+    fp = rng.binomial(neg, ALPHA)
+    assert np.all((pos > 0) & (neg > 0))
+    pi_hat = pos / n
+    truth = {"alpha": np.full(reps, ALPHA)}
+    for m in ("f1", "mcc"):
+        truth[m] = resolve_metric(m)(pi_hat, ALPHA, BETA)
+    truth["ops_f1"] = Uniform().ops("f1", truth["f1"], prevalence=pi_hat).estimate
+    covered = {q: np.zeros(reps, dtype=bool) for q in QUANTITIES}
+    draws = np.random.default_rng(seed + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        for i in range(reps):
+            cm = ConfusionMatrix(tp=int(tp[i]), fp=int(fp[i]), fn=int(pos[i] - tp[i]),
+                                 tn=int(neg[i] - fp[i]))
+            for q in QUANTITIES:
+                if q == "ops_f1":
+                    ci = cm.ops("f1", ci="dirichlet", n_resamples=DRAWS, rng=draws).ci
+                else:
+                    ci = cm.interval(q, n_resamples=DRAWS, rng=draws).ci
+                covered[q][i] = ci.low <= truth[q][i] <= ci.high
+    return covered
+
+
+@pytest.fixture(scope="module", params=[(200, 0.1, 11), (1000, 0.1, 12)],
+                ids=lambda p: f"n={p[0]}-pi={p[1]}")
+def coverage(request):
+    n, pi, seed = request.param
+    return _simulate(n, pi, seed)
+
+
+@pytest.mark.parametrize("quantity", QUANTITIES)
+def test_default_dirichlet_interval_covers_at_nominal_level(coverage, quantity):
+    k = int(coverage[quantity].sum())
+    m = coverage[quantity].size
+    low = binomtest(k, m, 0.93, alternative="less").pvalue
+    high = binomtest(k, m, 0.995, alternative="greater").pvalue
+    assert low >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is below 93%"
+    assert high >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is above 99.5%"
+
+
+def test_simulation_is_deterministic():
+    first, again = _simulate(200, 0.1, 11, reps=40), _simulate(200, 0.1, 11, reps=40)
+    assert all(np.array_equal(first[q], again[q]) for q in QUANTITIES)
