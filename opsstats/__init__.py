@@ -9,7 +9,7 @@ from . import curves, metrics, reference
 from ._citation import cite
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
-from .exceptions import UndefinedMetricWarning
+from .exceptions import SmallCountWarning, UndefinedMetricWarning
 from .grouped import evaluate
 from .multilabel import MultiLabel
 from .reference import (
@@ -42,6 +42,7 @@ __all__ = [
     "IntervalResult",
     "ConfidenceInterval",
     "UndefinedMetricWarning",
+    "SmallCountWarning",
     "curves",
     "metrics",
     "reference",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["UndefinedMetricWarning"]
+__all__ = ["UndefinedMetricWarning", "SmallCountWarning"]
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -11,4 +11,15 @@ class UndefinedMetricWarning(UserWarning):
     The message names the metric and gives the counts (or the reason) that make it
     undefined, e.g. ``precision is undefined (0/0: no predicted positives) for
     ConfusionMatrix(tp=0, fp=0, fn=5, tn=20); returning NaN``.
+    """
+
+
+class SmallCountWarning(UserWarning):
+    """An interval method is known to undercover for counts this small.
+
+    Raised by the bootstrap of a confusion matrix when a cell count is below 5: in the
+    coverage study (``benchmarks/results/coverage_cm.md``) the stratified percentile
+    bootstrap covers far below its nominal level whenever an expected cell count is 5 or
+    less (its resamples collapse when a count is 0), while the Dirichlet-multinomial
+    interval stays at or above it.
     """

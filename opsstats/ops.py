@@ -68,7 +68,8 @@ def confusion_matrix_ops(cm: Any, metric: Any, *, reference: Any = None, ties: s
         value = cm.metric(quantity)
     if np.isnan(value) and 0 < cm.prevalence < 1:
         return _undefined(dict(value=value, prevalence=cm.prevalence, metric=quantity.label,
-                               reference=ref.description, method=ref.method, ties=ties),
+                               reference=ref.description, method=ref._method_for(quantity),
+                               ties=ties),
                           f"{quantity.label} is 0/0 for {cm!r}: {quantity.metric.undefined}")
     return ref.ops(quantity, value, prevalence=cm.prevalence, ties=ties)
 
@@ -92,7 +93,7 @@ def curve_ops(curve: Any, metric: Any, *, at: dict[str, float] | None = None,
             value = float(value_at(quantity, pi, curve.alpha, curve.beta))
     if np.isnan(value):
         return _undefined(dict(value=value, prevalence=pi, metric=quantity.label,
-                               reference=ref.description, method=ref.method,
+                               reference=ref.description, method=ref._method_for(quantity),
                                rule=getattr(quantity, "rule", None), ties=ties),
                           f"{quantity.label} is 0/0 on this curve")
     return ref.ops(quantity, value, prevalence=pi, ties=ties)

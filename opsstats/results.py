@@ -97,7 +97,8 @@ class OPSResult(_PlotsDraws):
         parts = [self.reference, self.method]
         if self.rule:
             parts.append(f"{self.rule} rule")
-        if not self.is_exact and np.ndim(self.standard_error) == 0:
+        if not self.is_exact and np.ndim(self.standard_error) == 0 and \
+                np.isfinite(self.standard_error):
             parts.append(f"MC s.e. {self.standard_error:.2g}")
         if self.ties != "strict":
             parts.append(f"ties {self.ties}")

@@ -4,12 +4,14 @@ draws, scipy.stats.bootstrap for BCa, and a small coverage simulation."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from opsstats import ConfusionMatrix
+from opsstats import ConfusionMatrix, SmallCountWarning
 from opsstats.reference.empirical import EmpiricalPoints
 from opsstats.uncertainty.proportion import binomial_interval
 
@@ -123,7 +125,8 @@ def test_same_rng_same_interval_bit_for_bit_and_nesting():
 
 def test_undefined_resamples_are_counted_and_reported():
     cm = ConfusionMatrix(tp=1, fp=0, fn=9, tn=40)  # precision undefined when TP* = FP* = 0
-    r = cm.interval("precision", method="bootstrap", n_resamples=5000, rng=0)
+    with pytest.warns(SmallCountWarning, match="is 0 \\(< 5\\): bootstrap intervals cover"):
+        r = cm.interval("precision", method="bootstrap", n_resamples=5000, rng=0)
     expected = 5000 * stats.binom.pmf(0, 10, 0.1)  # P(TP* = 0); FP* is always 0
     assert abs(r.n_undefined - expected) < 5 * np.sqrt(expected)
     assert r.draws.size == 5000 - r.n_undefined
@@ -203,3 +206,42 @@ def test_small_coverage_study_for_alpha(method):
     p_low = stats.binomtest(round(cov * 400), 400, 0.93, alternative="less").pvalue
     assert p_low > 0.001, cov
     assert cov <= 0.995
+
+
+def test_bca_counts_resamples_equal_to_the_estimate_as_ties():
+    """The estimate comes from cm.metric (extended precision), the resamples from float64:
+    the resamples equal to the observed table differ from it by an ulp and must still
+    count half below (found by the coverage study). With ties counted, the BCa bias
+    correction z0 here equals the one computed from the float64 estimate."""
+    from scipy.special import ndtri
+
+    from opsstats.uncertainty._draws import bca_levels
+
+    cm = ConfusionMatrix(tp=3, fp=5, fn=2, tn=40)
+    est_ext = cm.metric("f1")
+    est_64 = 6 / (6 + 5 + 2)
+    draws = np.sort(np.r_[np.full(67, est_64), np.linspace(0.1, 0.9, 933)])
+    jack, w = np.array([0.4, 0.5, 0.45, 0.46]), np.array([3.0, 5, 2, 40])
+    assert bca_levels(draws, est_ext, jack, w, 0.95) == bca_levels(draws, est_64, jack, w, 0.95)
+    below = np.sum(draws < est_64 - 1e-12) + 0.5 * np.sum(np.abs(draws - est_64) < 1e-12)
+    assert np.isfinite(ndtri(below / draws.size))
+
+
+def test_bca_with_every_resample_on_one_side_falls_back_quietly():
+    cm = ConfusionMatrix(tp=3, fp=0, fn=0, tn=47)   # every resample has MCC = 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(SmallCountWarning):
+            r = cm.interval("mcc", method="bootstrap", interval="bca", rng=0)
+    assert r.ci.low <= r.estimate <= r.ci.high
+
+
+def test_ops_interval_when_the_point_estimate_is_undefined():
+    """MCC is 0/0 with TP = FP = 0, so its OPS is NaN with a reason; the interval from
+    the draws is still given, as interval() gives one for the metric."""
+    cm = ConfusionMatrix(tp=0, fp=0, fn=5, tn=40)
+    with pytest.warns(Warning):
+        r = cm.ops("mcc", ci="dirichlet", rng=0)
+    assert np.isnan(r.estimate) and "0/0" in r.details["undefined"]
+    assert 0 <= r.ci.low < r.ci.high <= 1
+    assert "MC s.e." not in str(r)

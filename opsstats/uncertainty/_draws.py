@@ -67,21 +67,34 @@ def bca_levels(sorted_draws: np.ndarray, estimate: float, jackknife: np.ndarray,
     ``jackknife`` holds the leave-one-out estimates of the distinct row types and
     ``weights`` how many rows of each type there are (for a confusion matrix: four
     types), so the acceleration is computed exactly without per-row work.
+
+    When every draw lies on one side of the estimate, the bias correction z0 is
+    infinite and BCa is undefined; the percentile levels are returned instead.
     """
     m = sorted_draws.size
-    below = np.searchsorted(sorted_draws, estimate, side="left")
-    ties = np.searchsorted(sorted_draws, estimate, side="right") - below
-    z0 = ndtri((below + 0.5 * ties) / m)
+    # Draws equal to the estimate are ties, counted half below. The estimate may be
+    # computed in extended precision and the draws in float64, so "equal" allows a few
+    # units in the last place.
+    tol = 8 * np.finfo(float).eps * max(1.0, abs(estimate))
+    below = np.searchsorted(sorted_draws, estimate - tol, side="left")
+    ties = np.searchsorted(sorted_draws, estimate + tol, side="right") - below
+    tail = (1 - confidence_level) / 2
+    share = (below + 0.5 * ties) / m
+    if share <= 0 or share >= 1:
+        # every draw on one side of the estimate: z0 is infinite and BCa undefined;
+        # the percentile levels are returned (documented in the Notes)
+        return tail, 1 - tail
+    z0 = ndtri(share)
     mean = np.sum(weights * jackknife) / np.sum(weights)
     d = mean - jackknife
     num = np.sum(weights * d ** 3)
     den = 6.0 * np.sum(weights * d ** 2) ** 1.5
     acc = num / den if den > 0 else 0.0
-    tail = (1 - confidence_level) / 2
     z = ndtri(np.array([tail, 1 - tail]))
-    levels = ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))
-    if not np.all(np.isfinite(levels)):  # z0 infinite: all draws on one side
-        levels = np.array([tail, 1 - tail])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        levels = ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))
+    if not np.all(np.isfinite(levels)):
+        return tail, 1 - tail
     return float(levels[0]), float(levels[1])
 
 

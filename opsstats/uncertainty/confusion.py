@@ -32,7 +32,7 @@ import numpy as np
 
 from .._validation import check_choice, check_confidence_level, check_count, \
     check_positive_int, check_real, describe
-from ..exceptions import UndefinedMetricWarning
+from ..exceptions import SmallCountWarning, UndefinedMetricWarning
 from ..metrics import resolve_metric
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
 from ._draws import at_positions, bca_levels, check_rng, equal_tailed, hpd, progress, \
@@ -138,6 +138,13 @@ class _Draws:
             else:
                 for k in ("tp", "fp", "fn", "tn"):
                     check_count(k, getattr(cm, k), integer=True)
+                smallest = min(cm.tp, cm.fp, cm.fn, cm.tn)
+                if smallest < 5:
+                    warnings.warn(
+                        f"a count of {cm!r} is {smallest} (< 5): bootstrap intervals cover "
+                        "well below their nominal level with counts this small (coverage "
+                        "study, benchmarks/results/coverage_cm.md); method='dirichlet' "
+                        "stays at or above it.", SmallCountWarning, stacklevel=4)
                 if stratified:
                     pos, neg = cm.tp + cm.fn, cm.fp + cm.tn
                     tp = rng.binomial(pos, cm.tp / pos, n) if pos else np.zeros(n)
@@ -157,6 +164,18 @@ class _Draws:
     @property
     def prevalence_fixed(self) -> bool:
         return self.prevalence_mode == "fixed"
+
+
+def _snap(lo: float, hi: float, estimate: float) -> tuple[float, float]:
+    """Ends within a few ulps of the estimate are set to it: the estimate is computed
+    in extended precision (``ConfusionMatrix.metric``) and the draws in float64, so an
+    interval whose draws all equal the observed value could otherwise miss it by one
+    unit in the last place."""
+    if not np.isfinite(estimate):
+        return lo, hi
+    tol = 8 * np.finfo(float).eps * max(1.0, abs(estimate))
+    return (estimate if abs(lo - estimate) <= tol else lo,
+            estimate if abs(hi - estimate) <= tol else hi)
 
 
 def _interval_from(values: np.ndarray, kind: str, level: float, estimate: float,
@@ -229,6 +248,7 @@ def confusion_interval(cm: Any, name: Any, *, method: str = "dirichlet",
     values = quantity(draws.pi, draws.a, draws.b)
     jack = _jackknife(cm, quantity) if kind == "bca" else None
     (lo, hi), defined = _interval_from(values, kind, cl, estimate, jack)
+    lo, hi = _snap(lo, hi, estimate)
     return IntervalResult(
         estimate=estimate, ci=ConfidenceInterval(lo, hi), confidence_level=cl,
         quantity=quantity.label, method=f"{draws.description}, {_KIND_LABEL[kind]}",
@@ -270,8 +290,10 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
     from ..ops import confusion_matrix_ops
 
     result = confusion_matrix_ops(cm, metric, reference=reference, ties=ties, **params)
-    if ci is None or np.isnan(result.estimate):
+    if ci is None:
         return result
+    # an OPS that is 0/0 for the observed counts (NaN, with its reason) still gets an
+    # interval from the draws, as interval() gives one for the metric
     if ci in BINOMIAL_METHODS:
         raise ValueError(f"`ci={ci!r}` is an interval for a proportion, not for an OPS; "
                          "use 'dirichlet' or 'bootstrap'.")
@@ -321,6 +343,7 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
         n_defined = defined.size
         ops_draws = defined
     method_text = f"{draws.description}, {_KIND_LABEL[kind]}"
+    low, high = _snap(float(low), float(high), result.estimate)
     return replace(result, ci=ConfidenceInterval(float(low), float(high)),
                    confidence_level=cl, ci_method=method_text,
                    details={**result.details, "n_resamples": n,
