@@ -192,8 +192,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .exceptions import UndefinedMetricWarning
 
         with warnings.catch_warnings():
-            # undefined rows are printed in the report with their reason
+            # undefined rows are printed in the report with their reason; other
+            # warnings (e.g. small counts for a bootstrap) as one line on stderr
             warnings.simplefilter("ignore", UndefinedMetricWarning)
+            warnings.simplefilter("once", UserWarning)
+            warnings.showwarning = lambda message, category, *a, **k: print(
+                f"opsstats: warning: {message}", file=sys.stderr)
             rep, data = args.run(args)
         print(rep.render(args.format, digits=args.digits))
         if args.plot:
