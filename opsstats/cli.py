@@ -195,9 +195,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             # undefined rows are printed in the report with their reason; other
             # warnings (e.g. small counts for a bootstrap) as one line on stderr
             warnings.simplefilter("ignore", UndefinedMetricWarning)
-            warnings.simplefilter("once", UserWarning)
-            warnings.showwarning = lambda message, category, *a, **k: print(
-                f"opsstats: warning: {message}", file=sys.stderr)
+            shown: set[str] = set()
+
+            def show(message: Any, *args: Any, **kwargs: Any) -> None:
+                if str(message) not in shown:
+                    shown.add(str(message))
+                    print(f"opsstats: warning: {message}", file=sys.stderr)
+
+            warnings.simplefilter("always", UserWarning)
+            warnings.showwarning = show
             rep, data = args.run(args)
         print(rep.render(args.format, digits=args.digits))
         if args.plot:
