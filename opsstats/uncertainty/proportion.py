@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import ndtri
-from scipy.stats import beta as beta_dist
 
 from .._validation import check_choice, check_confidence_level, check_count
 
@@ -68,6 +67,8 @@ def binomial_interval(successes: int, trials: int, *, method: str = "clopper-pea
                          "without trials.")
     if x > n:
         raise ValueError(f"`successes` must be at most `trials` ({n}); got {x}.")
+    from scipy.stats import beta as beta_dist  # imported here: scipy.stats is slow to load
+
     tail = (1 - cl) / 2
     if method == "clopper-pearson":
         lo = 0.0 if x == 0 else float(beta_dist.ppf(tail, x, n - x + 1))
