@@ -283,3 +283,26 @@ def test_trapezoid_rule_is_applied_to_the_reference_curves_too():
     assert np.isfinite(trap).all() and not np.array_equal(trap, step)
     r = ref.ops("pr_auc", 0.5, prevalence=0.2, rule="trapezoid")
     assert r.rule == "trapezoid" and r.estimate == np.mean(trap < 0.5)
+
+
+def test_precompute_takes_ops_spellings_pairs_and_one_pass_for_many_prevalences():
+    ref = DirectedBinaryTree(depth=4, n_curves=1000, seed=21)
+    ref.precompute(["pr_auc", ("precision", {"recall": 0.9})], [0.1, 0.3])
+    ref.precompute(pairs=[(("lift", {"rate": 0.05}), 0.09), ("gain_auc", 0.2)])
+    keys = set(ref._cache)
+    assert ("pr_auc[step]", 0.1) in keys and ("gain_auc[trapezoid]", 0.2) in keys
+    assert any(k[0].startswith("lift") and k[1] == 0.09 for k in keys)
+    calls = []
+    original = ref._chunk
+
+    def counting(index, out):
+        calls.append(index)
+        return original(index, out)
+
+    ref._chunk = counting
+    r = ref.ops("lift_auc", [2.0, 2.0, 2.0], prevalence=[0.1, 0.2, 0.3])
+    assert len(calls) == ref.n_chunks  # one pass for the three prevalences
+    np.testing.assert_array_equal(r.estimate, [ref.ops("lift_auc", 2.0, prevalence=p).estimate
+                                               for p in (0.1, 0.2, 0.3)])
+    with pytest.raises(TypeError, match="`prevalence` is required with `quantities`"):
+        ref.precompute(["pr_auc"])

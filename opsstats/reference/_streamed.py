@@ -106,18 +106,48 @@ class StreamedCurveReference(CurveReference):
     def _key(self, quantity: CurveArea | OperatingPoint, prevalence: float) -> tuple:
         return (quantity.key, prevalence if depends_on_prevalence(quantity) else None)
 
-    def precompute(self, quantities: Iterable[CurveArea | OperatingPoint],
-                   prevalence: float | Iterable[float]) -> None:
-        """Compute and cache several quantities at one or several prevalences in one
-        pass over the curves (e.g. the 20 points of an OPS(precision)-recall curve, or
-        one quantity for every group of a grouped evaluation)."""
-        prevalences = np.atleast_1d(np.asarray(prevalence, dtype=float))
+    def _as_quantity(self, item: Any) -> CurveArea | OperatingPoint:
+        """A quantity from the spellings ``ops`` accepts: ``"pr_auc"``,
+        ``("precision", {"recall": 0.9})``, or a ready CurveArea / OperatingPoint."""
+        if isinstance(item, CurveArea | OperatingPoint):
+            return item
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict):
+            return self._quantity(item[0], item[1], None, {})
+        return self._quantity(item, None, None, {})
+
+    def precompute(self, quantities: Iterable[Any] = (), prevalence: Any = None, *,
+                   pairs: Iterable[tuple[Any, float]] = ()) -> None:
+        """Compute and cache quantities in one pass over the curves.
+
+        Parameters
+        ----------
+        quantities : iterable
+            Curve quantities as ``ops`` spells them (``"pr_auc"``,
+            ``("precision", {"recall": 0.9})``) or CurveArea / OperatingPoint objects;
+            each is computed at every prevalence in ``prevalence``.
+        prevalence : float or iterable of float
+        pairs : iterable of (quantity, prevalence)
+            Explicit pairs, for when each prevalence needs its own quantity (e.g. lift
+            at the top K = 500 of test sets of different sizes).
+
+        Examples
+        --------
+        >>> from opsstats import DirectedBinaryTree
+        >>> ref = DirectedBinaryTree(depth=4, n_curves=1000)
+        >>> ref.precompute(["pr_auc", ("precision", {"recall": 0.9})], [0.1, 0.3])
+        >>> ref.precompute(pairs=[(("lift", {"rate": 500 / 9000}), 0.091),
+        ...                       (("lift", {"rate": 500 / 10000}), 0.112)])
+        """
         todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]] = {}
-        for q in quantities:
-            for pi in prevalences:
-                key = self._key(q, float(pi))
-                if key not in self._cache:
-                    todo[key] = (q, float(pi))
+        grid = [] if prevalence is None else np.atleast_1d(np.asarray(prevalence, dtype=float))
+        wanted = [(self._as_quantity(q), float(pi)) for q in quantities for pi in grid]
+        wanted += [(self._as_quantity(q), float(pi)) for q, pi in pairs]
+        if list(quantities) and prevalence is None:
+            raise TypeError("`prevalence` is required with `quantities`.")
+        for q, pi in wanted:
+            key = self._key(q, pi)
+            if key not in self._cache:
+                todo[key] = (q, pi)
         if not todo:
             return
         pairs = list(todo.values())
@@ -147,6 +177,12 @@ class StreamedCurveReference(CurveReference):
                                  f"{pi:g}; it cannot be ranked against {self!r}.")
             values.sort()
             self._store(key, values)
+
+    def _ops_many(self, quantity: Any, values: np.ndarray, prevalences: np.ndarray,
+                  ties: str) -> tuple[np.ndarray, np.ndarray]:
+        # every distinct prevalence in one pass over the curves, then the ranks
+        self.precompute([quantity], np.unique(prevalences))
+        return super()._ops_many(quantity, values, prevalences, ties)
 
     def _store(self, key: tuple, values: np.ndarray) -> None:
         with self._lock:
