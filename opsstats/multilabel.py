@@ -127,7 +127,10 @@ class MultiLabelOPS:
     def summary(self, digits: int = 4) -> Summary:
         notes = [self.to_string(digits)]
         if self.micro is not None:
-            notes.append(f"Micro (pooled confusion matrix), a different quantity: {self.micro}")
+            pooled = (f" It pools every label, including those left out of the aggregate "
+                      f"({', '.join(map(str, self.excluded))})." if self.excluded else "")
+            notes.append(f"Micro (pooled confusion matrix), a different quantity: "
+                         f"{self.micro}.{pooled}")
         if self.ci_method:
             notes.append(f"Intervals: {self.ci_method}.")
         cols = ["label", "n", "prevalence", "value", "ops", "ops_ci_low", "ops_ci_high",
@@ -303,6 +306,15 @@ class MultiLabel:
         generator = check_rng(rng)
         cms = self.confusion_matrices() if self.pred is not None else {}
         curves = self.curves() if self.score is not None else {}
+        curve_specs = [(sp.name, sp.at) if sp.at else sp.name for sp in specs
+                       if sp.kind == "curve"]
+        if curve_specs and curves:  # every label in one pass over the reference curves
+            from .ops import default_reference
+
+            if curve_reference is None:
+                curve_reference = default_reference("curve")
+            if hasattr(curve_reference, "precompute"):
+                curve_reference.precompute(curve_specs, [c.prevalence for c in curves.values()])
         rows = []
         for j, lab in enumerate(self.labels):
             cm = cms.get(lab)
@@ -371,6 +383,9 @@ class MultiLabel:
         ref = _check_reference(reference, kind, "a curve quantity" if kind == "curve"
                                else "a confusion-matrix metric")
         units = self._units(kind)
+        if kind == "curve" and hasattr(ref, "precompute"):  # every label in one pass
+            ref.precompute([(spec.name, spec.at) if spec.at else spec.name],
+                           [u.prevalence for u in units.values() if 0 < u.prevalence < 1])
         table = self._label_table(spec, units, ref, params)
         w = self._weights(table, average, weights)
         defined = ~table["ops"].isna().to_numpy()

@@ -245,3 +245,24 @@ def test_ops_interval_when_the_point_estimate_is_undefined():
     assert np.isnan(r.estimate) and "0/0" in r.details["undefined"]
     assert 0 <= r.ci.low < r.ci.high <= 1
     assert "MC s.e." not in str(r)
+
+
+def test_dirichlet_boundary_rule_keeps_the_estimate_inside():
+    """A count of 0 puts the estimate on the boundary, where the Jeffreys posterior has
+    little mass: the interval is extended to it, as the Jeffreys binomial interval's
+    boundary rule does (lower end 0 when x = 0)."""
+    cm = ConfusionMatrix(tp=0, fp=3, fn=8, tn=166)
+    for name in ("precision", "recall", "f1"):
+        r = cm.interval(name, rng=0)
+        assert r.estimate == 0.0 and r.ci.low == 0.0 < r.ci.high
+    alpha0 = ConfusionMatrix(tp=5, fp=0, fn=5, tn=50)
+    d = alpha0.interval("alpha", n_resamples=200_000, rng=1)
+    j = alpha0.interval("alpha", method="jeffreys")
+    assert d.ci.low == j.ci.low == 0.0 and d.ci.high == pytest.approx(j.ci.high, abs=2e-3)
+
+
+def test_draws_are_returned_in_draw_order():
+    r = CM.interval("f1", rng=3)
+    assert not np.all(np.diff(r.draws) >= 0)      # not sorted
+    again = CM.interval("f1", rng=3)
+    np.testing.assert_array_equal(r.draws, again.draws)

@@ -178,6 +178,17 @@ def _snap(lo: float, hi: float, estimate: float) -> tuple[float, float]:
             estimate if abs(hi - estimate) <= tol else hi)
 
 
+def _boundary(lo: float, hi: float, estimate: float, method: str) -> tuple[float, float]:
+    """Dirichlet intervals are extended to the point estimate when it lies outside
+    them. That happens at a count of 0 (or a full class): the estimate sits on the
+    boundary (precision 0 with TP = 0, alpha 0 with FP = 0) where the posterior has
+    little mass. It is Brown, Cai and DasGupta's boundary rule for the Jeffreys
+    binomial interval (lower end 0 when x = 0), applied to every metric."""
+    if method != "dirichlet" or not np.isfinite(estimate):
+        return lo, hi
+    return min(lo, estimate), max(hi, estimate)
+
+
 def _interval_from(values: np.ndarray, kind: str, level: float, estimate: float,
                    jackknife: tuple[np.ndarray, np.ndarray] | None
                    ) -> tuple[tuple[float, float], np.ndarray]:
@@ -248,12 +259,13 @@ def confusion_interval(cm: Any, name: Any, *, method: str = "dirichlet",
     values = quantity(draws.pi, draws.a, draws.b)
     jack = _jackknife(cm, quantity) if kind == "bca" else None
     (lo, hi), defined = _interval_from(values, kind, cl, estimate, jack)
-    lo, hi = _snap(lo, hi, estimate)
+    lo, hi = _boundary(*_snap(lo, hi, estimate), estimate, method)
     return IntervalResult(
         estimate=estimate, ci=ConfidenceInterval(lo, hi), confidence_level=cl,
         quantity=quantity.label, method=f"{draws.description}, {_KIND_LABEL[kind]}",
         n_resamples=n, n_undefined=int(n - defined.size),
-        prevalence_mode=draws.prevalence_mode, draws=defined)
+        prevalence_mode=draws.prevalence_mode,
+        draws=values[~np.isnan(values)])  # in draw order, so draws can be paired
 
 
 def _binomial(cm: Any, quantity: _Quantity, method: str, cl: float,
@@ -341,9 +353,10 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
                              "(stratified bootstrap).")
         (low, high), defined = _interval_from(ops_draws, kind, cl, result.estimate, jack)
         n_defined = defined.size
-        ops_draws = defined
+        ops_draws = ops_draws[~np.isnan(ops_draws)]  # in draw order
     method_text = f"{draws.description}, {_KIND_LABEL[kind]}"
-    low, high = _snap(float(low), float(high), result.estimate)
+    low, high = _boundary(*_snap(float(low), float(high), result.estimate),
+                          result.estimate, method)
     return replace(result, ci=ConfidenceInterval(float(low), float(high)),
                    confidence_level=cl, ci_method=method_text,
                    details={**result.details, "n_resamples": n,
