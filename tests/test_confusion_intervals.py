@@ -266,3 +266,15 @@ def test_draws_are_returned_in_draw_order():
     assert not np.all(np.diff(r.draws) >= 0)      # not sorted
     again = CM.interval("f1", rng=3)
     np.testing.assert_array_equal(r.draws, again.draws)
+
+
+def test_ops_interval_when_every_draw_is_undefined():
+    """TP = FP = 0: precision is 0/0 in every stratified resample (found by the coverage
+    study); the result says so instead of failing."""
+    cm = ConfusionMatrix(tp=0, fp=0, fn=3, tn=47)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = cm.ops("precision", ci="bootstrap", rng=0)
+    assert np.isnan(r.estimate) and np.isnan(r.ci.low) and np.isnan(r.ci.high)
+    assert r.details["n_undefined"] == 10_000
+    assert "undefined (0/0) in all 10000 draws, so there is no interval" in r.ci_method

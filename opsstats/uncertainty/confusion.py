@@ -320,6 +320,12 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
     values = quantity(draws.pi, draws.a, draws.b)
     defined_pi = (draws.pi > 0) & (draws.pi < 1)
     values = np.where(defined_pi, values, np.nan)
+    if np.isnan(values).all():  # undefined in every draw: no interval, said so
+        return replace(result, ci=ConfidenceInterval(float("nan"), float("nan")),
+                       confidence_level=cl, ci_method=f"{draws.description}: the metric is "
+                       f"undefined (0/0) in all {n} draws, so there is no interval",
+                       details={**result.details, "n_resamples": n, "n_undefined": n,
+                                "prevalence_mode": draws.prevalence_mode, "draws": None})
     higher = quantity.metric.higher_is_better
     if draws.prevalence_fixed and kind != "hpd":
         # OPS is monotone in the metric at fixed prevalence: map the order statistics.
