@@ -59,6 +59,7 @@ doi:10.1007/978-3-642-61786-7
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -103,7 +104,7 @@ _EPS = np.finfo(float).eps
 # Reference designs: (u, w) in the unit square -> (alpha, beta)
 # ---------------------------------------------------------------------------------------
 
-class Design:
+class Design(ABC):
     """A point reference with a density, as a map of the unit square onto (alpha, beta).
 
     The outer rate is x = ``outer(s)`` for s in [0, 1] with Jacobian ``weight(x)`` (either
@@ -120,20 +121,23 @@ class Design:
     #: whether weight(x) is identically 1 (probability coordinates for the outer rate)
     unit_weight: bool = True
 
+    @abstractmethod
     def outer(self, s: np.ndarray, swap: bool = False) -> np.ndarray:
-        raise NotImplementedError  # pragma: no cover  (abstract)
+        """See the class docstring."""
 
     def weight(self, x: np.ndarray, swap: bool = False) -> np.ndarray | float:
         return 1.0
 
+    @abstractmethod
     def inner(self, c: np.ndarray, x: np.ndarray, swap: bool = False) -> np.ndarray:
-        raise NotImplementedError  # pragma: no cover  (abstract)
+        """See the class docstring."""
 
     def inner_mass(self, c: np.ndarray, x: np.ndarray, swap: bool = False) -> np.ndarray:
         return c
 
+    @abstractmethod
     def inner_coord(self, beta: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-        raise NotImplementedError  # pragma: no cover  (abstract)
+        """See the class docstring."""
 
     def to_ab(self, s: np.ndarray, c: np.ndarray,
               swap: bool = False) -> tuple[np.ndarray, np.ndarray]:
