@@ -306,3 +306,19 @@ def test_precompute_takes_ops_spellings_pairs_and_one_pass_for_many_prevalences(
                                                for p in (0.1, 0.2, 0.3)])
     with pytest.raises(TypeError, match="`prevalence` is required with `quantities`"):
         ref.precompute(["pr_auc"])
+
+
+def test_curve_coordinates_equal_the_registry_metrics():
+    """The curve geometry keeps direct expressions for precision and lift (the DBT hot
+    path: routing them through the registry measured 35-75% slower per slice); they
+    must equal the registry's metrics, the single definition."""
+    from opsstats.curves._geometry import curve_xy
+    from opsstats.metrics import resolve_metric
+
+    a, b = dbt_curves(300, 5, np.random.default_rng(9))
+    for pi in (0.02, 0.3, 0.9):
+        for curve, metric in (("pr", "precision"), ("lift", "lift"), ("roc", "recall"),
+                              ("gain", "recall")):
+            _, y = curve_xy(curve, pi, a[:, 1:], b[:, 1:])   # past the 0/0 first point
+            np.testing.assert_allclose(y, resolve_metric(metric)(pi, a[:, 1:], b[:, 1:]),
+                                       rtol=1e-12, atol=0)
