@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["main", "build_parser", "read_table"]
+__all__ = ["main"]
 
 FORMATS = ("text", "csv", "json", "html")
 CI_CHOICES = ("dirichlet", "bootstrap", "delong", "none")
@@ -184,6 +184,20 @@ def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``opsstats`` command with ``argv`` (default ``sys.argv[1:]``) and return its
+    exit status: 0 on success, 2 for an error (printed as one line on stderr).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pandas as pd
+    >>> path = os.path.join(tempfile.mkdtemp(), "predictions.csv")
+    >>> pd.DataFrame({"y": [1, 0, 1, 0, 1], "p": [1, 0, 0, 0, 1]}).to_csv(path, index=False)
+    >>> main(["report", path, "--truth", "y", "--pred", "p", "--metric", "recall",
+    ...       "--ci", "none", "--format", "csv"])  # doctest: +ELLIPSIS
+    metric,n,prevalence,value,...
+    0
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

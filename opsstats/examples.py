@@ -24,6 +24,12 @@ class AffairsExample:
     overlapping test sets with a ``test_set`` column: ``general`` (all held-out rows),
     ``recent marriages`` (married 5 years or less: fewer affairs) and
     ``unhappy marriages`` (marriage rated 3 or less of 5: more affairs).
+
+    Examples
+    --------
+    >>> ex = affairs_example()
+    >>> sorted(ex.test_sets["test_set"].unique())
+    ['general', 'recent marriages', 'unhappy marriages']
     """
 
     test: pd.DataFrame

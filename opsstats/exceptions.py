@@ -11,6 +11,16 @@ class UndefinedMetricWarning(UserWarning):
     The message names the metric and gives the counts (or the reason) that make it
     undefined, e.g. ``precision is undefined (0/0: no predicted positives) for
     ConfusionMatrix(tp=0, fp=0, fn=5, tn=20); returning NaN``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from opsstats import ConfusionMatrix
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = ConfusionMatrix(tp=0, fp=0, fn=5, tn=20).metric("precision")
+    >>> value, caught[0].category.__name__
+    (nan, 'UndefinedMetricWarning')
     """
 
 
@@ -22,4 +32,15 @@ class SmallCountWarning(UserWarning):
     bootstrap covers far below its nominal level whenever an expected cell count is 5 or
     less (its resamples collapse when a count is 0), while the Dirichlet-multinomial
     interval stays at or above it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from opsstats import ConfusionMatrix
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = ConfusionMatrix(tp=3, fp=2, fn=1, tn=30).interval("f1", method="bootstrap",
+    ...                                                           rng=0)
+    >>> caught[0].category.__name__
+    'SmallCountWarning'
     """

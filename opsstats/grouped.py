@@ -23,7 +23,7 @@ from .curves._geometry import CURVES
 from .exceptions import UndefinedMetricWarning
 from .metrics import get_metric
 
-__all__ = ["evaluate", "MetricSpec", "parse_metrics", "evaluate_unit", "COLUMNS"]
+__all__ = ["evaluate", "COLUMNS"]
 
 #: The columns of a tidy evaluation, after any group or label columns.
 COLUMNS = ["metric", "n", "prevalence", "value", "value_ci_low", "value_ci_high", "ops",

@@ -89,6 +89,15 @@ class MultiLabelOPS:
     micro : OPSResult or None
         OPS of the pooled (micro) confusion matrix: a different quantity, the OPS of
         one confusion matrix that adds up every label's counts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> Y = rng.random((400, 2)) < [0.2, 0.5]
+    >>> res = MultiLabel.from_predictions(Y, Y).ops("f1", average="macro")
+    >>> res.estimate, list(res.table["ops"])
+    (1.0, [1.0, 1.0])
     """
 
     metric: str

@@ -39,6 +39,14 @@ class EvaluationReport:
         confidence level, draws.
     counts : pandas.DataFrame or None
         TP, FP, FN, TN per group (when predicted labels were available).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rep = report(pd.DataFrame({"y": [1, 0, 1, 0, 1, 0], "p": [1, 0, 0, 0, 1, 1]}),
+    ...              truth="y", pred="p", metrics=["recall"], ci=None)
+    >>> rep.by, rep.table["value"].round(4).tolist()
+    ([], [0.6667])
     """
 
     table: pd.DataFrame

@@ -14,7 +14,14 @@ __all__ = ["ConfidenceInterval", "OPSResult", "IntervalResult"]
 
 
 class ConfidenceInterval(NamedTuple):
-    """A (low, high) confidence or credible interval."""
+    """A (low, high) confidence or credible interval.
+
+    Examples
+    --------
+    >>> ci = ConfidenceInterval(0.12, 0.34)
+    >>> ci.low, ci.high
+    (0.12, 0.34)
+    """
 
     low: float
     high: float
@@ -67,6 +74,13 @@ class OPSResult(_PlotsDraws):
         How the interval was made.
     details : dict
         Further facts (draws, undefined resamples, ...).
+
+    Examples
+    --------
+    >>> from opsstats import Uniform
+    >>> r = Uniform().ops("recall", 0.8, prevalence=0.3)
+    >>> r.estimate, r.standard_error, r.is_exact
+    (0.8, 0.0, True)
     """
 
     estimate: Any
@@ -181,6 +195,13 @@ class IntervalResult(_PlotsDraws):
     draws : ndarray or None
         The defined draws (posterior or bootstrap distribution), for plots.
     details : dict
+
+    Examples
+    --------
+    >>> from opsstats import ConfusionMatrix
+    >>> r = ConfusionMatrix(tp=40, fp=10, fn=10, tn=140).interval("beta", method="wilson")
+    >>> round(r.estimate, 2), round(r.ci.low, 4), r.method
+    (0.2, 0.1124, 'Wilson score')
     """
 
     estimate: float

@@ -112,7 +112,15 @@ def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
 
 
 def ideal_auc(curve: str, prevalence: float) -> float:
-    """The AUC of the ideal classifier (Zhao et al., Table 3)."""
+    """The AUC of the ideal classifier (Zhao et al., Table 3).
+
+    Examples
+    --------
+    >>> round(ideal_auc("lift", 0.1), 4)   # 1 + ln(1 / 0.1)
+    3.3026
+    >>> ideal_auc("gain", 0.2)
+    0.9
+    """
     if curve in ("roc", "pr"):
         return 1.0
     if curve == "lift":
@@ -124,7 +132,17 @@ def ideal_auc(curve: str, prevalence: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class CurveArea:
-    """An area summary of a curve: ``roc_auc``, ``pr_auc``, ... or their NAUC forms."""
+    """An area summary of a curve: ``roc_auc``, ``pr_auc``, ... or their NAUC forms.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spec = CurveArea("roc", "trapezoid")
+    >>> spec.name, spec.label
+    ('roc_auc', 'AUC(ROC, trapezoid)')
+    >>> round(float(spec(0.3, np.array([0.0, 0.2, 1.0]), np.array([1.0, 0.4, 0.0]))), 4)
+    0.7
+    """
 
     curve: str
     rule: str
@@ -153,7 +171,18 @@ class CurveArea:
 @dataclass(frozen=True, slots=True)
 class OperatingPoint:
     """A y-metric read off a curve at a fixed x (Zhao et al., eq. 9), e.g. precision
-    at recall 0.9: ``OperatingPoint(resolve_metric("precision"), "recall", 0.9)``."""
+    at recall 0.9: ``OperatingPoint(resolve_metric("precision"), "recall", 0.9)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from opsstats.metrics import resolve_metric
+    >>> point = OperatingPoint(resolve_metric("precision"), "recall", 0.5)
+    >>> point.label
+    'Precision (PPV) at recall = 0.5'
+    >>> round(float(point(0.1, np.array([0.0, 0.2, 1.0]), np.array([1.0, 0.4, 0.0]))), 4)
+    0.25
+    """
 
     metric: BoundMetric
     axis: str

@@ -112,6 +112,15 @@ class Metric:
         ``param_check(**params)`` raising ``ValueError``/``TypeError`` for bad values.
     formula : str
         The definition in terms of counts, for documentation.
+
+    Examples
+    --------
+    >>> from opsstats.metrics import get_metric
+    >>> m = get_metric("f1")
+    >>> m.name, m.direction, m.range
+    ('f1', 'higher', (0.0, 1.0))
+    >>> round(float(m(0.1, 1.0, 0.0)), 4)   # the trivial positive classifier
+    0.1818
     """
 
     name: str
@@ -162,7 +171,15 @@ class Metric:
 
 @dataclass(frozen=True, slots=True)
 class BoundMetric:
-    """A metric with fixed parameters: what OPS, intervals and caches work with."""
+    """A metric with fixed parameters: what OPS, intervals and caches work with.
+
+    Examples
+    --------
+    >>> from opsstats.metrics import resolve_metric
+    >>> f2 = resolve_metric("fbeta", beta=2)
+    >>> f2.label, f2.key
+    ('F-beta score (beta=2)', 'fbeta(beta=2.0)')
+    """
 
     metric: Metric
     param_items: tuple[tuple[str, Any], ...] = ()
@@ -307,7 +324,17 @@ def register_metric(name: str | Metric, func: Callable[..., Any] | None = None, 
 
 
 def unregister_metric(name: str) -> None:
-    """Remove a metric (by name or alias) and its aliases from the registry."""
+    """Remove a metric (by name or alias) and its aliases from the registry.
+
+    Examples
+    --------
+    >>> from opsstats.metrics import register_metric, unregister_metric, available_metrics
+    >>> _ = register_metric("twice_recall", lambda p, a, b: 2 * (1 - b), direction="higher",
+    ...                     range=(0, 2))
+    >>> unregister_metric("twice_recall")
+    >>> "twice_recall" in available_metrics()
+    False
+    """
     metric = get_metric(name)
     del _REGISTRY[metric.name]
     for alias in metric.aliases:
@@ -321,6 +348,11 @@ def get_metric(name: str | Metric | BoundMetric) -> Metric:
     ------
     ValueError
         For an unknown name; the message lists the valid names and close matches.
+
+    Examples
+    --------
+    >>> get_metric("Sensitivity").name
+    'recall'
     """
     if isinstance(name, Metric):
         return name
@@ -340,7 +372,13 @@ def get_metric(name: str | Metric | BoundMetric) -> Metric:
 
 
 def resolve_metric(metric: str | Metric | BoundMetric, **params: Any) -> BoundMetric:
-    """A :class:`BoundMetric` from a name, a Metric or a BoundMetric plus parameters."""
+    """A :class:`BoundMetric` from a name, a Metric or a BoundMetric plus parameters.
+
+    Examples
+    --------
+    >>> resolve_metric("fbeta", beta=0.5).params
+    {'beta': 0.5}
+    """
     if isinstance(metric, BoundMetric):
         if params:
             return metric.metric.bind(**{**metric.params, **params})
@@ -349,13 +387,27 @@ def resolve_metric(metric: str | Metric | BoundMetric, **params: Any) -> BoundMe
 
 
 def available_metrics() -> list[str]:
-    """Canonical names of every registered metric, in registration order."""
+    """Canonical names of every registered metric, in registration order.
+
+    Examples
+    --------
+    >>> names = available_metrics()
+    >>> len(names), names[:3]
+    (25, ['recall', 'specificity', 'fpr'])
+    """
     return list(_REGISTRY)
 
 
 def metric_table() -> Any:
     """A DataFrame describing every registered metric (name, label, direction, range,
-    aliases, parameters, when undefined)."""
+    aliases, parameters, when undefined).
+
+    Examples
+    --------
+    >>> table = metric_table()
+    >>> table.loc["mcc", "direction"], float(table.loc["mcc", "low"])
+    ('higher', -1.0)
+    """
     import pandas as pd
 
     rows = [{"name": m.name, "label": m.label, "direction": m.direction,

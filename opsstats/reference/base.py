@@ -23,8 +23,7 @@ from ..curves._geometry import CurveArea, OperatingPoint, parse_area, parse_at
 from ..metrics import BoundMetric, Metric, resolve_metric
 from ..results import OPSResult
 
-__all__ = ["ReferenceDistribution", "PointReference", "CurveReference", "check_prevalence",
-           "check_values"]
+__all__ = ["ReferenceDistribution", "PointReference", "CurveReference"]
 
 TIES = ("strict", "mid")
 
@@ -85,6 +84,12 @@ class ReferenceDistribution(ABC):
     errors for an array of values at one prevalence; the base class handles metric
     lookup, validation, broadcasting over values and prevalences, and the result
     object.
+
+    Examples
+    --------
+    >>> from opsstats import DirectedBinaryTree, Uniform
+    >>> [isinstance(r, ReferenceDistribution) for r in (Uniform(), DirectedBinaryTree())]
+    [True, True]
     """
 
     #: ``"point"`` (one (alpha, beta)) or ``"curve"`` (a monotone curve).
@@ -185,7 +190,15 @@ class ReferenceDistribution(ABC):
 
 
 class PointReference(ReferenceDistribution):
-    """A distribution of one (alpha, beta): ranks confusion-matrix metrics."""
+    """A distribution of one (alpha, beta): ranks confusion-matrix metrics.
+
+    Examples
+    --------
+    >>> from opsstats import Uniform
+    >>> ref = Uniform()
+    >>> isinstance(ref, PointReference), ref.kind, ref.exact
+    (True, 'point', True)
+    """
 
     kind = "point"
 
@@ -206,6 +219,13 @@ class CurveReference(ReferenceDistribution):
 
     Subclasses implement :meth:`reference_values` (the sorted vector of the quantity
     over the reference's curves at one prevalence); OPS is then a ``searchsorted``.
+
+    Examples
+    --------
+    >>> from opsstats import DirectedBinaryTree
+    >>> ref = DirectedBinaryTree(depth=4, n_curves=1000)
+    >>> isinstance(ref, CurveReference), ref.kind, ref.exact
+    (True, 'curve', False)
     """
 
     kind = "curve"

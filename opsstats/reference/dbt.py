@@ -30,6 +30,15 @@ def dbt_curves(m: int, depth: int, rng: np.random.Generator, *,
     arrays are stored positions-major (shape ``(2**depth + 1, m)``, returned as their
     transposed views) so that each level is a set of whole contiguous rows. ``out``
     passes two such buffers to reuse (streaming without new allocations).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> alpha, beta = dbt_curves(5, 3, np.random.default_rng(0))
+    >>> alpha.shape
+    (5, 9)
+    >>> bool((np.diff(alpha, axis=1) >= 0).all() and (np.diff(beta, axis=1) <= 0).all())
+    True
     """
     top = 2 ** depth
     if out is None:

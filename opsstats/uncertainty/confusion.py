@@ -245,6 +245,14 @@ def confusion_interval(cm: Any, name: Any, *, method: str = "dirichlet",
     """Interval for alpha, beta or a metric of a confusion matrix.
 
     See :meth:`opsstats.ConfusionMatrix.interval` for the parameters.
+
+    Examples
+    --------
+    >>> from opsstats import ConfusionMatrix
+    >>> r = confusion_interval(ConfusionMatrix(tp=40, fp=10, fn=10, tn=140), "alpha",
+    ...                        method="clopper-pearson")
+    >>> round(r.ci.low, 4), round(r.ci.high, 4)
+    (0.0324, 0.1192)
     """
     cl = check_confidence_level(confidence_level)
     method, kind, n = _check_options(method, interval, prevalence, n_resamples)
@@ -296,6 +304,14 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
     """OPS of a confusion matrix's metric, with an interval when ``ci`` is a method.
 
     See :meth:`opsstats.ConfusionMatrix.ops`.
+
+    Examples
+    --------
+    >>> from opsstats import ConfusionMatrix
+    >>> r = confusion_ops(ConfusionMatrix(tp=40, fp=10, fn=10, tn=140), "f1", ci="dirichlet",
+    ...                   rng=0)
+    >>> r.ci.low < r.estimate < r.ci.high
+    True
     """
     from dataclasses import replace
 
