@@ -2,8 +2,9 @@
 
 The main evidence that the intervals of issue 5 (METHOD.md 3.2) are honest. Test sets
 are simulated from a known classifier, every interval method is run on each through the
-public API (``ConfusionMatrix.interval`` and ``ConfusionMatrix.ops``: the code users
-run, not a re-implementation), and the proportion of intervals containing the true
+public API (``ConfusionMatrix.interval`` and ``ConfusionMatrix.ops``; for curves
+``ScoreCurve.ops`` and ``ScoreCurve.interval``: the code users run, not a
+re-implementation), and the proportion of intervals containing the true
 value is reported with its binomial standard error, the mean width, and how often the
 quantity or interval was undefined.
 
@@ -16,6 +17,13 @@ Run (the committed table)::
 look at two cells::
 
     python benchmarks/coverage.py --part cm --reps 200 --cells 200:0.1,1000:0.1
+
+The curve part (ROC AUC, PR AUC and their OPS from simulated scores; see its section
+below for the cost)::
+
+    python benchmarks/coverage.py --part curve --reps 1000 --n-resamples 1000 \
+        --seed 20240605 --jobs 2 --out benchmarks/results/coverage_curve.csv \
+        --md benchmarks/results/coverage_curve.md
 
 and the Markdown again from a CSV, without simulating (every row carries how the run was
 made: command, date, runtime, versions)::
@@ -106,16 +114,121 @@ Randomness. Each (part, classifier, n, pi) cell has its own ``SeedSequence`` bui
 from ``--seed`` and the cell, so a cell gives the same numbers whether it is run alone
 (``--cells``), with others, or in another worker (``--jobs``).
 
+Part ``curve``: ROC AUC and PR AUC from simulated scores
+=========================================================
+
+Cells: the same grid, n in {50, 200, 1000, 10000} x pi in {0.5, 0.1, 0.02}, for two
+binormal classifiers (``--shifts``): negatives score N(0, 1), positives N(mu, 1), with
+
+* ``mu=1`` (the main case): population ROC AUC Phi(1 / sqrt 2) = 0.760, average
+  precision 0.753, 0.293 and 0.080 at pi = 0.5, 0.1, 0.02: a useful, clearly imperfect
+  ranker, well inside (0, 1) on both curves;
+* ``mu=2``: ROC AUC 0.921, average precision 0.922, 0.665, 0.375: a strong ranker,
+  where the ROC AUC is near its bound and its sampling distribution skewed.
+
+Simulation. As in part ``cm``: P ~ Binomial(n, pi) positives (``--positives binomial``,
+the default; ``fixed`` sets P = round(n pi)), N = n - P, then the scores. Test sets with
+a class absent have no curve and are counted in ``n_absent``. Every test set has its own
+child ``SeedSequence`` for its scores and one for its resamples, so a cell's numbers do
+not depend on the order in which its test sets are processed.
+
+The estimands. The population ROC AUC Phi(mu / sqrt 2) does not depend on the
+prevalence: one target (``target = "both"``), which the empirical ROC AUC (the
+Mann-Whitney statistic) estimates without bias. The PR AUC (average precision, the step
+rule; the package default) does depend on it. Its population value at prevalence p is
+
+    AP(p) = integral over thresholds t of prec(t) phi(t - mu) dt,
+    prec(t) = p TPR(t) / (p TPR(t) + (1 - p) FPR(t)),  TPR = Phi(mu - t), FPR = Phi(-t),
+
+computed by adaptive quadrature (``population_ap``, about 1e-12) and checked against
+the step-rule AP of huge samples (mu = 1, pi = 0.1: 0.292836 by quadrature against
+0.29277 +- 0.00018, the mean +- s.e. of six samples of 10^7 rows; mu = 2, pi = 0.02:
+0.375238 against 0.37569 +- 0.00049). As in part ``cm`` there are two targets:
+``conditional``, AP(pi_hat) at the test set's own prevalence pi_hat = P / n, which the
+stratified (prevalence-fixed) bootstrap estimates and against which it is scored; and
+``population``, AP(pi), shown to make the point that the estimand matters. The target
+is the population AP, *not* the mean of the finite-sample estimator: average precision
+is biased upwards on small test sets (see the Notes of ``ScoreCurve.interval``), and
+how much of an undercoverage that bias explains is reported separately (below).
+
+OPS targets, against the package's default reference ``DirectedBinaryTree()`` (depth 9,
+100,000 curves; trapezoid ROC AUC, step PR AUC, as for the observed curve): OPS of the
+population ROC AUC (prevalence-free), and OPS of AP(pi_hat) standardized at pi_hat
+(``conditional``; ``population``: OPS of AP(pi) at pi), all computed against the *same*
+100,000 reference curves, so that the reference's own Monte Carlo error does not
+separate estimate from truth. The OPS intervals still add that error by design
+(``curve_ops_interval``): it can only widen them, and here by a negligible amount (the
+Monte Carlo s.e. is at most 0.0016, the sampling half-widths are 0.02 or more).
+
+The reference at pi_hat. With P ~ Binomial the observed prevalence, and so the
+reference value vector of the PR AUC, varies between test sets: up to about 350
+distinct prevalences in a cell at n = 10000. Rather than fixing the class counts (which
+would remove the variation of P that part ``cm`` keeps), each cell computes its distinct
+prevalences first and fills the reference's cache in batched passes
+(``DirectedBinaryTree.precompute`` with up to 40 prevalences per pass over the curves;
+about 0.6 s of CPU per prevalence); every ``ops`` call is then a ``searchsorted``. The
+reference used is ``DirectedBinaryTree(cache_size=...)``: the default reference (equal
+parameters, equal values), with a cache large enough for the cell. The CSV records the
+number of prevalences and the CPU time of the precomputation per cell.
+
+Methods (``CURVE_METHODS``): ``delong`` (DeLong's normal interval by the Sun-Xu
+algorithm, clipped to [0, 1]; ROC AUC only; the method of ``ci="delong"`` in
+``evaluate`` and the command line), ``bootstrap`` (stratified, percentile: the default
+of ``ScoreCurve.interval`` and ``ScoreCurve.ops(ci="bootstrap")``), ``bootstrap-bca``
+(stratified, BCa) and ``bootstrap-unstratified`` (percentile; ROC AUC only: ``ops``
+refuses it for the prevalence-dependent PR AUC, and issue 5 asks for the stratified
+methods there). ``delong`` and ``bootstrap`` are held to the 93%-97% band. Each method
+is run once per test set and curve kind as ``ScoreCurve.ops(kind, ci=..., ...)``, whose
+result carries the OPS interval and, in ``details["value_ci"]``, the quantity's own
+interval from the *same* resamples (the OPS interval is that interval mapped through
+OPS, plus the reference error). All bootstrap calls of a test set use the same seed, so
+the percentile and BCa intervals come from the same resamples, as a user's would. On
+the first ``CURVE_API_CHECKS`` test sets of each cell every method is also run through
+``ScoreCurve.interval`` with the same seed and the two intervals compared
+(``api_check_max_diff``: 0 up to rounding).
+
+Accuracy and cost. ``--n-resamples 1000`` resamples per bootstrap interval (the
+committed run): the Monte Carlo error of a 2.5% quantile from 1000 resamples changes
+the expected coverage by far less than its own standard error at 1000 test sets. The
+curve bootstrap resamples counts over the sorted distinct scores, so its cost grows
+with the number of distinct thresholds: at n = 10000, pi = 0.5 the five bootstrap
+intervals of a test set (ROC percentile, BCa, unstratified; PR percentile, BCa; their
+OPS come with them) take about 0.8 s of CPU, at pi = 0.02 about 0.1 s, at n <= 1000
+a few tens of milliseconds. The committed run (24 cells, 1000 test sets each, all at
+1000 test sets: no cell needed fewer) took 63 min of CPU (``mu=1`` 33 min, of which
+9 min filling the reference; ``mu=2`` 30 min; the largest cell, n = 10000, pi = 0.5,
+16 min), 52 min of wall clock with two worker processes on a two-core machine shared
+with other work. Cells are run most expensive first. The reference's cache is shared
+by all ``DirectedBinaryTree`` instances of a worker process, so prevalences an earlier
+cell of the same worker needed are not computed again: the precompute time of a cell
+depends on the order of the cells, its numbers do not.
+
+Bias. Per (quantity, target) the CSV has ``mean_estimate``, ``truth_mean``, ``bias``
+(the mean of estimate - target over the test sets where it is defined), ``sd_estimate``
+(their standard deviation), ``coverage_if_only_bias`` = Phi(1.96 - b) - Phi(-1.96 - b),
+b = bias / sd (the coverage of a normal interval of the right width centred on a
+normal estimate with this bias: what the bias alone allows) and ``coverage_vs_mean``,
+the coverage of the target moved by the cell's mean bias (about the estimator's mean;
+with P ~ Binomial the bias varies somewhat with P, which this ignores). An interval
+that covers ``vs mean`` at about 95% but the target less often is short by the bias of
+the estimate, not by its width.
+
+Undefined. ``n_absent``: a class absent (no curve, no estimate). ``n_undefined``: the
+method gave no interval (DeLong with fewer than two rows of a class, which happens at
+n = 50, pi = 0.02; every reason is recorded). With a single positive the stratified
+bootstrap *is* defined (it resamples the one positive every time) and is scored as
+such. ``min_expected_count`` is n min(pi, 1 - pi), the expected size of the smaller
+class, the variable that orders where intervals fail.
+
 Adding a part
 =============
 
 A part is a :class:`Part` in ``PARTS``: a function that lists its cells from the
 command-line options, a function that runs one cell and returns CSV rows (dicts with
 the shared columns of ``SHARED_COLUMNS`` plus any of its own), and a function that
-renders its Markdown sections. A ``curve`` part (ROC AUC and PR AUC from simulated
-scores) is added by writing those three functions and one entry in ``PARTS``; the
-command line, the cell filter, the parallel runner, the CSV writer and the Markdown
-header are shared.
+renders its Markdown sections (``curve_make_cells``, ``curve_run_cell`` and
+``curve_render`` are an example); the command line, the cell filter, the parallel
+runner, the CSV writer and the Markdown header are shared.
 """
 
 from __future__ import annotations
@@ -144,8 +257,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 import opsstats
 from opsstats import ConfusionMatrix, UndefinedMetricWarning
+from opsstats.curves import CurveArea, ScoreCurve
 from opsstats.metrics import resolve_metric
-from opsstats.reference import Uniform
+from opsstats.reference import DirectedBinaryTree, Uniform
 
 CONFIDENCE_LEVEL = 0.95
 ACCEPT_LOW, ACCEPT_HIGH = 0.93, 0.97   # issue 5: defaults must cover within 93%-97%
@@ -610,13 +724,26 @@ def cm_render(df: pd.DataFrame) -> str:
             for part in r["warnings"].split("; "):
                 m = re.match(r"(.*) \((\d+)\)$", part)
                 if m:
-                    total[r["quantity"], r["method"], m.group(1)] += int(m.group(2))
+                    total[r["quantity"], r["method"], _warning_kind(m.group(1))] += int(
+                        m.group(2))
         lines = ["| quantity | method | warning | intervals affected (all cells) |",
                  "|---|---|---|---|"]
         for (q, meth, text), k in sorted(total.items()):
             lines.append(f"| {QUANTITY_LABEL[q]} | {meth} | {text} | {k} |")
         out.append("\n".join(lines) + "\n")
     return "\n".join(out)
+
+
+def _warning_kind(text: str) -> str:
+    """A recorded warning (cut at 100 characters) without the object and counts it
+    names, so that the warnings table has one line per kind of warning, not one per
+    confusion matrix or curve."""
+    cut = len(text) >= 100
+    text = re.sub(r"(ConfusionMatrix|ScoreCurve)\([^)]*\)?", r"\1(...)", text)
+    text = re.sub(r"\bis \d+ \(<", "is k (<", text)
+    if not cut:
+        return text
+    return text + " ..." if text.endswith("(...)") else re.sub(r"\s+\S*$", " ...", text)
 
 
 def _calibration_summary(matched: pd.DataFrame) -> str:
@@ -714,12 +841,593 @@ def _acceptance_summary(defaults: pd.DataFrame) -> str:
 
 
 # =====================================================================================
+# Part "curve": ROC AUC and PR AUC from simulated scores
+# =====================================================================================
+
+SHIFTS = {"mu=1": 1.0, "mu=2": 2.0}   # binormal classifiers, name -> shift mu (see docstring)
+CURVE_QUANTITIES = ("roc_auc", "pr_auc", "ops_roc_auc", "ops_pr_auc")
+QUANTITY_LABEL.update({"roc_auc": "ROC AUC", "pr_auc": "PR AUC",
+                       "ops_roc_auc": "OPS(ROC AUC)", "ops_pr_auc": "OPS(PR AUC)"})
+CURVE_AREAS = {"roc_auc": CurveArea("roc", "trapezoid", False),
+               "pr_auc": CurveArea("pr", "step", False)}
+#: replicates per cell whose ``ops(...).details["value_ci"]`` is compared with a separate
+#: ``ScoreCurve.interval`` call with the same seed (see the docstring, "Methods")
+CURVE_API_CHECKS = 3
+#: prevalences per ``DirectedBinaryTree.precompute`` pass (bounds its temporaries)
+PRECOMPUTE_BATCH = 40
+
+
+@dataclasses.dataclass(frozen=True)
+class CurveMethod:
+    key: str
+    kwargs: dict[str, Any]        # for ScoreCurve.ops (``ci=`` included)
+    prevalence: str               # the estimand it targets: "fixed" or "random"
+    default: bool = False
+    roc_only: bool = False
+    note: str = ""
+
+    def applies(self, kind: str) -> bool:
+        return kind == "roc_auc" or not self.roc_only
+
+    def interval_kwargs(self) -> dict[str, Any]:
+        """The same interval for ScoreCurve.interval (``method=`` for ``ci=``)."""
+        kw = dict(self.kwargs)
+        kw["method"] = kw.pop("ci")
+        return kw
+
+
+CURVE_METHODS = (
+    CurveMethod("delong", {"ci": "delong"}, "fixed", default=True, roc_only=True,
+                note="DeLong's normal interval, Sun-Xu algorithm, clipped to [0, 1] (ROC "
+                     "AUC only; `ci=\"delong\"`)"),
+    CurveMethod("bootstrap", {"ci": "bootstrap"}, "fixed", default=True,
+                note="stratified, percentile (the curve default)"),
+    CurveMethod("bootstrap-bca", {"ci": "bootstrap", "interval": "bca"}, "fixed",
+                note="stratified, BCa"),
+    CurveMethod("bootstrap-unstratified", {"ci": "bootstrap", "stratified": False}, "random",
+                roc_only=True, note="not stratified, percentile (ROC AUC only)"),
+)
+
+
+def population_ap(mu: float, prevalence: float) -> float:
+    """Average precision (the step-rule PR AUC) of the binormal population: negatives
+    N(0, 1), positives N(mu, 1), at prevalence p.
+
+    AP = integral of precision over recall = integral over thresholds t of
+    prec(t) phi(t - mu) dt, prec(t) = 1 / (1 + (1 - p) / p * FPR(t) / TPR(t)) with
+    FPR(t) = Phi(-t), TPR(t) = Phi(mu - t); the ratio is taken in logs (``log_ndtr``), so
+    the integrand is accurate in both tails. Adaptive quadrature to about 1e-12.
+    """
+    from scipy import integrate, special, stats
+
+    log_odds = np.log1p(-prevalence) - np.log(prevalence)
+
+    def integrand(x: float) -> float:          # x = t - mu
+        log_ratio = special.log_ndtr(-(x + mu)) - special.log_ndtr(-x)
+        return stats.norm.pdf(x) / (1.0 + np.exp(log_odds + log_ratio))
+
+    value, _ = integrate.quad(integrand, -np.inf, np.inf, epsabs=1e-13, epsrel=1e-12,
+                              limit=200)
+    return float(value)
+
+
+def curve_make_cells(args: argparse.Namespace) -> list[dict[str, Any]]:
+    filters = parse_cells(args.cells)
+    names = [s.strip() for s in args.shifts.split(",") if s.strip()]
+    for s in names:
+        if s not in SHIFTS:
+            raise SystemExit(f"--shifts: unknown {s!r}; choose from {', '.join(SHIFTS)}")
+    cells = []
+    for si, sname in enumerate(SHIFTS):
+        if sname not in names:
+            continue
+        for n in CM_NS:
+            for pi in CM_PREVALENCES:
+                if not cell_selected(filters, n, pi):
+                    continue
+                cells.append({"cell": f"{sname} n={n} pi={pi:g}", "classifier": sname,
+                              "shift": SHIFTS[sname], "n": n, "prevalence": pi,
+                              "spawn_key": (1, si, n, round(pi * 10_000))})
+    # the most expensive cells first, so that two workers finish together
+    return sorted(cells, key=lambda c: -c["n"] * min(c["prevalence"], 0.5))
+
+
+def _simulate_scores(n: int, positives: int, mu: float, seed: np.random.SeedSequence
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = np.zeros(n, dtype=np.int8)
+    y[:positives] = 1
+    s = rng.standard_normal(n)
+    s[:positives] += mu
+    return y, s
+
+
+def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[str, Any]]:
+    from scipy.special import ndtr
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    reps, n_res, seed = options["reps"], options["n_resamples"], options["seed"]
+    n, pi, mu = spec["n"], spec["prevalence"], spec["shift"]
+    root = np.random.SeedSequence(seed, spawn_key=spec["spawn_key"])
+    pos_seq, score_seq, draw_seq = root.spawn(3)
+    if options["positives"] == "fixed":
+        pos = np.full(reps, round(n * pi))
+    else:
+        pos = np.random.default_rng(pos_seq).binomial(n, pi, reps)
+    score_seeds, draw_seeds = score_seq.spawn(reps), draw_seq.spawn(reps)
+    present = (pos > 0) & (pos < n)
+    pi_hat = pos / n                       # == ScoreCurve.prevalence, P / (P + N)
+
+    # --- truths (see the docstring, "The estimands")
+    auc_true = float(ndtr(mu / np.sqrt(2)))
+    prevalences = sorted({float(p) for p in pi_hat[present]} | {float(pi)})
+    ap_at = {p: population_ap(mu, p) for p in prevalences}
+    dbt = DirectedBinaryTree(cache_size=len(prevalences) + 8)   # the default reference
+    c_ref = time.process_time()
+    dbt.precompute([CURVE_AREAS["roc_auc"]], pi)
+    for i in range(0, len(prevalences), PRECOMPUTE_BATCH):
+        dbt.precompute([CURVE_AREAS["pr_auc"]], prevalences[i:i + PRECOMPUTE_BATCH])
+    ref_cpu = time.process_time() - c_ref
+    ops_pr_at = {p: float(dbt.ops("pr_auc", ap_at[p], prevalence=p).estimate)
+                 for p in prevalences}
+    ops_roc_true = float(dbt.ops("roc_auc", auc_true, prevalence=pi).estimate)
+    nan = np.full(reps, np.nan)
+    cond_ap = nan.copy()
+    cond_ops_pr = nan.copy()
+    for i in np.flatnonzero(present):
+        cond_ap[i], cond_ops_pr[i] = ap_at[pi_hat[i]], ops_pr_at[pi_hat[i]]
+    truths = {
+        "roc_auc": {"both": np.full(reps, auc_true)},
+        "ops_roc_auc": {"both": np.full(reps, ops_roc_true)},
+        "pr_auc": {"conditional": cond_ap, "population": np.full(reps, ap_at[float(pi)])},
+        "ops_pr_auc": {"conditional": cond_ops_pr,
+                       "population": np.full(reps, ops_pr_at[float(pi)])},
+    }
+
+    # --- intervals, one test set at a time, through the public API
+    pairs = [(q, m) for q in CURVE_QUANTITIES for m in CURVE_METHODS
+             if m.applies(q.removeprefix("ops_"))]
+    low = {(q, m.key): nan.copy() for q, m in pairs}
+    high = {(q, m.key): nan.copy() for q, m in pairs}
+    estimate = {q: nan.copy() for q in CURVE_QUANTITIES}
+    reasons = collections.defaultdict(collections.Counter)
+    warned = collections.defaultdict(collections.Counter)
+    api_diff = 0.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        for i in np.flatnonzero(present):
+            y, s = _simulate_scores(n, int(pos[i]), mu, score_seeds[i])
+            curve = ScoreCurve.from_scores(y, s)
+            for kind in ("roc_auc", "pr_auc"):
+                for m in CURVE_METHODS:
+                    if not m.applies(kind):
+                        continue
+                    del caught[:]
+                    try:
+                        res = curve.ops(kind, reference=dbt, n_resamples=n_res,
+                                        rng=np.random.default_rng(draw_seeds[i]), **m.kwargs)
+                    except ValueError as exc:   # the message without its counts
+                        for q in (kind, f"ops_{kind}"):
+                            reasons[q, m.key][str(exc).split("; got")[0][:100]] += 1
+                        continue
+                    finally:
+                        for w in caught:
+                            text = f"{w.category.__name__}: {w.message}"[:100]
+                            for q in (kind, f"ops_{kind}"):
+                                warned[q, m.key][text] += 1
+                    estimate[kind][i] = res.value
+                    estimate[f"ops_{kind}"][i] = res.estimate
+                    if res.ci is None:
+                        for q in (kind, f"ops_{kind}"):
+                            reasons[q, m.key]["ops() gave no interval (estimate undefined)"] += 1
+                        continue
+                    value_ci = res.details["value_ci"]
+                    for q, ci in ((kind, value_ci), (f"ops_{kind}", res.ci)):
+                        if not (np.isfinite(ci.low) and np.isfinite(ci.high)):
+                            reasons[q, m.key]["NaN interval (undefined in every resample)"] += 1
+                        low[q, m.key][i], high[q, m.key][i] = ci.low, ci.high
+                    if i < CURVE_API_CHECKS:   # the same interval from ScoreCurve.interval
+                        alone = curve.interval(kind, n_resamples=n_res,
+                                               rng=np.random.default_rng(draw_seeds[i]),
+                                               **m.interval_kwargs()).ci
+                        api_diff = max(api_diff, abs(alone.low - value_ci.low),
+                                       abs(alone.high - value_ci.high))
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+
+    # --- rows
+    rows = []
+    absent = ~present
+    for q, m in pairs:
+        for target, truth in truths[q].items():
+            matched = target == "both" or (target == "conditional") == (m.prevalence == "fixed")
+            s = summarize(low[q, m.key], high[q, m.key], truth, absent)
+            # bias of the point estimate against this target, over the present test sets,
+            # and the coverage the interval would have if the truth were moved by it
+            err = estimate[q][present] - truth[present]
+            err = err[np.isfinite(err)]
+            bias = float(err.mean()) if err.size else np.nan
+            sd = float(err.std(ddof=1)) if err.size > 1 else np.nan
+            shifted = summarize(low[q, m.key], high[q, m.key], truth + bias, absent)
+            z = 1.959963984540054
+            rows.append({
+                "part": "curve", "cell": spec["cell"], "quantity": q, "method": m.key,
+                "is_default": m.default, "target": target, "matched": matched, **s,
+                "n_resamples": None if m.key == "delong" else n_res, "seed": seed,
+                "cell_seconds": round(seconds, 2), "cell_cpu_seconds": round(cpu, 2),
+                "classifier": spec["classifier"], "shift": mu, "n": n, "prevalence": pi,
+                "positives": options["positives"],
+                "min_expected_count": round(min(n * pi, n * (1 - pi)), 4),
+                "truth_population": float(truths[q].get("population", truth)[0]),
+                "truth_mean": float(np.nanmean(truth[present])) if present.any() else np.nan,
+                "mean_estimate": float(np.nanmean(estimate[q][present]))
+                if present.any() else np.nan,
+                "bias": bias, "sd_estimate": sd,
+                "coverage_if_only_bias": float(ndtr(z - bias / sd) - ndtr(-z - bias / sd))
+                if sd and np.isfinite(sd) and sd > 0 else np.nan,
+                "coverage_vs_mean": shifted["coverage"],
+                "n_prevalences": len(prevalences),
+                "reference_cpu_seconds": round(ref_cpu, 2),
+                "api_check_max_diff": api_diff,
+                "undefined_reasons": "; ".join(
+                    f"{k} ({v})" for k, v in reasons[q, m.key].items()),
+                "warnings": "; ".join(f"{k} ({v})" for k, v in warned[q, m.key].items())})
+    return rows
+
+
+# --------------------------------------------------------------- curve: rendering
+CURVE_DEFAULT_COLUMNS = (("roc_auc", "delong"), ("roc_auc", "bootstrap"),
+                         ("pr_auc", "bootstrap"), ("ops_roc_auc", "delong"),
+                         ("ops_roc_auc", "bootstrap"), ("ops_pr_auc", "bootstrap"))
+_SHORT = {"delong": "DeLong", "bootstrap": "Boot", "bootstrap-bca": "BCa",
+          "bootstrap-unstratified": "Unstr"}
+
+
+def _num(x: float, fmt: str = ".4f") -> str:
+    return format(x, fmt) if np.isfinite(x) else "-"
+
+
+def curve_render(df: pd.DataFrame) -> str:
+    df = df[df["part"] == "curve"].copy()
+    out = []
+    matched = df[df["matched"]]
+    n_reps = int(df["reps"].max())
+    shifts = df.drop_duplicates("classifier").sort_values("classifier")
+    out.append(f"- test sets: positives {df['positives'].iloc[0]} (P ~ Binomial(n, pi) or "
+               "P = round(n pi)); scores: negatives N(0, 1), positives N(mu, 1)")
+    for _, r in shifts.iterrows():
+        pr = df[(df["classifier"] == r["classifier"]) & (df["quantity"] == "pr_auc")
+                & (df["target"] == "population")].drop_duplicates("prevalence")
+        auc = df[(df["classifier"] == r["classifier"]) & (df["quantity"] == "roc_auc")]
+        roc = df[(df["classifier"] == r["classifier"]) & (df["quantity"] == "ops_roc_auc")]
+        aps = ", ".join(f"{x['truth_population']:.4f} at pi = {x['prevalence']:g}"
+                        for _, x in pr.sort_values("prevalence", ascending=False).iterrows())
+        out.append(f"- classifier `{r['classifier']}`: shift mu = {r['shift']:g}; population "
+                   f"ROC AUC Phi(mu / sqrt 2) = {auc['truth_population'].iloc[0]:.4f} "
+                   f"(OPS {roc['truth_population'].iloc[0]:.4f}); population PR AUC (average "
+                   f"precision) {aps}")
+    out.append("- methods: " + "; ".join(f"`{m.key}` {m.note}" for m in CURVE_METHODS))
+    out.append("- reference for OPS: `DirectedBinaryTree()` (depth 9, 100,000 curves, seed "
+               "20231; the package default), step rule for PR, trapezoid for ROC\n")
+
+    # --- acceptance: the defaults
+    out.append("## Acceptance: the default methods\n")
+    out.append("Issue 5: *every method used as a default must cover within 93%-97% wherever "
+               "it is defined*. Defaults: the stratified percentile bootstrap (`bootstrap`, "
+               "the default of `ScoreCurve.interval` and `ScoreCurve.ops(ci=\"bootstrap\")`) "
+               "and, for the ROC AUC, DeLong's interval (`delong`), each against its matched "
+               "target: the population ROC AUC, the population PR AUC at the test set's own "
+               "prevalence, and their OPS at that prevalence. Coverage in %, over the test sets "
+               "where the quantity and interval are defined; **bold v** below 93, **bold ^** "
+               "above 97. `E[min class]` is n min(pi, 1 - pi), the expected size of the "
+               f"smaller class. Binomial s.e. of a coverage near 95% over {n_reps} test sets: "
+               f"{100 * np.sqrt(0.95 * 0.05 / n_reps):.2f} points.\n")
+    defaults = matched[matched["is_default"]]
+    header = ("| classifier \\| n \\| pi | E[min class] | "
+              + " | ".join(f"{QUANTITY_LABEL[q]} {_SHORT[m]}" for q, m in CURVE_DEFAULT_COLUMNS)
+              + " |")
+    lines = [header, "|---|---|" + "---|" * len(CURVE_DEFAULT_COLUMNS)]
+    for _, c in _cell_order(defaults).drop_duplicates("cell").iterrows():
+        sub = defaults[defaults["cell"] == c["cell"]].set_index(["quantity", "method"])
+        lines.append(f"| {_row_label(c)} | {c['min_expected_count']:g} | " + " | ".join(
+            _flag(sub.loc[k, "coverage"]) if k in sub.index else ""
+            for k in CURVE_DEFAULT_COLUMNS) + " |")
+    out.append("\n".join(lines) + "\n")
+    out.append(_curve_band_thresholds(defaults) + "\n")
+    out.append(_curve_reading(defaults) + "\n")
+    out.append(_curve_acceptance_summary(defaults) + "\n")
+
+    # --- bias
+    out.append("## How much of the undercoverage is bias\n")
+    out.append("Per quantity, against the matched target, over the test sets where it is "
+               "defined: `truth`, the mean target value (the population value; for the PR "
+               "AUC at the test set's own prevalence, averaged); `bias`, the mean of "
+               "estimate - target; `sd`, the standard deviation of estimate - target; "
+               "`only bias`, the coverage a normal interval of the right width (+-1.96 sd) "
+               "centred on the estimate would have with this bias, "
+               "Phi(1.96 - bias/sd) - Phi(-1.96 - bias/sd): the coverage the bias alone "
+               "allows. Then, per method, its coverage of the target and (`vs mean`) of the "
+               "target moved by the cell's mean bias, i.e. of about the estimator's own "
+               "mean: where `vs mean` is near 95% and the coverage is not, the shortfall is "
+               "the bias of the estimate, not the width of the interval. The ROC AUC (the "
+               "Mann-Whitney statistic) is unbiased.\n")
+    for q in CURVE_QUANTITIES:
+        sub = _cell_order(matched[matched["quantity"] == q])
+        methods = [m.key for m in CURVE_METHODS
+                   if m.key in set(sub["method"]) and m.key != "bootstrap-unstratified"]
+        out.append(f"### {QUANTITY_LABEL[q]}\n")
+        head = ("| classifier \\| n \\| pi | truth | bias | sd | bias/sd | only bias | "
+                + " | ".join(f"{m} | {m} vs mean" for m in methods) + " |")
+        lines = [head, "|---|" + "---|" * (5 + 2 * len(methods))]
+        for cell, cs in sub.groupby("cell", sort=False):
+            r = cs.iloc[0]
+            by_m = cs.set_index("method")
+            entries = []
+            for m in methods:
+                if m in by_m.index:
+                    entries += [_flag(by_m.loc[m, "coverage"]),
+                                _num(100 * by_m.loc[m, "coverage_vs_mean"], ".1f")]
+                else:
+                    entries += ["", ""]
+            lines.append(f"| {_row_label(r)} | {_num(r['truth_mean'])} | "
+                         f"{_num(r['bias'], '+.4f')} | {_num(r['sd_estimate'])} | "
+                         f"{_num(r['bias'] / r['sd_estimate'], '+.2f')} | "
+                         f"{_num(100 * r['coverage_if_only_bias'], '.1f')} | "
+                         + " | ".join(entries) + " |")
+        out.append("\n".join(lines) + "\n")
+
+    # --- per quantity: coverage and width, all methods, matched target
+    for q in CURVE_QUANTITIES:
+        sub = matched[matched["quantity"] == q]
+        methods = [m.key for m in CURVE_METHODS if m.key in set(sub["method"])]
+        target = {"roc_auc": "the population ROC AUC (one target)",
+                  "ops_roc_auc": "the OPS of the population ROC AUC (one target: ROC "
+                                 "quantities do not depend on prevalence)",
+                  "pr_auc": "the population PR AUC at the test set's own prevalence",
+                  "ops_pr_auc": "the OPS of the population PR AUC at the test set's own "
+                                "prevalence, standardized at that prevalence"}[q]
+        out.append(f"## {QUANTITY_LABEL[q]}\n")
+        out.append(f"Coverage (%) of {target}.\n")
+        out.append(_pivot(sub, _defined_note, methods) + "\n")
+        out.append(f"Mean width of the {QUANTITY_LABEL[q]} intervals (defined test sets).\n")
+        out.append(_pivot(sub, lambda r: f"{r['mean_width']:.4g}"
+                          if np.isfinite(r["mean_width"]) else "-", methods) + "\n")
+        missed = sub[sub["coverage"] < ACCEPT_LOW]
+        if len(missed):
+            out.append("Where a method is below 93%, which side (% of defined test sets with "
+                       "the truth below the interval / above it):\n")
+            out.append(_pivot(missed, lambda r: f"{100 * r['miss_low']:.1f} / "
+                              f"{100 * r['miss_high']:.1f}",
+                              [m for m in methods if m in set(missed["method"])]) + "\n")
+
+    # --- wrong target
+    out.append("## The estimand matters: the PR AUC at the population prevalence\n")
+    out.append("The same (stratified, prevalence-fixed) intervals scored against the PR AUC "
+               "and its OPS at the *population* prevalence pi instead of the test set's own "
+               "P / n. The PR AUC moves with the prevalence, so an interval that conditions on "
+               "the class totals does not target this value (the ROC AUC does not depend on "
+               "the prevalence: its two targets coincide). Coverage (%).\n")
+    for q in ("pr_auc", "ops_pr_auc"):
+        sub = df[(df["quantity"] == q) & (df["target"] == "population")]
+        out.append(f"### {QUANTITY_LABEL[q]} (population target)\n")
+        out.append(_pivot(sub, _defined_note, ["bootstrap", "bootstrap-bca"]) + "\n")
+
+    # --- undefined counts
+    out.append("## Test sets left out\n")
+    out.append(f"Per cell, of {n_reps} test sets: `absent` = a class is absent (P = 0 or "
+               "N = 0: no curve); `no interval`: the method gave none (DeLong's variance "
+               "needs 2 rows of each class). Coverage above is over the rest. Only cells "
+               "with something left out are listed.\n")
+    left = _cell_order(df[df["target"] != "population"])
+    lines = [("| classifier \\| n \\| pi | quantity | absent | no interval (method: count) "
+              "| why |"), "|---|---|---|---|---|"]
+    for _, sub in left.groupby(["cell", "quantity"], sort=False):
+        absent = int(sub["n_absent"].iloc[0])
+        undef = sub[sub["n_undefined"] > 0]
+        if absent == 0 and undef.empty:
+            continue
+        counts = ", ".join(f"{r['method']}: {r['n_undefined']}" for _, r in undef.iterrows())
+        why = sorted({re.sub(r" \(\d+\)$", "", part) for text in undef["undefined_reasons"]
+                      if isinstance(text, str) for part in text.split("; ") if part})
+        lines.append(f"| {_row_label(sub.iloc[0])} | {QUANTITY_LABEL[sub['quantity'].iloc[0]]}"
+                     f" | {absent} | {counts or '-'} | {'; '.join(why) or '-'} |")
+    out.append("\n".join(lines) + "\n" if len(lines) > 2 else "None.\n")
+
+    out.append("## Warnings emitted by opsstats during the study\n")
+    warned = left[left["warnings"].apply(lambda w: isinstance(w, str) and w != "")]
+    if warned.empty:
+        out.append("None (UndefinedMetricWarning is ignored).\n")
+    else:
+        total: collections.Counter[tuple[str, str, str]] = collections.Counter()
+        for _, r in warned[~warned["quantity"].str.startswith("ops_")].iterrows():
+            for part in r["warnings"].split("; "):
+                m = re.match(r"(.*) \((\d+)\)$", part)
+                if m:
+                    total[r["classifier"], r["method"], _warning_kind(m.group(1))] += int(
+                        m.group(2))
+        lines = ["| classifier | method | warning | calls affected (all cells) |",
+                 "|---|---|---|---|"]
+        for (c, meth, text), k in sorted(total.items()):
+            lines.append(f"| {c} | {meth} | {text} | {k} |")
+        out.append("\n".join(lines) + "\n")
+
+    # --- checks and cost
+    cells = _cell_order(df.drop_duplicates("cell"))
+    out.append("## Checks and cost\n")
+    out.append(f"- The quantity's interval is read from `ScoreCurve.ops(..., ci=...)` "
+               "(`details[\"value_ci\"]`), which makes the OPS interval from the same "
+               "resamples. On the first "
+               f"{CURVE_API_CHECKS} test sets of every cell each method was also run through "
+               "`ScoreCurve.interval` with the same seed: largest difference of an interval "
+               f"end, over all cells: {cells['api_check_max_diff'].max():.3g}.")
+    out.append("- The population PR AUC is computed by quadrature (`population_ap`); it agrees "
+               "with the step-rule PR AUC of very large samples: mu = 1, pi = 0.1: 0.292836 "
+               "by quadrature, 0.29277 +- 0.00018 (mean +- s.e. of six samples of 10^7 rows); "
+               "mu = 2, pi = 0.02: 0.375238, 0.37569 +- 0.00049.")
+    diffs = []
+    for kind in ("roc_auc", "pr_auc"):
+        a = matched[matched["quantity"] == kind].set_index(["cell", "method"])["coverage"]
+        b = matched[matched["quantity"] == f"ops_{kind}"].set_index(
+            ["cell", "method"])["coverage"]
+        diffs.append((b - a).dropna())
+    diff = 100 * pd.concat(diffs)
+    out.append("- The OPS truth is the OPS of the population value against the *same* "
+               "reference (its 100,000 curves), so the reference's Monte Carlo error does not "
+               "separate estimate from truth; the OPS intervals still add it (by design), which "
+               "can only widen them. Coverage of the OPS minus coverage of the quantity, same "
+               f"test sets and resamples, over the {len(diff)} (cell, method) pairs: mean "
+               f"{diff.mean():+.2f} points, range {diff.min():+.1f} to {diff.max():+.1f} "
+               f"(largest: {diff.idxmax()[0]}, {diff.idxmax()[1]}), i.e. the OPS interval "
+               "is the quantity's mapped through OPS plus a little; most where the sampling "
+               "half-width is smallest (n = 10000, pi = 0.5).")
+    lines = ["", ("Cost per cell (CPU seconds). The reference's cache is shared by the "
+                  "`DirectedBinaryTree` instances of a worker process, so values an earlier "
+                  "cell of the same worker computed (the same P / n) are reused: the "
+                  "precompute time depends on the order of the cells, the results do not."),
+             "", ("| classifier \\| n \\| pi | cell CPU s | of it, reference precompute "
+                  "CPU s | prevalences needed |"), "|---|---|---|---|"]
+    for _, c in cells.iterrows():
+        lines.append(f"| {_row_label(c)} | {c['cell_cpu_seconds']:.0f} | "
+                     f"{c['reference_cpu_seconds']:.0f} | {int(c['n_prevalences'])} |")
+    out.append("\n".join(lines) + "\n")
+    return "\n".join(out)
+
+
+def _curve_band_thresholds(defaults: pd.DataFrame) -> str:
+    """Per default (quantity, method) and classifier: the smallest E[min class] from
+    which every cell is inside 93%-97%."""
+    classifiers = sorted(set(defaults["classifier"]))
+    lines = [("Where the defaults are inside the band: per quantity, method and classifier, "
+              "the smallest `E[min class]` from which *every* cell (of this grid) covers "
+              "within 93%-97%, and the cells below it that are inside too."), "",
+             "| quantity | method | " + " | ".join(classifiers) + " |",
+             "|---|---|" + "---|" * len(classifiers)]
+    for q, method in CURVE_DEFAULT_COLUMNS:
+        entries = []
+        for c in classifiers:
+            sub = defaults[(defaults["quantity"] == q) & (defaults["method"] == method)
+                           & (defaults["classifier"] == c) & defaults["coverage"].notna()]
+            inside = (sub["coverage"] >= ACCEPT_LOW) & (sub["coverage"] <= ACCEPT_HIGH)
+            threshold = None
+            for e in sorted(set(sub["min_expected_count"]), reverse=True):
+                if inside[sub["min_expected_count"] >= e].all():
+                    threshold = e
+            if threshold is None:
+                entries.append("none")
+                continue
+            extra = sub[inside & (sub["min_expected_count"] < threshold)]
+            text = f">= {threshold:g}"
+            if len(extra):
+                text += " (and " + ", ".join(f"n = {int(r['n'])}, pi = {r['prevalence']:g}"
+                                             for _, r in _cell_order(extra).iterrows()) + ")"
+            entries.append(text)
+        lines.append(f"| {QUANTITY_LABEL[q]} | {method} | " + " | ".join(entries) + " |")
+    return "\n".join(lines)
+
+
+def _curve_reading(defaults: pd.DataFrame) -> str:
+    """Why the defaults miss, from the rows: the side of the misses and the bias."""
+    out = ["Why, from the same rows:", ""]
+    outside = defaults[(defaults["coverage"] < ACCEPT_LOW)
+                       | (defaults["coverage"] > ACCEPT_HIGH)]
+    roc = outside[outside["quantity"] == "roc_auc"]
+    if len(roc):
+        low = (roc["miss_low"] * roc["n_defined"]).sum()
+        high = (roc["miss_high"] * roc["n_defined"]).sum()
+        out.append(
+            f"- ROC AUC ({len(roc)} default entries outside, all with E[min class] <= "
+            f"{roc['min_expected_count'].max():g}): the estimate is unbiased (|bias| / sd <= "
+            f"{(roc['bias'] / roc['sd_estimate']).abs().max():.2f} in these cells), so the "
+            f"misses come from the intervals themselves: {100 * low / (low + high):.0f}% of "
+            "them have the truth *below* the interval. With few positives the sampling "
+            "distribution of the AUC is skewed towards 0.5 and its spread grows as the "
+            "estimate falls, so a high estimate comes with a short interval that misses "
+            "above the truth; the stronger classifier (nearer the bound 1) suffers more "
+            "and needs more positives. BCa, which corrects for the skew, covers better "
+            "there (see the ROC AUC table). At E[min class] <= 5 many test sets have 1 to 4 "
+            "positives: DeLong is undefined with 1 and has variance 0 (an interval of "
+            "width 0) when the few positives all outscore every negative (see the "
+            "warnings); the bootstrap resamples the same few positives.")
+    pr = outside[outside["quantity"] == "pr_auc"]
+    if len(pr):
+        explained = pr[(pr["coverage_vs_mean"] >= ACCEPT_LOW)
+                       | (pr["coverage_if_only_bias"] <= pr["coverage"] + 0.01)]
+        rest = pr.drop(explained.index)
+        out.append(
+            f"- PR AUC ({len(pr)} default entries outside): average precision is biased "
+            "upwards on small test sets (bias / sd up to "
+            f"{(pr['bias'] / pr['sd_estimate']).max():+.2f} in these cells, most at low "
+            f"prevalence). In {len(explained)} of them the bias accounts for the shortfall "
+            "(the coverage of the estimator's mean is >= 93%, or a correctly sized interval "
+            "with this bias would cover no better): "
+            + "; ".join(f"{_row_label(r)} ({100 * r['coverage']:.1f}% -> "
+                        f"{100 * r['coverage_vs_mean']:.1f}% vs mean, only-bias "
+                        f"{100 * r['coverage_if_only_bias']:.1f}%)"
+                        for _, r in _cell_order(explained).iterrows())
+            + (". In the others the intervals are too short as well (few positives, or a "
+               "strong classifier near the bound, as for the ROC AUC): "
+               + "; ".join(f"{_row_label(r)} ({100 * r['coverage']:.1f}%, only-bias "
+                           f"{100 * r['coverage_if_only_bias']:.1f}%)"
+                           for _, r in _cell_order(rest).iterrows()) if len(rest) else "")
+            + ".")
+    out.append("- The OPS intervals are the quantity's intervals mapped through OPS (same "
+               "resamples), so they miss where the quantity's intervals miss (see the checks at the "
+               "end for the small widening by the reference's Monte Carlo error).")
+    return "\n".join(out)
+
+
+def _curve_acceptance_summary(defaults: pd.DataFrame) -> str:
+    bad = defaults[(defaults["coverage"] < ACCEPT_LOW) | (defaults["coverage"] > ACCEPT_HIGH)]
+    n_total = int(defaults["coverage"].notna().sum())
+    if bad.empty:
+        return f"All {n_total} default entries are within 93%-97%."
+    bad = bad.assign(p_band=bad.apply(_outside_p, axis=1))
+    lines = [(f"{len(bad)} of {n_total} default entries are outside 93%-97%. For each: the "
+              "coverage +- its s.e.; `p`, the exact one-sided binomial p-value of the band "
+              "edge it fell past (p >= 0.01: compatible with sampling noise around a "
+              "coverage inside the band); `E[min class]`; the share of test sets with the "
+              "truth below / above the interval; bias / sd of the estimate (see the bias "
+              "section) and the coverage of the target moved by the mean bias (`vs mean`).")]
+    for q, method in CURVE_DEFAULT_COLUMNS:
+        sub = bad[(bad["quantity"] == q) & (bad["method"] == method)]
+        mine = defaults[(defaults["quantity"] == q) & (defaults["method"] == method)
+                        & defaults["coverage"].notna()]
+        label = f"{QUANTITY_LABEL[q]}, `{method}`"
+        if sub.empty:
+            lines += ["", f"{label}: all {len(mine)} cells within 93%-97%."]
+            continue
+        real = sub[sub["p_band"] < 0.01]
+        text = (f"{label}: {len(sub)} of {len(mine)} cells outside "
+                f"({int((sub['coverage'] < ACCEPT_LOW).sum())} below, "
+                f"{int((sub['coverage'] > ACCEPT_HIGH).sum())} above); {len(real)} of them "
+                "beyond sampling noise (p < 0.01)")
+        if len(real):
+            worst = real["min_expected_count"].max()
+            above = mine[mine["min_expected_count"] > worst]
+            n_out = int(((above["coverage"] < ACCEPT_LOW)
+                         | (above["coverage"] > ACCEPT_HIGH)).sum())
+            text += (f", all in cells with E[min class] <= {worst:g}; of the {len(above)} "
+                     f"cells with more, {n_out} outside the band")
+        lines += ["", text + ".", ""]
+        for _, r in _cell_order(sub).iterrows():
+            lines.append(f"- {_row_label(r)}: {100 * r['coverage']:.1f}% +- "
+                         f"{100 * r['coverage_se']:.1f}, p = {r['p_band']:.2g}, "
+                         f"E[min class] = {r['min_expected_count']:g}; below / above "
+                         f"{100 * r['miss_low']:.1f}% / {100 * r['miss_high']:.1f}%; "
+                         f"bias/sd {r['bias'] / r['sd_estimate']:+.2f}, vs mean "
+                         f"{100 * r['coverage_vs_mean']:.1f}%; {r['n_defined']} defined")
+    return "\n".join(lines)
+
+
+# =====================================================================================
 # Registry of parts. To add one, write make_cells / run_cell / render and list it here.
 # =====================================================================================
 
 PARTS: dict[str, Part] = {
     "cm": Part("cm", "confusion-matrix quantities: alpha, beta, F1, MCC, OPS(F1), OPS(MCC)",
                cm_make_cells, cm_run_cell, cm_render),
+    "curve": Part("curve", "ROC AUC and PR AUC from simulated scores, and their OPS",
+                  curve_make_cells, curve_run_cell, curve_render),
 }
 
 
@@ -788,8 +1496,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--classifiers", default="A,B,C",
                         help="cm part: classifiers to run, from " + ", ".join(
                             f"{k} (alpha={v[0]}, beta={v[1]})" for k, v in CLASSIFIERS.items()))
+    parser.add_argument("--shifts", default="mu=1,mu=2",
+                        help="curve part: binormal classifiers to run, from " + ", ".join(
+                            f"{k} (positives N({v:g}, 1))" for k, v in SHIFTS.items()))
     parser.add_argument("--positives", choices=("binomial", "fixed"), default="binomial",
-                        help="cm part: P ~ Binomial(n, pi) (default) or P = round(n pi)")
+                        help="cm and curve parts: P ~ Binomial(n, pi) (default) or "
+                             "P = round(n pi)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (cells)")
     parser.add_argument("--out", default=None, help="CSV output path")
     parser.add_argument("--md", default=None, help="Markdown output path")

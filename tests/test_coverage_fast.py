@@ -89,3 +89,91 @@ def test_default_dirichlet_interval_covers_at_nominal_level(coverage, quantity):
 def test_simulation_is_deterministic():
     first, again = _simulate(200, 0.1, 11, reps=40), _simulate(200, 0.1, 11, reps=40)
     assert all(np.array_equal(first[q], again[q]) for q in QUANTITIES)
+
+
+# ---------------------------------------------------------------------------- curves
+# The smallest honest version of the study's ``curve`` part: binormal scores (negatives
+# N(0, 1), positives N(1, 1)), P ~ Binomial(n, pi), n = 500, pi = 0.3 (both classes are
+# always present: P(P < 2) is about 1e-75), and the two ROC AUC intervals held to the
+# 93%-97% band by the study, DeLong's and the stratified percentile bootstrap, through
+# the public API, plus the OPS of the ROC AUC with DeLong's interval against the default
+# reference. Truths: the population ROC AUC Phi(mu / sqrt 2) and its OPS against the
+# same reference. Same binomial tests as above; 1500 test sets, 500 resamples per
+# bootstrap interval (about 10 s).
+
+CURVE_N, CURVE_PI, SHIFT = 500, 0.3, 1.0
+CURVE_REPS = 1500
+CURVE_RESAMPLES = 500
+CURVE_QUANTITIES = ("roc_auc_delong", "roc_auc_bootstrap", "ops_roc_auc_delong")
+
+
+def _simulate_curves(seed: int, reps: int = CURVE_REPS) -> dict[str, np.ndarray]:
+    """Coverage indicators per interval over ``reps`` simulated test sets."""
+    from scipy.special import ndtr
+
+    from opsstats.curves import ScoreCurve
+    from opsstats.reference import DirectedBinaryTree
+
+    reference = DirectedBinaryTree()
+    auc_true = float(ndtr(SHIFT / np.sqrt(2)))
+    ops_true = float(reference.ops("roc_auc", auc_true, prevalence=CURVE_PI).estimate)
+    rng = np.random.default_rng(seed)
+    draws = np.random.default_rng(seed + 1)
+    pos = rng.binomial(CURVE_N, CURVE_PI, reps)
+    covered = {q: np.zeros(reps, dtype=bool) for q in CURVE_QUANTITIES}
+    for i in range(reps):
+        y = (np.arange(CURVE_N) < pos[i]).astype(int)
+        s = rng.standard_normal(CURVE_N) + SHIFT * y
+        curve = ScoreCurve.from_scores(y, s)
+        ci = curve.interval("roc_auc", method="delong").ci
+        covered["roc_auc_delong"][i] = ci.low <= auc_true <= ci.high
+        ci = curve.interval("roc_auc", n_resamples=CURVE_RESAMPLES, rng=draws).ci
+        covered["roc_auc_bootstrap"][i] = ci.low <= auc_true <= ci.high
+        ci = curve.ops("roc_auc", reference=reference, ci="delong").ci
+        covered["ops_roc_auc_delong"][i] = ci.low <= ops_true <= ci.high
+    return covered
+
+
+@pytest.fixture(scope="module")
+def curve_coverage():
+    return _simulate_curves(21)
+
+
+@pytest.mark.parametrize("quantity", CURVE_QUANTITIES)
+def test_roc_auc_intervals_cover_at_nominal_level(curve_coverage, quantity):
+    k = int(curve_coverage[quantity].sum())
+    m = curve_coverage[quantity].size
+    low = binomtest(k, m, 0.93, alternative="less").pvalue
+    high = binomtest(k, m, 0.995, alternative="greater").pvalue
+    assert low >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is below 93%"
+    assert high >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is above 99.5%"
+
+
+def test_curve_simulation_is_deterministic():
+    first, again = _simulate_curves(21, reps=30), _simulate_curves(21, reps=30)
+    assert all(np.array_equal(first[q], again[q]) for q in CURVE_QUANTITIES)
+
+
+def test_population_average_precision_of_the_study(monkeypatch):
+    """The study's PR AUC truth (``population_ap`` in benchmarks/coverage.py): exact for
+    a random ranker (AP = pi), and the step-rule AP of a large sample."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from opsstats.curves import ScoreCurve
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage.py"
+    spec = importlib.util.spec_from_file_location("_coverage_study", path)
+    study = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, study)   # its dataclasses look it up
+    spec.loader.exec_module(study)
+    assert study.population_ap(0.0, 0.1) == pytest.approx(0.1, abs=1e-10)
+    assert study.population_ap(0.0, 0.5) == pytest.approx(0.5, abs=1e-10)
+    rng = np.random.default_rng(7)
+    n, pi = 1_000_000, 0.1
+    y = (np.arange(n) < n * pi).astype(np.int8)
+    s = rng.standard_normal(n) + 1.0 * y
+    sample = ScoreCurve.from_scores(y, s).auc("pr")
+    # s.e. of the sample AP here is about 0.001 (six samples of 10^7 rows: 0.00018 * sqrt 10)
+    assert study.population_ap(1.0, pi) == pytest.approx(sample, abs=0.004)
