@@ -322,3 +322,13 @@ def test_curve_coordinates_equal_the_registry_metrics():
             _, y = curve_xy(curve, pi, a[:, 1:], b[:, 1:])   # past the 0/0 first point
             np.testing.assert_allclose(y, resolve_metric(metric)(pi, a[:, 1:], b[:, 1:]),
                                        rtol=1e-12, atol=0)
+
+
+def test_precompute_refreshes_cached_entries_it_is_asked_for():
+    """A value asked for again is refreshed, so the same call does not evict it
+    (found by the curve coverage study)."""
+    ref = DirectedBinaryTree(depth=3, n_curves=1000, seed=71, cache_size=3)
+    q = parse_area("pr_auc")
+    ref.precompute([q], [0.1, 0.2])
+    ref.precompute([q], [0.1, 0.3, 0.4])
+    assert sorted(k[1] for k in ref._cache) == [0.1, 0.3, 0.4]

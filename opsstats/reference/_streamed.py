@@ -148,6 +148,9 @@ class StreamedCurveReference(CurveReference):
             key = self._key(q, pi)
             if key not in self._cache:
                 todo[key] = (q, pi)
+            else:  # asked for again: refresh it, so this call does not evict it
+                with self._lock:
+                    self._cache.move_to_end(key)
         if not todo:
             return
         pairs = list(todo.values())
