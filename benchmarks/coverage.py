@@ -606,6 +606,24 @@ def _defined_note(r: pd.Series) -> str:
     return _flag(r["coverage"])
 
 
+def _left_out_table(left: pd.DataFrame) -> str:
+    """The "test sets left out" table shared by every part: per cell and quantity, the
+    test sets with a class absent and the intervals a method did not give, with why."""
+    lines = [("| classifier \\| n \\| pi | quantity | absent | no interval (method: count) "
+              "| why |"), "|---|---|---|---|---|"]
+    for _, sub in left.groupby(["cell", "quantity"], sort=False):
+        absent = int(sub["n_absent"].iloc[0])
+        undef = sub[sub["n_undefined"] > 0]
+        if absent == 0 and undef.empty:
+            continue
+        counts = ", ".join(f"{r['method']}: {r['n_undefined']}" for _, r in undef.iterrows())
+        why = sorted({re.sub(r" \(\d+\)$", "", part) for text in undef["undefined_reasons"]
+                      if isinstance(text, str) for part in text.split("; ") if part})
+        lines.append(f"| {_row_label(sub.iloc[0])} | {QUANTITY_LABEL[sub['quantity'].iloc[0]]}"
+                     f" | {absent} | {counts or '-'} | {'; '.join(why) or '-'} |")
+    return "\n".join(lines) + "\n" if len(lines) > 2 else "None.\n"
+
+
 def cm_render(df: pd.DataFrame) -> str:
     df = df[df["part"] == "cm"].copy()
     out = []
@@ -698,19 +716,7 @@ def cm_render(df: pd.DataFrame) -> str:
                "Coverage above is over the rest. Only cells and methods with something left "
                "out are listed.\n")
     left = _cell_order(df[df["target"] != "population"])
-    lines = [("| classifier \\| n \\| pi | quantity | absent | no interval (method: count) "
-              "| why |"), "|---|---|---|---|---|"]
-    for _, sub in left.groupby(["cell", "quantity"], sort=False):
-        absent = int(sub["n_absent"].iloc[0])
-        undef = sub[sub["n_undefined"] > 0]
-        if absent == 0 and undef.empty:
-            continue
-        counts = ", ".join(f"{r['method']}: {r['n_undefined']}" for _, r in undef.iterrows())
-        why = sorted({re.sub(r" \(\d+\)$", "", part) for text in undef["undefined_reasons"]
-                      if isinstance(text, str) for part in text.split("; ") if part})
-        lines.append(f"| {_row_label(sub.iloc[0])} | {QUANTITY_LABEL[sub['quantity'].iloc[0]]}"
-                     f" | {absent} | {counts or '-'} | {'; '.join(why) or '-'} |")
-    out.append("\n".join(lines) + "\n" if len(lines) > 2 else "None.\n")
+    out.append(_left_out_table(left))
 
     # --- warnings the package emitted (UndefinedMetricWarning is expected and ignored)
     out.append("## Warnings emitted by opsstats during the study\n")
@@ -1219,19 +1225,7 @@ def curve_render(df: pd.DataFrame) -> str:
                "needs 2 rows of each class). Coverage above is over the rest. Only cells "
                "with something left out are listed.\n")
     left = _cell_order(df[df["target"] != "population"])
-    lines = [("| classifier \\| n \\| pi | quantity | absent | no interval (method: count) "
-              "| why |"), "|---|---|---|---|---|"]
-    for _, sub in left.groupby(["cell", "quantity"], sort=False):
-        absent = int(sub["n_absent"].iloc[0])
-        undef = sub[sub["n_undefined"] > 0]
-        if absent == 0 and undef.empty:
-            continue
-        counts = ", ".join(f"{r['method']}: {r['n_undefined']}" for _, r in undef.iterrows())
-        why = sorted({re.sub(r" \(\d+\)$", "", part) for text in undef["undefined_reasons"]
-                      if isinstance(text, str) for part in text.split("; ") if part})
-        lines.append(f"| {_row_label(sub.iloc[0])} | {QUANTITY_LABEL[sub['quantity'].iloc[0]]}"
-                     f" | {absent} | {counts or '-'} | {'; '.join(why) or '-'} |")
-    out.append("\n".join(lines) + "\n" if len(lines) > 2 else "None.\n")
+    out.append(_left_out_table(left))
 
     out.append("## Warnings emitted by opsstats during the study\n")
     warned = left[left["warnings"].apply(lambda w: isinstance(w, str) and w != "")]
