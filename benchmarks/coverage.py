@@ -883,11 +883,16 @@ class CurveMethod:
 
 
 CURVE_METHODS = (
-    CurveMethod("delong", {"ci": "delong"}, "fixed", default=True, roc_only=True,
+    CurveMethod("auto", {"ci": "auto"}, "fixed", default=True,
+                note="the default (`method=\"auto\"`): for the ROC AUC DeLong's variance "
+                     "on the logit scale with a Welch-Satterthwaite t quantile; for the PR "
+                     "AUC the stratified bootstrap on the logit scale, standard error from "
+                     "the central 68% of the resamples, t with min(P, N) - 1 df"),
+    CurveMethod("delong", {"ci": "delong"}, "fixed", roc_only=True,
                 note="DeLong's normal interval, Sun-Xu algorithm, clipped to [0, 1] (ROC "
-                     "AUC only; `ci=\"delong\"`)"),
-    CurveMethod("bootstrap", {"ci": "bootstrap"}, "fixed", default=True,
-                note="stratified, percentile (the curve default)"),
+                     "AUC only; `ci=\"delong\"`, as pROC)"),
+    CurveMethod("bootstrap", {"ci": "bootstrap"}, "fixed",
+                note="stratified, percentile (`ci=\"bootstrap\"`)"),
     CurveMethod("bootstrap-bca", {"ci": "bootstrap", "interval": "bca"}, "fixed",
                 note="stratified, BCa"),
     CurveMethod("bootstrap-unstratified", {"ci": "bootstrap", "stratified": False}, "random",
@@ -991,7 +996,9 @@ def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[s
     }
 
     # --- intervals, one test set at a time, through the public API
-    pairs = [(q, m) for q in CURVE_QUANTITIES for m in CURVE_METHODS
+    methods = [m for m in CURVE_METHODS
+               if options.get("methods") is None or m.key in options["methods"]]
+    pairs = [(q, m) for q in CURVE_QUANTITIES for m in methods
              if m.applies(q.removeprefix("ops_"))]
     low = {(q, m.key): nan.copy() for q, m in pairs}
     high = {(q, m.key): nan.copy() for q, m in pairs}
@@ -1006,7 +1013,7 @@ def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[s
             y, s = _simulate_scores(n, int(pos[i]), mu, score_seeds[i])
             curve = ScoreCurve.from_scores(y, s)
             for kind in ("roc_auc", "pr_auc"):
-                for m in CURVE_METHODS:
+                for m in methods:
                     if not m.applies(kind):
                         continue
                     del caught[:]
@@ -1474,6 +1481,32 @@ def write_markdown(df: pd.DataFrame, path: str) -> None:
     print(f"wrote {path}")
 
 
+def merge_runs(new: pd.DataFrame, old: pd.DataFrame, options: dict[str, Any]
+               ) -> pd.DataFrame:
+    """The rows of ``new`` plus those of ``old`` for the methods ``new`` did not run.
+
+    Both runs must share the design (seed, test sets, resamples, positives), so the rows
+    describe the same simulated test sets; ``is_default`` is set from today's
+    ``CURVE_METHODS``. Every row keeps its own run's command, date and versions.
+    """
+    for col, value in (("seed", options["seed"]), ("reps", options["reps"]),
+                       ("positives", options["positives"])):
+        if set(old[col].unique()) != {value}:
+            raise SystemExit(f"--merge: the earlier run has {col} "
+                             f"{sorted(old[col].unique())}, this run {value!r}")
+    if set(old["n_resamples"].dropna().astype(int)) != {options["n_resamples"]}:
+        raise SystemExit("--merge: the earlier run used other numbers of resamples")
+    old = old[~old["method"].isin(options["methods"])].copy()
+    missing = set(new["cell"]) ^ set(old["cell"])
+    if missing:
+        raise SystemExit(f"--merge: the runs differ in their cells: {sorted(missing)}")
+    defaults = {m.key: m.default for m in CURVE_METHODS}
+    old["is_default"] = old["method"].map(defaults).fillna(False).astype(bool)
+    merged = pd.concat([old, new], ignore_index=True)
+    order = {c: i for i, c in enumerate(dict.fromkeys(new["cell"]))}
+    return merged.sort_values("cell", key=lambda c: c.map(order), kind="stable")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1496,6 +1529,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positives", choices=("binomial", "fixed"), default="binomial",
                         help="cm and curve parts: P ~ Binomial(n, pi) (default) or "
                              "P = round(n pi)")
+    parser.add_argument("--methods", default=None,
+                        help="curve part: run only these methods (comma-separated keys of "
+                             "CURVE_METHODS: " + ", ".join(m.key for m in CURVE_METHODS) + ")")
+    parser.add_argument("--merge", default=None, metavar="CSV",
+                        help="curve part, with --methods: take the rows of the other methods "
+                             "from this earlier CSV of the same design (same cells, seed, "
+                             "test sets and resamples: the same simulated test sets), so "
+                             "that a changed or added method needs no rerun of the others")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (cells)")
     parser.add_argument("--out", default=None, help="CSV output path")
     parser.add_argument("--md", default=None, help="Markdown output path")
@@ -1515,7 +1556,16 @@ def main(argv: list[str] | None = None) -> int:
     if not cells:
         parser.error("--cells selects no cell")
     options = {"reps": args.reps, "n_resamples": args.n_resamples, "seed": args.seed,
-               "positives": args.positives}
+               "positives": args.positives, "methods": None}
+    if args.methods:
+        keys = [k.strip() for k in args.methods.split(",") if k.strip()]
+        unknown = sorted(set(keys) - {m.key for m in CURVE_METHODS})
+        if args.part != "curve" or unknown:
+            parser.error(f"--methods applies to --part curve, with keys from "
+                         f"{', '.join(m.key for m in CURVE_METHODS)}; got {args.methods!r}")
+        options["methods"] = keys
+    if args.merge and not args.methods:
+        parser.error("--merge needs --methods")
     command = "python " + " ".join(shlex.quote(a) for a in
                                    [os.path.relpath(__file__), *(argv or sys.argv[1:])])
     started = datetime.datetime.now().astimezone()
@@ -1550,6 +1600,8 @@ def main(argv: list[str] | None = None) -> int:
                    run_cpus=os.cpu_count(), opsstats_version=opsstats.__version__,
                    numpy_version=np.__version__, python_version=platform.python_version(),
                    confidence_level=CONFIDENCE_LEVEL)
+    if args.merge:
+        df = merge_runs(df, pd.read_csv(args.merge), options)
     print_tables(df)
     cells_time = df.drop_duplicates("cell")
     print(f"\nwall time {wall:.1f} s; per-cell times sum to "

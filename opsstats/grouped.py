@@ -111,7 +111,7 @@ def _row(spec: MetricSpec, n: float, prevalence: float, **values: Any) -> dict[s
 
 
 def evaluate_unit(specs: list[MetricSpec], *, cm: ConfusionMatrix | None = None,
-                  curve: Any = None, ci: str | None = "dirichlet", curve_ci: str = "bootstrap",
+                  curve: Any = None, ci: str | None = "dirichlet", curve_ci: str = "auto",
                   confidence_level: float = 0.95, n_resamples: int = 1000,
                   point_reference: Any = None, curve_reference: Any = None,
                   rng: np.random.Generator | None = None) -> list[dict[str, Any]]:
@@ -191,7 +191,7 @@ def _evaluate_one(spec: MetricSpec, obj: Any, n: float, pi: float, *, ci: str | 
 def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
              pred: str | None = None, threshold: float | None = None,
              metrics: Any = ("f1", "mcc", "pr_auc"), by: str | Sequence[str] | None = None,
-             pos_label: Any = None, ci: str | None = "dirichlet", curve_ci: str = "bootstrap",
+             pos_label: Any = None, ci: str | None = "dirichlet", curve_ci: str = "auto",
              confidence_level: float = 0.95, n_resamples: int = 1000,
              point_reference: Any = None, curve_reference: Any = None,
              rng: Any = None) -> pd.DataFrame:
@@ -221,10 +221,12 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         The positive class of ``truth`` (and ``pred``).
     ci : {"dirichlet", "bootstrap", None}
         Interval method for confusion-matrix metrics and their OPS.
-    curve_ci : {"bootstrap", "delong"}
-        Interval method for curve quantities when ``ci`` is not None (DeLong applies to
-        the ROC AUC only; other curve quantities then use the bootstrap, and the
-        ``method`` column says so).
+    curve_ci : {"auto", "bootstrap", "delong"}
+        Interval method for curve quantities when ``ci`` is not None. ``"auto"`` (the
+        default, as :meth:`ScoreCurve.interval`): DeLong on the logit scale for the ROC
+        AUC, the bootstrap on the logit scale for the PR AUC, the percentile bootstrap
+        otherwise. DeLong applies to the ROC AUC only; other curve quantities then use
+        the bootstrap, and the ``method`` column says so.
     confidence_level : float, default 0.95
     n_resamples : int, default 1000
         Posterior draws or bootstrap resamples per interval.
@@ -279,7 +281,7 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         threshold = float(threshold)
     if ci is not None:
         ci = check_choice("ci", ci, ("dirichlet", "bootstrap", "delong"))
-    curve_ci = check_choice("curve_ci", curve_ci, ("bootstrap", "delong"))
+    curve_ci = check_choice("curve_ci", curve_ci, ("auto", "bootstrap", "delong"))
     if ci == "delong":  # DeLong for curves, the default for confusion-matrix metrics
         ci, curve_ci = "dirichlet", "delong"
     confidence_level = check_confidence_level(confidence_level)

@@ -146,7 +146,7 @@ class EvaluationReport:
 def report(data: pd.DataFrame, *, truth: str, score: str | None = None,
            pred: str | None = None, threshold: float | None = None,
            metrics: Any = None, by: str | list[str] | None = None, pos_label: Any = None,
-           ci: str | None = "dirichlet", curve_ci: str = "bootstrap",
+           ci: str | None = "dirichlet", curve_ci: str = "auto",
            confidence_level: float = 0.95, n_resamples: int = 1000,
            point_reference: Any = None, curve_reference: Any = None, rng: Any = 0,
            title: str | None = None) -> EvaluationReport:

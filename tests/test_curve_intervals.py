@@ -256,7 +256,7 @@ def test_count_resampling_matches_naive_row_resampling(data, which, stratified):
     cells = _Cells(curve, "reduced")
     assert _Multinomial(cells.neg[cells.neg > 0], np.flatnonzero(cells.neg), cells.k).poisson
     B = 2000
-    ours = curve_interval(curve, name, n_resamples=B, rng=11, stratified=stratified, **kw)
+    ours = curve_interval(curve, name, method="bootstrap", n_resamples=B, rng=11, stratified=stratified, **kw)
     naive = naive_bootstrap(y, s, value, B, seed=12, stratified=stratified)
     naive = naive[~np.isnan(naive)]
     assert ours.n_undefined == B - ours.draws.size == B - naive.size == 0
@@ -274,7 +274,7 @@ def test_count_resampling_matches_naive_row_resampling(data, which, stratified):
 def test_stratified_bootstrap_matches_proc(dataset):
     # set.seed(1); ci.auc(r, method="bootstrap", boot.n=20000, boot.stratified=TRUE)
     # Monte Carlo on both sides: tolerance 0.01 (see the module docstring).
-    r = _curve(dataset).interval("roc_auc", n_resamples=20_000, rng=2024)
+    r = _curve(dataset).interval("roc_auc", method="bootstrap", n_resamples=20_000, rng=2024)
     assert r.ci.low == pytest.approx(PROC[dataset, "ci_boot_lower", "0.95"], abs=0.01)
     assert r.ci.high == pytest.approx(PROC[dataset, "ci_boot_upper", "0.95"], abs=0.01)
     assert np.median(r.draws) == pytest.approx(PROC[dataset, "ci_boot_median", "0.95"],
@@ -328,7 +328,7 @@ def test_bca_matches_scipy_bootstrap():
 
     ref = stats.bootstrap((y, s), auc, paired=True, vectorized=False, n_resamples=4000,
                           method="BCa", rng=np.random.default_rng(0))
-    ours = _curve("medium").interval("roc_auc", interval="bca", stratified=False,
+    ours = _curve("medium").interval("roc_auc", method="bootstrap", interval="bca", stratified=False,
                                      n_resamples=20_000, rng=1)
     assert ours.ci.low == pytest.approx(ref.confidence_interval.low, abs=0.006)
     assert ours.ci.high == pytest.approx(ref.confidence_interval.high, abs=0.006)
@@ -341,15 +341,18 @@ def test_bca_matches_scipy_bootstrap():
 def test_same_rng_same_interval_bit_for_bit(kw):
     name = "precision" if "at" in kw else "pr_auc"
     curve = _curve("small_ties")
-    a = curve.interval(name, rng=42, n_resamples=500, **kw)
-    b = curve.interval(name, rng=np.random.default_rng(42), n_resamples=500, **kw)
+    a = curve.interval(name, method="bootstrap", rng=42, n_resamples=500, **kw)
+    b = curve.interval(name, method="bootstrap", rng=np.random.default_rng(42), n_resamples=500, **kw)
     assert a.ci == b.ci and np.array_equal(a.draws, b.draws)
-    c = curve.interval(name, rng=43, n_resamples=500, **kw)
+    c = curve.interval(name, method="bootstrap", rng=43, n_resamples=500, **kw)
     assert not np.array_equal(a.draws, c.draws)
 
 
-@pytest.mark.parametrize("kw", [{"method": "delong"}, {}, {"interval": "bca"},
-                                {"stratified": False}])
+@pytest.mark.parametrize("kw", [
+    {"method": "delong"}, {"method": "delong", "interval": "logit-t"}, {},
+    {"method": "bootstrap"}, {"method": "bootstrap", "interval": "bca"},
+    {"method": "bootstrap", "stratified": False},
+    {"method": "bootstrap", "interval": "logit-t"}])
 def test_ninety_inside_ninety_five(kw):
     curve = _curve("weak")
     if kw.get("method") != "delong":
@@ -364,7 +367,7 @@ def test_undefined_resamples_are_counted_and_reported():
     # (18/20)^20 = 0.1216, and then no curve.
     y = np.array([1, 1] + [0] * 18)
     s = np.linspace(0, 1, 20)[::-1]
-    r = ScoreCurve.from_scores(y, s).interval("pr_auc", stratified=False, n_resamples=4000,
+    r = ScoreCurve.from_scores(y, s).interval("pr_auc", method="bootstrap", stratified=False, n_resamples=4000,
                                               rng=0)
     p = 0.9 ** 20
     assert abs(r.n_undefined - 4000 * p) < 4 * np.sqrt(4000 * p * (1 - p))
@@ -377,20 +380,20 @@ def test_undefined_resamples_are_counted_and_reported():
     s2 = np.array([9, 8, 7, 6, 5, 4, 3, 2, 1, 1.0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r2 = ScoreCurve.from_scores(y2, s2).interval("npv", at={"rate": 1.0},
+        r2 = ScoreCurve.from_scores(y2, s2).interval("npv", method="bootstrap", at={"rate": 1.0},
                                                      n_resamples=200, rng=0)
     assert r2.n_undefined == 200 and np.isnan(r2.ci.low)
 
 
 def test_progress_bar_on_stderr(capsys):
-    _curve("small_ties").interval("roc_auc", progress=True, n_resamples=300, rng=0)
+    _curve("small_ties").interval("roc_auc", method="bootstrap", progress=True, n_resamples=300, rng=0)
     assert "bootstrap [" in capsys.readouterr().err
 
 
 def test_top_k_is_the_rate_point():
     curve = _curve("medium")
-    a = curve.interval("lift", top_k=50, n_resamples=300, rng=3)
-    b = curve.interval("lift", at={"rate": 50 / 500}, n_resamples=300, rng=3)
+    a = curve.interval("lift", method="bootstrap", top_k=50, n_resamples=300, rng=3)
+    b = curve.interval("lift", method="bootstrap", at={"rate": 50 / 500}, n_resamples=300, rng=3)
     assert a.ci == b.ci and a.estimate == curve.value_at("lift", top_k=50)
 
 
@@ -398,7 +401,7 @@ def test_top_k_is_the_rate_point():
 def test_ops_bootstrap_interval_maps_order_statistics_and_adds_mc_error():
     curve = _curve("medium")
     r = curve.ops("pr_auc", reference=REF, ci="bootstrap", n_resamples=1000, rng=4)
-    iv = curve.interval("pr_auc", n_resamples=1000, rng=4)
+    iv = curve.interval("pr_auc", method="bootstrap", n_resamples=1000, rng=4)
     ops_all = REF.ops("pr_auc", iv.draws, prevalence=curve.prevalence).estimate
     mapped = r.details["ci_without_reference_error"]
     assert mapped == pytest.approx(tuple(np.quantile(ops_all, [0.025, 0.975])), abs=1e-12)
@@ -435,7 +438,7 @@ def test_ops_lower_is_better_point_swaps_ends():
     curve = _curve("medium")
     r = curve.ops("fdr", at={"recall": 0.7}, reference=REF, ci="bootstrap", n_resamples=500,
                   rng=8, interval="bca")
-    iv = curve.interval("fdr", at={"recall": 0.7}, n_resamples=500, rng=8, interval="bca")
+    iv = curve.interval("fdr", method="bootstrap", at={"recall": 0.7}, n_resamples=500, rng=8, interval="bca")
     ops_all = REF.ops("fdr", iv.draws, prevalence=curve.prevalence, at={"recall": 0.7})
     lv = iv.details["levels"]
     expected = np.quantile(ops_all.estimate, [1 - lv[1], 1 - lv[0]])
@@ -458,11 +461,17 @@ def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
 
 # ------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("kwargs, exc, match", [
-    ({"method": "bca"}, ValueError, "`method` must be one of 'bootstrap', 'delong'; got 'bca'"),
-    ({"interval": "hpd"}, ValueError, "`interval` must be one of 'percentile', 'bca'; got 'hpd'"),
+    ({"method": "bca"}, ValueError,
+     "`method` must be one of 'auto', 'bootstrap', 'delong'; got 'bca'"),
+    ({"method": "bootstrap", "interval": "hpd"}, ValueError,
+     "`interval` must be one of 'percentile', 'bca', 'logit-t'; got 'hpd'"),
+    ({"interval": "bca"}, ValueError,
+     "`interval` chooses the interval of an explicit method; `method='auto'` chooses both"),
+    ({"method": "bootstrap", "interval": "logit-t", "rule": "step", "beta": 2}, TypeError,
+     "curve areas take no metric parameters"),
     ({"interval": "bca", "method": "delong"}, ValueError,
      "`interval='bca'` does not apply to `method='delong'`"),
-    ({"interval": "normal"}, ValueError,
+    ({"method": "bootstrap", "interval": "normal"}, ValueError,
      "`interval='normal'` does not apply to `method='bootstrap'`"),
     ({"n_resamples": 10}, ValueError, "`n_resamples` must be an integer >= 100; got 10"),
     ({"n_resamples": 1e4}, TypeError, "`n_resamples` must be an integer; got 10000.0"),
@@ -519,7 +528,7 @@ def test_weighted_curves_and_tiny_classes_are_refused():
 
 @pytest.mark.parametrize("kwargs, exc, match", [
     ({"ci": "dirichlet"}, ValueError,
-     "`ci` must be one of 'bootstrap', 'delong'; got 'dirichlet'"),
+     "`ci` must be one of 'auto', 'bootstrap', 'delong'; got 'dirichlet'"),
     ({"ci": "bootstrap", "interval": "hpd"}, ValueError, "`interval` must be one of"),
     ({"ci": "bootstrap", "n_resamples": 5}, ValueError, "`n_resamples` must be an integer"),
     ({"ci": "bootstrap", "stratified": False}, ValueError,
@@ -531,3 +540,105 @@ def test_weighted_curves_and_tiny_classes_are_refused():
 def test_ops_interval_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         _curve("small_ties").ops("pr_auc", reference=REF, **kwargs)
+
+
+# ------------------------------------------------- logit-t intervals and "auto"
+@pytest.mark.parametrize("seed, n_pos, n_neg, shift, scale", [
+    (0, 7, 40, 1.0, 2.0), (1, 25, 25, 0.5, 1.0), (2, 4, 300, 2.0, 1.0), (3, 60, 9, 1.0, 0.5)])
+def test_delong_logit_t_is_brunner_munzel_on_the_logit_scale(seed, n_pos, n_neg, shift, scale):
+    # The Welch-Satterthwaite t of DeLong's variance is the Brunner-Munzel test: its
+    # statistic and p-value for H0: AUC = 1/2 reproduce scipy.stats.brunnermunzel, an
+    # independent implementation (Brunner and Munzel 2000), to 1e-12.
+    rng = np.random.default_rng(seed)
+    xp, xn = rng.normal(shift, scale, n_pos), rng.normal(0, 1, n_neg)
+    curve = ScoreCurve.from_scores(np.r_[np.ones(n_pos), np.zeros(n_neg)], np.r_[xp, xn])
+    d = delong_roc(curve)
+    v1, v2 = d.s10 / n_pos, d.s01 / n_neg
+    df = (v1 + v2) ** 2 / (v1 ** 2 / (n_pos - 1) + v2 ** 2 / (n_neg - 1))
+    t_stat = (d.auc - 0.5) / np.sqrt(d.variance)
+    bm = stats.brunnermunzel(xn, xp)          # scipy: statistic for P(X_neg < X_pos)
+    assert t_stat == pytest.approx(bm.statistic, rel=1e-12, abs=1e-12)
+    assert 2 * stats.t.sf(abs(t_stat), df) == pytest.approx(bm.pvalue, rel=1e-10)
+    # the interval: expit(logit(auc) - b -+ t_{df, 0.975} sqrt(var) / (auc (1 - auc))),
+    # b = logit''(auc) var / 2, the second-order bias of logit(auc)
+    r = curve.interval("roc_auc", method="delong", interval="logit-t")
+    a = d.auc
+    half = stats.t.ppf(0.975, df) * np.sqrt(d.variance) / (a * (1 - a))
+    second_derivative = (2 * a - 1) / (a * (1 - a)) ** 2     # of log(a / (1 - a))
+    logit = np.log(a / (1 - a)) - second_derivative * d.variance / 2
+    expected = 1 / (1 + np.exp(-(logit - half))), 1 / (1 + np.exp(-(logit + half)))
+    assert r.ci.low == pytest.approx(expected[0], rel=1e-12)
+    assert r.ci.high == pytest.approx(expected[1], rel=1e-12)
+    assert r.method == ("DeLong, Sun-Xu algorithm, logit scale, bias-corrected, "
+                        f"t with {df:.4g} df")
+    assert curve.interval("roc_auc") == r        # the default for the ROC AUC
+
+
+def test_bootstrap_logit_t_from_the_percentile_draws():
+    # Slow, obvious version: the same resamples (same rng) as the percentile interval;
+    # se = half the spread of the central 68.27% of their logits; t with min(P, N) - 1 df.
+    curve = _curve("imbalanced")
+    pct = curve.interval("pr_auc", method="bootstrap", n_resamples=1000, rng=9)
+    r = curve.interval("pr_auc", method="bootstrap", interval="logit-t", n_resamples=1000,
+                       rng=9)
+    assert np.array_equal(r.draws, pct.draws)
+    p = np.clip(pct.draws, 1e-12, 1 - 1e-12)
+    lo16, hi84 = np.quantile(np.log(p / (1 - p)), [stats.norm.cdf(-1), stats.norm.cdf(1)])
+    df = min(curve.n_positive, curve.n_negative) - 1
+    half = stats.t.ppf(0.975, df) * (hi84 - lo16) / 2
+    centre = np.log(r.estimate / (1 - r.estimate))
+    assert r.ci.low == pytest.approx(1 / (1 + np.exp(-(centre - half))), rel=1e-12)
+    assert r.ci.high == pytest.approx(1 / (1 + np.exp(-(centre + half))), rel=1e-12)
+    assert r.method == (f"1000 stratified bootstrap resamples, logit scale, t with {df} df")
+    assert curve.interval("pr_auc", n_resamples=1000, rng=9) == r   # the PR AUC default
+
+
+def test_logit_t_at_perfect_separation_is_one_sided():
+    # AUC = 1 has no logit: [((1 - level) / 2) ** (1 / k), 1], k the smaller class
+    curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
+    for name in ("roc_auc", "pr_auc"):
+        r = curve.interval(name, rng=1, n_resamples=200)
+        assert r.estimate == 1.0
+        assert r.ci.low == pytest.approx(0.025 ** (1 / 3), rel=1e-14) and r.ci.high == 1.0
+        assert r.method.endswith("perfect separation: one-sided")
+        r90 = curve.interval(name, rng=1, n_resamples=200, confidence_level=0.9)
+        assert r90.ci.low == pytest.approx(0.05 ** (1 / 3), rel=1e-14)
+    worst = ScoreCurve.from_scores([1, 1, 0, 0, 0], [.1, .2, .3, .4, .5])
+    r = worst.interval("roc_auc")
+    assert (r.estimate, r.ci.low) == (0.0, 0.0)
+    assert r.ci.high == pytest.approx(1 - 0.025 ** (1 / 2), rel=1e-14)
+
+
+def test_auto_chooses_per_quantity_and_says_so():
+    curve = _curve("medium")
+    assert curve.interval("roc_auc").method.startswith("DeLong, Sun-Xu algorithm, logit")
+    assert ", logit scale, t with" in curve.interval("pr_auc", rng=0, n_resamples=300).method
+    # quantities not bounded by [0, 1] (lift), or not studied (operating-point values):
+    # the stratified percentile bootstrap
+    for name, kw in (("lift_auc", {}), ("precision", {"at": {"recall": 0.5}})):
+        auto = curve.interval(name, rng=0, n_resamples=300, **kw)
+        explicit = curve.interval(name, method="bootstrap", rng=0, n_resamples=300, **kw)
+        assert auto == explicit and auto.method.endswith("percentile")
+
+
+def test_auto_needs_two_rows_of_each_class():
+    one = ScoreCurve.from_scores([1, 0, 0, 0], [0.9, 0.2, 0.1, 0.5])
+    for name in ("roc_auc", "pr_auc"):
+        with pytest.raises(ValueError, match="needs at least 2 positives and 2 negatives"):
+            one.interval(name)
+    # the percentile bootstrap still resamples, when asked for explicitly
+    assert np.isfinite(one.interval("pr_auc", method="bootstrap", rng=0).ci.low)
+
+
+@pytest.mark.parametrize("name", ["roc_auc", "pr_auc"])
+def test_ops_auto_maps_the_logit_t_ends(name):
+    curve = _curve("medium")
+    r = curve.ops(name, reference=REF, ci="auto", n_resamples=500, rng=4)
+    iv = curve.interval(name, n_resamples=500, rng=4)
+    # the ops estimate is the curve's area, DeLong's the Mann-Whitney sum: equal to 1e-15
+    assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-13)
+    ends = REF.ops(name, list(r.details["value_ci"]), prevalence=curve.prevalence).estimate
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
+                                                                           abs=1e-15)
+    assert r.ci.low <= ends[0] and r.ci.high >= ends[1]
+    assert r.ci_method.startswith(iv.method)

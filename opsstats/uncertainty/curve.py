@@ -1,15 +1,22 @@
 """Intervals for a :class:`~opsstats.curves.ScoreCurve`: its areas, its operating-point
 values and their outperformance scores (METHOD.md 3.2).
 
-Two methods:
+Two methods, and a default that picks per quantity:
 
 * ``"delong"``: DeLong, DeLong and Clarke-Pearson's (1988) asymptotic variance of the ROC
   AUC (the Mann-Whitney statistic, ties counted one half), computed by the O(n log n)
   algorithm of Sun and Xu (2014). The curve already holds the data sorted once, as
   cumulative counts per distinct score, so the midranks of Sun and Xu come from those
-  counts with no further sort (:func:`~opsstats.uncertainty.curve.delong_roc`). The
-  interval is the normal one, ``auc -+ z * sqrt(var)``, clipped to [0, 1] as pROC's
-  ``ci.auc`` does.
+  counts with no further sort (:func:`~opsstats.uncertainty.curve.delong_roc`). Two
+  intervals: ``"normal"``, ``auc -+ z * sqrt(var)`` clipped to [0, 1] as pROC's
+  ``ci.auc`` does, and ``"logit-t"``, ``expit(logit(auc) - b -+ t * sqrt(var) / (auc (1 -
+  auc)))`` with t on the Welch-Satterthwaite degrees of freedom of the two variance
+  components: the Brunner-Munzel (2000) small-sample t approximation (DeLong's variance
+  is theirs; the statistic reproduces ``scipy.stats.brunnermunzel``) on the logit
+  scale, which keeps the interval inside (0, 1) and follows the skew of the AUC near
+  its bounds (Pohar Perme and Manevski 2019); ``b = (2 auc - 1) var / (2 (auc (1 -
+  auc))**2)`` removes the second-order (delta-method) bias of ``logit(auc)``, which
+  otherwise leaves the interval too high when the AUC is near 1 and a class is small.
 * ``"bootstrap"``: resampling the test set's (score, label) rows. The rows of one
   distinct score and one class are exchangeable, so a bootstrap resample is fully
   described by how many rows of each (threshold, class) cell it draws: stratified (the
@@ -37,6 +44,18 @@ is undefined (a class absent without stratification, or a 0/0 metric) are counte
 ``n_undefined`` and left out, never dropped silently. Both methods need whole-number
 counts (unweighted rows, or integer frequency weights).
 
+The bootstrap's ``"logit-t"`` interval is ``expit(logit(estimate) -+ t * se)``, se half
+the spread of the central 68.27% of the resamples' logits (a standard deviation that
+resamples at 0 or 1 cannot make infinite) and t with min(P, N) - 1 degrees of freedom.
+At an estimate of exactly 0 or 1, where no logit exists, both logit-t intervals are
+one-sided: ``[((1 - level) / 2) ** (1 / k), 1]``, k the smaller class's size.
+
+``method="auto"`` (the default) is DeLong's logit-t interval for the ROC AUC, the
+bootstrap's logit-t interval for the PR AUC (and the step-rule ROC AUC), and the
+percentile bootstrap for every other quantity: for the two areas, the choices the
+coverage study (``benchmarks/coverage.py --part curve``) found nearest to nominal with
+small classes, where the percentile bootstrap and DeLong's normal interval undercover.
+
 For the OPS of a curve quantity at fixed prevalence, OPS is monotone in the quantity,
 so the OPS interval is the quantity's interval mapped through OPS (on the bootstrap's
 order statistics, as :mod:`opsstats.uncertainty.confusion` does; on the two ends of the
@@ -55,7 +74,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 from scipy.special import ndtri
 
 from .._validation import check_choice, check_confidence_level, check_positive_int, describe
@@ -66,10 +85,15 @@ from ._draws import at_positions, bca_levels, check_rng, progress, quantile_posi
 
 __all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "delong_roc"]
 
-METHODS = ("bootstrap", "delong")
+METHODS = ("auto", "bootstrap", "delong")
 DEFAULT_RESAMPLES = 2000
-_KINDS = {"bootstrap": ("percentile", "bca"), "delong": ("normal",)}
+_KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "logit-t")}
 _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
+#: Share of the logit-scale resamples whose spread gives the bootstrap logit-t standard
+#: error: their central 68.27% spans +-1 standard deviation of a normal distribution.
+_CENTRAL = (float(stats.norm.cdf(-1.0)), float(stats.norm.cdf(1.0)))
+#: Logit-scale draws are clipped to [_EPS, 1 - _EPS] (resamples at 0 or 1)
+_EPS = 1e-12
 #: Floats per (B, J) batch of resampled curves: about 2 MB per array, so the geometry's
 #: temporaries stay in cache and on the heap. The batch size depends only on the data
 #: (the number of cells), so the same ``rng`` gives the same draws on any machine;
@@ -86,11 +110,21 @@ def _check_bool(name: str, value: Any) -> bool:
 def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any,
                    show_progress: Any, name: str = "method") -> tuple[str, str, int]:
     method = check_choice(name, method, METHODS)
+    if method == "auto":
+        if interval is not None:
+            raise ValueError(f"`interval` chooses the interval of an explicit method; "
+                             f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
+                             f"`{name}='bootstrap'` or `{name}='delong'` with "
+                             f"`interval={interval!r}`.")
+        check_positive_int("n_resamples", n_resamples, minimum=100)
+        _check_bool("stratified", stratified)
+        _check_bool("progress", show_progress)
+        return method, "", int(n_resamples)
     kinds = _KINDS[method]
     if interval is None:
         kind = kinds[0]
     else:
-        if isinstance(interval, str) and interval in _KINDS["bootstrap"] + _KINDS["delong"] \
+        if isinstance(interval, str) and interval in {*_KINDS["bootstrap"], *_KINDS["delong"]} \
                 and interval not in kinds:
             raise ValueError(f"`interval={interval!r}` does not apply to `{name}={method!r}`; "
                              f"`interval` must be one of {', '.join(map(repr, kinds))}.")
@@ -283,11 +317,80 @@ def _check_delong_quantity(quantity: Any) -> None:
                          f"{quantity.label}. Use method='bootstrap'.")
 
 
+def _auto(quantity: Any) -> tuple[str, str]:
+    """The method and interval of ``method="auto"`` for this quantity: the ones the
+    coverage study found closest to nominal (``benchmarks/results/coverage_curve.md``)."""
+    if isinstance(quantity, CurveArea) and not quantity.normalized:
+        if quantity.curve == "roc" and quantity.rule == "trapezoid":
+            return "delong", "logit-t"
+        if quantity.curve in ("roc", "pr"):     # areas with values in [0, 1]
+            return "bootstrap", "logit-t"
+    return "bootstrap", "percentile"
+
+
+def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
+    if not (isinstance(quantity, CurveArea) and not quantity.normalized
+            and quantity.curve in ("roc", "pr")):
+        raise ValueError("`interval='logit-t'` needs a quantity with values in [0, 1]: the "
+                         "ROC or PR AUC; got " f"{quantity.label}. Use 'percentile' or 'bca'.")
+    if min(n_positive, n_negative) < 2:
+        raise ValueError("the logit-t interval needs at least 2 positives and 2 negatives "
+                         "(a standard error from one row of a class is not defined); got "
+                         f"{n_positive} positive(s) and {n_negative} negative(s). Use "
+                         "method='bootstrap' with interval='percentile' to resample anyway.")
+
+
+def _logit_t(estimate: float, se_logit: float, df: float, level: float,
+             smaller_class: int, shift: float = 0.0) -> tuple[float, float, str]:
+    """``expit(logit(estimate) - shift -+ t_df * se_logit)``; at the bounds, one-sided.
+
+    An estimate of exactly 1 (every positive outscores every negative) or 0 has no
+    logit: the interval is then ``[((1 - level) / 2) ** (1 / k), 1]`` (or its mirror),
+    k the smaller class's size: the Clopper-Pearson lower bound of a proportion observed
+    k times out of k, as if each row of that class were, independently, perfectly
+    ranked.
+    """
+    tail = (1.0 - level) / 2.0
+    if estimate >= 1.0:
+        return tail ** (1.0 / smaller_class), 1.0, "perfect separation: one-sided"
+    if estimate <= 0.0:
+        return 0.0, 1.0 - tail ** (1.0 / smaller_class), "perfect separation: one-sided"
+    if not (se_logit > 0 and np.isfinite(se_logit) and df > 0):
+        return float("nan"), float("nan"), "standard error 0: undefined"
+    half = float(stats.t.ppf(1.0 - tail, df)) * se_logit
+    centre = float(np.log(estimate) - np.log1p(-estimate)) - shift
+    return (float(special.expit(centre - half)), float(special.expit(centre + half)),
+            f"t with {df:.4g} df")
+
+
 def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float,
-                     d: DeLongResult | None = None) -> tuple[float, float, str, DeLongResult]:
+                     d: DeLongResult | None = None, kind: str = "normal"
+                     ) -> tuple[float, float, str, DeLongResult]:
     _check_delong_quantity(quantity)
     if d is None:
         d = delong_roc(curve)
+    if kind == "logit-t":
+        # Welch-Satterthwaite degrees of freedom of s10 / m + s01 / n: the Brunner-Munzel
+        # t approximation (DeLong's variance is theirs), on the logit scale
+        v1, v2 = d.s10 / d.n_positive, d.s01 / d.n_negative
+        denom = v1 * v1 / (d.n_positive - 1) + v2 * v2 / (d.n_negative - 1)
+        df = (v1 + v2) ** 2 / denom if denom > 0 else float("nan")
+        a = estimate
+        se_logit, shift = float("nan"), 0.0
+        if 0 < a < 1:
+            se_logit = np.sqrt(d.variance) / (a * (1 - a))
+            # second-order bias of logit(auc): E logit(auc) - logit(AUC) is about
+            # logit''(AUC) var / 2 = (2 AUC - 1) var / (2 (AUC (1 - AUC))**2)
+            shift = (2 * a - 1) * d.variance / (2 * (a * (1 - a)) ** 2)
+        low, high, how = _logit_t(a, se_logit, df, level, min(d.n_positive, d.n_negative),
+                                  shift)
+        if np.isnan(low):
+            warnings.warn(f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every row "
+                          "tied with every row of the other class): the logit-t interval is "
+                          "undefined (NaN).", UserWarning, stacklevel=4)
+        if shift:
+            how = f"bias-corrected, {how}"
+        return low, high, f"DeLong, Sun-Xu algorithm, logit scale, {how}", d
     if d.variance == 0:
         warnings.warn(f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every positive "
                       "scores above every negative, or every one below): the interval "
@@ -722,11 +825,27 @@ def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
         levels = bca_levels(defined, estimate, jack, weights, level)
     how = (f"{n} stratified bootstrap resamples" if stratified
            else f"{n} bootstrap resamples (not stratified)")
-    return _Bootstrap(defined, levels, n, f"{how}, {_KIND_LABEL[kind]}",
-                      "fixed" if stratified else "random")
+    label = f"{how}, {_KIND_LABEL[kind]}" if kind in _KIND_LABEL else how
+    return _Bootstrap(defined, levels, n, label, "fixed" if stratified else "random")
 
 
-def curve_interval(curve: Any, name: Any, *, method: str = "bootstrap",
+def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float,
+                       level: float) -> tuple[float, float, str]:
+    """The bootstrap logit-t interval: ``expit(logit(estimate) -+ t * se)``, se half the
+    spread of the central 68.27% of the resamples' logits (robust to resamples at 0 or
+    1), t with min(P, N) - 1 degrees of freedom."""
+    P, N = int(round(curve.n_positive)), int(round(curve.n_negative))
+    values = boot.sorted_values
+    if values.size == 0:
+        return float("nan"), float("nan"), f"{boot.description}"
+    clipped = np.clip(values, _EPS, 1 - _EPS)
+    q = np.quantile(np.log(clipped) - np.log1p(-clipped), _CENTRAL)
+    se = float(q[1] - q[0]) / 2
+    low, high, how = _logit_t(estimate, se, min(P, N) - 1, level, min(P, N))
+    return low, high, f"{boot.description}, logit scale, {how}"
+
+
+def curve_interval(curve: Any, name: Any, *, method: str = "auto",
                    confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                    interval: str | None = None, stratified: bool = True, rng: Any = None,
                    progress: bool = False, at: dict[str, float] | None = None,
@@ -746,33 +865,41 @@ def curve_interval(curve: Any, name: Any, *, method: str = "bootstrap",
     """
     level = check_confidence_level(confidence_level)
     method, kind, n = _check_options(method, interval, n_resamples, stratified, progress)
+    check_rng(rng)       # validated whichever method runs
     quantity = _resolve(curve, name, at, top_k, rule, params)
+    if method == "auto":
+        method, kind = _auto(quantity)
+    if kind == "logit-t":
+        _check_logit_t(quantity, curve.n_positive, curve.n_negative)
     if method == "delong":
         # DeLong's AUC is the Mann-Whitney statistic, the trapezoid ROC AUC (equal to
         # curve.auc() up to rounding): the interval is centred on it, as pROC's is.
         _check_delong_quantity(quantity)
         d = delong_roc(curve)
         estimate = d.auc
-        low, high, text, d = _delong_interval(curve, quantity, level, estimate, d)
+        low, high, text, d = _delong_interval(curve, quantity, level, estimate, d, kind)
         return IntervalResult(
             estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
             quantity=quantity.label, method=text, prevalence_mode="fixed",
             details={"variance": d.variance, "standard_error": float(np.sqrt(d.variance)),
-                     "s10": d.s10, "s01": d.s01, "auc": d.auc})
+                     "s10": d.s10, "s01": d.s01, "auc": d.auc, "interval": kind})
     estimate = _estimate(curve, quantity)
     boot = _run_bootstrap(curve, quantity, kind, n, level, estimate, stratified, rng,
                           progress)
     values = boot.sorted_values
-    if values.size == 0:
+    description = boot.description
+    if kind == "logit-t":
+        low, high, description = _bootstrap_logit_t(curve, quantity, boot, estimate, level)
+    elif values.size == 0:
         low = high = float("nan")
     else:
         low, high = (float(v) for v in at_positions(
             values, quantile_positions(values.size, boot.levels)))
     return IntervalResult(
         estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
-        quantity=quantity.label, method=boot.description, n_resamples=n,
+        quantity=quantity.label, method=description, n_resamples=n,
         n_undefined=int(n - values.size), prevalence_mode=boot.prevalence_mode,
-        draws=values, details={"levels": boot.levels})
+        draws=values, details={"levels": boot.levels, "interval": kind})
 
 
 def _widen(estimate: float, low: float, high: float, se_low: float, se_high: float,
@@ -832,6 +959,7 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
         level = check_confidence_level(confidence_level)
         method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress,
                                          name="ci")
+        check_rng(rng)
     result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties,
                        **params)
     if ci is None or np.isnan(result.estimate):
@@ -840,17 +968,37 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     quantity = ref._quantity(metric, at, rule, params)
     pi = curve.prevalence
     estimate = float(result.estimate)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"interval": kind}
+    if method == "auto":
+        method, kind = _auto(quantity)
+        extra["interval"] = kind
+    if kind == "logit-t":
+        _check_logit_t(quantity, curve.n_positive, curve.n_negative)
+
+    def map_ends(low_v: float, high_v: float) -> tuple[float, float, float, float]:
+        """OPS and its reference s.e. at the two ends of the quantity's interval."""
+        if not (np.isfinite(low_v) and np.isfinite(high_v)):
+            return (float("nan"),) * 4
+        ends = np.array([low_v, high_v] if quantity.higher_is_better else [high_v, low_v])
+        r = ref.ops(quantity, ends, prevalence=pi, ties=ties)
+        o = np.asarray(r.estimate, dtype=float)
+        e = np.asarray(r.standard_error, dtype=float)
+        return float(o[0]), float(o[1]), float(e[0]), float(e[1])
+
     if method == "delong":
-        low_v, high_v, text, d = _delong_interval(curve, quantity, level, result.value)
-        r = ref.ops(quantity, np.array([low_v, high_v]), prevalence=pi, ties=ties)
-        ops_ends = np.asarray(r.estimate, dtype=float)
-        se_ends = np.asarray(r.standard_error, dtype=float)
-        low, high = float(ops_ends[0]), float(ops_ends[1])
-        se_low, se_high = float(se_ends[0]), float(se_ends[1])
+        low_v, high_v, text, d = _delong_interval(curve, quantity, level, result.value,
+                                                  kind=kind)
+        low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
-        extra = {"variance": d.variance, "standard_error_value": float(np.sqrt(d.variance))}
+        extra.update(variance=d.variance, standard_error_value=float(np.sqrt(d.variance)))
         mode = "fixed"
+    elif kind == "logit-t":
+        boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
+                              rng, progress)
+        low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value, level)
+        low, high, se_low, se_high = map_ends(low_v, high_v)
+        n_defined, value_ci = boot.sorted_values.size, ConfidenceInterval(low_v, high_v)
+        mode = boot.prevalence_mode
     else:
         if not stratified and _prevalence_dependent(quantity):
             raise ValueError(f"`stratified=False` resamples the prevalence, and OPS of "
