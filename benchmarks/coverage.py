@@ -1005,6 +1005,7 @@ def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[s
     estimate = {q: nan.copy() for q in CURVE_QUANTITIES}
     reasons = collections.defaultdict(collections.Counter)
     warned = collections.defaultdict(collections.Counter)
+    one_sided: collections.Counter[tuple[str, str]] = collections.Counter()
     api_diff = 0.0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -1036,6 +1037,9 @@ def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[s
                             reasons[q, m.key]["ops() gave no interval (estimate undefined)"] += 1
                         continue
                     value_ci = res.details["value_ci"]
+                    if "one-sided" in res.ci_method:     # perfect separation (logit-t)
+                        one_sided[kind, m.key] += 1
+                        one_sided[f"ops_{kind}", m.key] += 1
                     for q, ci in ((kind, value_ci), (f"ops_{kind}", res.ci)):
                         if not (np.isfinite(ci.low) and np.isfinite(ci.high)):
                             reasons[q, m.key]["NaN interval (undefined in every resample)"] += 1
@@ -1082,6 +1086,7 @@ def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[s
                 "n_prevalences": len(prevalences),
                 "reference_cpu_seconds": round(ref_cpu, 2),
                 "api_check_max_diff": api_diff,
+                "n_one_sided": one_sided[q, m.key],
                 "undefined_reasons": "; ".join(
                     f"{k} ({v})" for k, v in reasons[q, m.key].items()),
                 "warnings": "; ".join(f"{k} ({v})" for k, v in warned[q, m.key].items())})
@@ -1089,10 +1094,12 @@ def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[s
 
 
 # --------------------------------------------------------------- curve: rendering
-CURVE_DEFAULT_COLUMNS = (("roc_auc", "delong"), ("roc_auc", "bootstrap"),
-                         ("pr_auc", "bootstrap"), ("ops_roc_auc", "delong"),
-                         ("ops_roc_auc", "bootstrap"), ("ops_pr_auc", "bootstrap"))
-_SHORT = {"delong": "DeLong", "bootstrap": "Boot", "bootstrap-bca": "BCa",
+CURVE_DEFAULT_COLUMNS = (("roc_auc", "auto"), ("pr_auc", "auto"), ("ops_roc_auc", "auto"),
+                         ("ops_pr_auc", "auto"))
+#: shown beside the defaults in the acceptance table: the explicit methods' own defaults
+CURVE_COMPARISON_COLUMNS = (("roc_auc", "delong"), ("roc_auc", "bootstrap"),
+                            ("pr_auc", "bootstrap"))
+_SHORT = {"auto": "default", "delong": "DeLong", "bootstrap": "Boot", "bootstrap-bca": "BCa",
           "bootstrap-unstratified": "Unstr"}
 
 
@@ -1126,25 +1133,32 @@ def curve_render(df: pd.DataFrame) -> str:
     # --- acceptance: the defaults
     out.append("## Acceptance: the default methods\n")
     out.append("Issue 5: *every method used as a default must cover within 93%-97% wherever "
-               "it is defined*. Defaults: the stratified percentile bootstrap (`bootstrap`, "
-               "the default of `ScoreCurve.interval` and `ScoreCurve.ops(ci=\"bootstrap\")`) "
-               "and, for the ROC AUC, DeLong's interval (`delong`), each against its matched "
+               "it is defined*. The default is `method=\"auto\"` (`ScoreCurve.interval`, "
+               "`ScoreCurve.ops(ci=\"auto\")`, and the curve intervals of `evaluate`, "
+               "`report` and the command line): for the ROC AUC DeLong's variance on the "
+               "logit scale, bias-corrected, with a Welch-Satterthwaite t quantile; for the PR "
+               "AUC the stratified bootstrap on the logit scale with t on min(P, N) - 1 "
+               "degrees of freedom; both one-sided at a perfectly separated test set "
+               "(`opsstats.uncertainty.curve`). Each is scored against its matched "
                "target: the population ROC AUC, the population PR AUC at the test set's own "
-               "prevalence, and their OPS at that prevalence. Coverage in %, over the test sets "
-               "where the quantity and interval are defined; **bold v** below 93, **bold ^** "
-               "above 97. `E[min class]` is n min(pi, 1 - pi), the expected size of the "
-               f"smaller class. Binomial s.e. of a coverage near 95% over {n_reps} test sets: "
+               "prevalence, and their OPS at that prevalence. Coverage in %, over the test "
+               "sets where the quantity and interval are defined (both need 2 rows of each "
+               "class); **bold v** below 93, **bold ^** above 97. `E[min class]` is "
+               "n min(pi, 1 - pi), the expected size of the smaller class. For comparison, "
+               "the last columns give the explicit methods with their own defaults, "
+               "`ci=\"delong\"` (DeLong's normal interval, as pROC) and `ci=\"bootstrap\"` "
+               "(stratified percentile), which were the defaults before. Binomial s.e. of a "
+               f"coverage near 95% over {n_reps} test sets: "
                f"{100 * np.sqrt(0.95 * 0.05 / n_reps):.2f} points.\n")
     defaults = matched[matched["is_default"]]
+    shown = CURVE_DEFAULT_COLUMNS + CURVE_COMPARISON_COLUMNS
     header = ("| classifier \\| n \\| pi | E[min class] | "
-              + " | ".join(f"{QUANTITY_LABEL[q]} {_SHORT[m]}" for q, m in CURVE_DEFAULT_COLUMNS)
-              + " |")
-    lines = [header, "|---|---|" + "---|" * len(CURVE_DEFAULT_COLUMNS)]
+              + " | ".join(f"{QUANTITY_LABEL[q]} {_SHORT[m]}" for q, m in shown) + " |")
+    lines = [header, "|---|---|" + "---|" * len(shown)]
     for _, c in _cell_order(defaults).drop_duplicates("cell").iterrows():
-        sub = defaults[defaults["cell"] == c["cell"]].set_index(["quantity", "method"])
+        sub = matched[matched["cell"] == c["cell"]].set_index(["quantity", "method"])
         lines.append(f"| {_row_label(c)} | {c['min_expected_count']:g} | " + " | ".join(
-            _flag(sub.loc[k, "coverage"]) if k in sub.index else ""
-            for k in CURVE_DEFAULT_COLUMNS) + " |")
+            _flag(sub.loc[k, "coverage"]) if k in sub.index else "" for k in shown) + " |")
     out.append("\n".join(lines) + "\n")
     out.append(_curve_band_thresholds(defaults) + "\n")
     out.append(_curve_reading(defaults) + "\n")
@@ -1331,32 +1345,46 @@ def _curve_reading(defaults: pd.DataFrame) -> str:
     out = ["Why, from the same rows:", ""]
     outside = defaults[(defaults["coverage"] < ACCEPT_LOW)
                        | (defaults["coverage"] > ACCEPT_HIGH)]
-    roc = outside[outside["quantity"] == "roc_auc"]
-    if len(roc):
-        low = (roc["miss_low"] * roc["n_defined"]).sum()
-        high = (roc["miss_high"] * roc["n_defined"]).sum()
-        out.append(
-            f"- ROC AUC ({len(roc)} default entries outside, all with E[min class] <= "
-            f"{roc['min_expected_count'].max():g}): the estimate is unbiased (|bias| / sd <= "
-            f"{(roc['bias'] / roc['sd_estimate']).abs().max():.2f} in these cells), so the "
-            f"misses come from the intervals themselves: {100 * low / (low + high):.0f}% of "
-            "them have the truth *below* the interval. With few positives the sampling "
-            "distribution of the AUC is skewed towards 0.5 and its spread grows as the "
-            "estimate falls, so a high estimate comes with a short interval that misses "
-            "above the truth; the stronger classifier (nearer the bound 1) suffers more "
-            "and needs more positives. BCa, which corrects for the skew, covers better "
-            "there (see the ROC AUC table). At E[min class] <= 5 many test sets have 1 to 4 "
-            "positives: DeLong is undefined with 1 and has variance 0 (an interval of "
-            "width 0) when the few positives all outscore every negative (see the "
-            "warnings); the bootstrap resamples the same few positives.")
-    pr = outside[outside["quantity"] == "pr_auc"]
+    for q in ("roc_auc", "pr_auc"):
+        sub = outside[outside["quantity"] == q]
+        below, above = sub[sub["coverage"] < ACCEPT_LOW], sub[sub["coverage"] > ACCEPT_HIGH]
+        if len(below):
+            low = (below["miss_low"] * below["n_defined"]).sum()
+            high = (below["miss_high"] * below["n_defined"]).sum()
+            out.append(
+                f"- {QUANTITY_LABEL[q]}, below the band ({len(below)} entries, all with "
+                f"E[min class] <= {below['min_expected_count'].max():g}): "
+                f"{100 * low / (low + high):.0f}% of their misses have the truth *below* "
+                "the interval. With few rows in the smaller class the estimate's sampling "
+                "distribution is skewed (for a strong classifier most samples land near "
+                "1 with a small estimated variance, a few far below with a large one), so "
+                "the high estimates come with intervals that are still too short "
+                "downwards; the logit scale, the t quantile and the bias correction "
+                "remove part of this, not all (compare the former defaults beside them).")
+        if len(above):
+            share = above["n_one_sided"] / above["n_defined"]
+            out.append(
+                f"- {QUANTITY_LABEL[q]}, above the band ({len(above)} entries, all with "
+                f"E[min class] <= {above['min_expected_count'].max():g}): the price of "
+                "intervals that stay honest with a handful of rows of a class. The t "
+                "quantile on min(P, N) - 1 (bootstrap) or Welch-Satterthwaite (DeLong) "
+                "degrees of freedom is wide when the smaller class has 2 to 5 rows, and a "
+                "perfectly separated test set gets the one-sided interval "
+                "[0.025^(1/k), 1], which is wide for small k: "
+                + "; ".join(f"{_row_label(r)} {100 * r['coverage']:.1f}%, "
+                            f"{100 * sh:.0f}% of defined test sets separated"
+                            for (_, r), sh in zip(_cell_order(above).iterrows(),
+                                                  share.loc[_cell_order(above).index],
+                                                  strict=True))
+                + ".")
+    pr = outside[(outside["quantity"] == "pr_auc") & (outside["coverage"] < ACCEPT_LOW)]
     if len(pr):
         explained = pr[(pr["coverage_vs_mean"] >= ACCEPT_LOW)
                        | (pr["coverage_if_only_bias"] <= pr["coverage"] + 0.01)]
         rest = pr.drop(explained.index)
         out.append(
-            f"- PR AUC ({len(pr)} default entries outside): average precision is biased "
-            "upwards on small test sets (bias / sd up to "
+            f"- PR AUC, bias ({len(pr)} default entries outside): average precision is "
+            "biased upwards on small test sets (bias / sd up to "
             f"{(pr['bias'] / pr['sd_estimate']).max():+.2f} in these cells, most at low "
             f"prevalence). In {len(explained)} of them the bias accounts for the shortfall "
             "(the coverage of the estimator's mean is >= 93%, or a correctly sized interval "
@@ -1366,7 +1394,7 @@ def _curve_reading(defaults: pd.DataFrame) -> str:
                         f"{100 * r['coverage_if_only_bias']:.1f}%)"
                         for _, r in _cell_order(explained).iterrows())
             + (". In the others the intervals are too short as well (few positives, or a "
-               "strong classifier near the bound, as for the ROC AUC): "
+               "strong classifier near the bound, as above): "
                + "; ".join(f"{_row_label(r)} ({100 * r['coverage']:.1f}%, only-bias "
                            f"{100 * r['coverage_if_only_bias']:.1f}%)"
                            for _, r in _cell_order(rest).iterrows()) if len(rest) else "")
@@ -1449,6 +1477,33 @@ def print_tables(df: pd.DataFrame) -> None:
             print(table.to_string())
 
 
+def _run_lines(df: pd.DataFrame) -> list[str]:
+    """How the rows were made: one block per run (a merged CSV holds several)."""
+    runs = list(dict.fromkeys(df["run_command"]))
+    out = []
+    for command in runs:
+        rows = df[df["run_command"] == command]
+        r = rows.iloc[0]
+        cells = rows.drop_duplicates("cell")
+        methods = ""
+        if len(runs) > 1:
+            methods = (" (rows of " + ", ".join(f"`{m}`" for m in dict.fromkeys(rows["method"]))
+                       + ")")
+        out += [
+            f"- command{methods}: `{command}`",
+            f"- date: {r['run_date']}",
+            (f"- runtime: {r['run_wall_seconds'] / 60:.1f} min wall clock with "
+             f"{r['run_jobs']} worker process(es) on {r['run_cpus']} CPUs; the cells "
+             f"took {cells['cell_cpu_seconds'].sum() / 60:.1f} min of CPU time in all "
+             f"({cells['cell_seconds'].sum() / 60:.1f} min wall inside the workers: the "
+             "machine was shared, so the CPU time is the better measure of the cost)")]
+    if len(runs) > 1:
+        out.append("- the runs share the design (`--merge` checks seed, test sets, "
+                   "resamples and cells), so every method was run on the same simulated test "
+                   "sets with the same resampling seeds")
+    return out
+
+
 def write_markdown(df: pd.DataFrame, path: str) -> None:
     """The Markdown rendering of a run's rows (from memory or from its CSV)."""
     first = df.iloc[0]
@@ -1462,15 +1517,10 @@ def write_markdown(df: pd.DataFrame, path: str) -> None:
          "edit by hand: re-render with `python benchmarks/coverage.py --render CSV --md "
          "MD`."),
         "",
-        f"- command: `{first['run_command']}`",
-        f"- date: {first['run_date']}",
-        (f"- runtime: {first['run_wall_seconds'] / 60:.1f} min wall clock with "
-         f"{first['run_jobs']} worker process(es) on {first['run_cpus']} CPUs; the cells "
-         f"took {cells['cell_cpu_seconds'].sum() / 60:.1f} min of CPU time in all "
-         f"({cells['cell_seconds'].sum() / 60:.1f} min wall inside the workers: the machine "
-         "was shared, so the CPU time is the better measure of the cost)"),
-        (f"- opsstats {first['opsstats_version']}, numpy {first['numpy_version']}, "
-         f"Python {first['python_version']}"),
+        *_run_lines(df),
+        *(f"- opsstats {v}, numpy {n}, Python {py}" for v, n, py in
+          df[["opsstats_version", "numpy_version", "python_version"]]
+          .drop_duplicates().itertuples(index=False)),
         (f"- {int(df['reps'].max())} simulated test sets per cell, "
          f"{int(df['n_resamples'].max())} draws or resamples per interval, confidence level "
          f"{first['confidence_level']:g}, seed {first['seed']}"),
@@ -1600,10 +1650,10 @@ def main(argv: list[str] | None = None) -> int:
                    run_cpus=os.cpu_count(), opsstats_version=opsstats.__version__,
                    numpy_version=np.__version__, python_version=platform.python_version(),
                    confidence_level=CONFIDENCE_LEVEL)
+    cells_time = df.drop_duplicates("cell")          # this run's cells
     if args.merge:
         df = merge_runs(df, pd.read_csv(args.merge), options)
     print_tables(df)
-    cells_time = df.drop_duplicates("cell")
     print(f"\nwall time {wall:.1f} s; per-cell times sum to "
           f"{cells_time['cell_seconds'].sum():.1f} s wall, "
           f"{cells_time['cell_cpu_seconds'].sum():.1f} s CPU ({args.jobs} job(s), "

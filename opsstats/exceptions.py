@@ -31,7 +31,10 @@ class SmallCountWarning(UserWarning):
     coverage study (``benchmarks/results/coverage_cm.md``) the stratified percentile
     bootstrap covers far below its nominal level whenever an expected cell count is 5 or
     less (its resamples collapse when a count is 0), while the Dirichlet-multinomial
-    interval stays at or above it.
+    interval stays at or above it. Raised too by the logit-t intervals of a score curve
+    (the defaults for the ROC and PR AUC) when the smaller class has fewer than 10 rows,
+    where their coverage in ``benchmarks/results/coverage_curve.md`` leaves the 93%-97%
+    band on either side.
 
     Examples
     --------

@@ -104,7 +104,8 @@ def test_simulation_is_deterministic():
 CURVE_N, CURVE_PI, SHIFT = 500, 0.3, 1.0
 CURVE_REPS = 1500
 CURVE_RESAMPLES = 500
-CURVE_QUANTITIES = ("roc_auc_delong", "roc_auc_bootstrap", "ops_roc_auc_delong")
+CURVE_QUANTITIES = ("roc_auc_default", "roc_auc_delong", "roc_auc_bootstrap",
+                    "ops_roc_auc_delong")
 
 
 def _simulate_curves(seed: int, reps: int = CURVE_REPS) -> dict[str, np.ndarray]:
@@ -125,9 +126,12 @@ def _simulate_curves(seed: int, reps: int = CURVE_REPS) -> dict[str, np.ndarray]
         y = (np.arange(CURVE_N) < pos[i]).astype(int)
         s = rng.standard_normal(CURVE_N) + SHIFT * y
         curve = ScoreCurve.from_scores(y, s)
+        ci = curve.interval("roc_auc").ci
+        covered["roc_auc_default"][i] = ci.low <= auc_true <= ci.high
         ci = curve.interval("roc_auc", method="delong").ci
         covered["roc_auc_delong"][i] = ci.low <= auc_true <= ci.high
-        ci = curve.interval("roc_auc", n_resamples=CURVE_RESAMPLES, rng=draws).ci
+        ci = curve.interval("roc_auc", method="bootstrap", n_resamples=CURVE_RESAMPLES,
+                            rng=draws).ci
         covered["roc_auc_bootstrap"][i] = ci.low <= auc_true <= ci.high
         ci = curve.ops("roc_auc", reference=reference, ci="delong").ci
         covered["ops_roc_auc_delong"][i] = ci.low <= ops_true <= ci.high
@@ -154,20 +158,88 @@ def test_curve_simulation_is_deterministic():
     assert all(np.array_equal(first[q], again[q]) for q in CURVE_QUANTITIES)
 
 
-def test_population_average_precision_of_the_study(monkeypatch):
-    """The study's PR AUC truth (``population_ap`` in benchmarks/coverage.py): exact for
-    a random ranker (AP = pi), and the step-rule AP of a large sample."""
+# Small test sets, where the study found DeLong's normal interval and the percentile
+# bootstrap too short (benchmarks/results/coverage_curve.md): n = 50, pi = 0.5 with the
+# strong classifier (shift 2, ROC AUC 0.92), and the PR AUC at n = 200, pi = 0.1 (shift
+# 1). The defaults must cover within [93%, 99.5%]; the former defaults are shown to fall
+# below 93% on the same test sets, so the test can tell them apart. About 15 s.
+SMALL_REPS = 1500
+
+
+def _load_study(monkeypatch):
     import importlib.util
     import sys
     from pathlib import Path
-
-    from opsstats.curves import ScoreCurve
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage.py"
     spec = importlib.util.spec_from_file_location("_coverage_study", path)
     study = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, study)   # its dataclasses look it up
     spec.loader.exec_module(study)
+    return study
+
+
+@pytest.fixture(scope="module")
+def small_sample_coverage():
+    from scipy.special import ndtr
+
+    from opsstats.curves import ScoreCurve
+
+    rng = np.random.default_rng(2024)
+    draws = np.random.default_rng(2025)
+    covered = {k: [] for k in ("roc_default", "roc_delong_normal", "pr_default",
+                               "pr_percentile")}
+    auc_true = float(ndtr(2.0 / np.sqrt(2)))
+    for _ in range(SMALL_REPS):
+        pos = rng.binomial(50, 0.5)
+        if min(pos, 50 - pos) < 2:
+            continue
+        y = (np.arange(50) < pos).astype(int)
+        curve = ScoreCurve.from_scores(y, rng.standard_normal(50) + 2.0 * y)
+        for key, kw in (("roc_default", {}), ("roc_delong_normal", {"method": "delong"})):
+            with warnings.catch_warnings():   # the normal interval's width-0 warning
+                warnings.simplefilter("ignore", UserWarning)
+                ci = curve.interval("roc_auc", **kw).ci
+            covered[key].append(ci.low <= auc_true <= ci.high)
+    pr = []
+    for _ in range(SMALL_REPS):
+        pos = rng.binomial(200, 0.1)
+        if pos < 2:
+            continue
+        y = (np.arange(200) < pos).astype(int)
+        pr.append((pos, ScoreCurve.from_scores(y, rng.standard_normal(200) + 1.0 * y)))
+    return covered, pr, draws
+
+
+def test_small_sample_defaults_cover_and_former_defaults_do_not(small_sample_coverage,
+                                                                monkeypatch):
+    covered, pr, draws = small_sample_coverage
+    study = _load_study(monkeypatch)
+    truth = {}
+    for pos, curve in pr:
+        p = pos / 200
+        if p not in truth:
+            truth[p] = study.population_ap(1.0, p)
+        t = truth[p]
+        ci = curve.interval("pr_auc", n_resamples=400, rng=draws).ci
+        covered["pr_default"].append(ci.low <= t <= ci.high)
+        ci = curve.interval("pr_auc", method="bootstrap", n_resamples=400, rng=draws).ci
+        covered["pr_percentile"].append(ci.low <= t <= ci.high)
+    for key in ("roc_default", "pr_default"):
+        k, m = int(np.sum(covered[key])), len(covered[key])
+        assert binomtest(k, m, 0.93, alternative="less").pvalue >= LEVEL, (key, k / m)
+        assert binomtest(k, m, 0.995, alternative="greater").pvalue >= LEVEL, (key, k / m)
+    for key in ("roc_delong_normal", "pr_percentile"):
+        k, m = int(np.sum(covered[key])), len(covered[key])
+        assert binomtest(k, m, 0.93, alternative="less").pvalue < LEVEL, (key, k / m)
+
+
+def test_population_average_precision_of_the_study(monkeypatch):
+    """The study's PR AUC truth (``population_ap`` in benchmarks/coverage.py): exact for
+    a random ranker (AP = pi), and the step-rule AP of a large sample."""
+    from opsstats.curves import ScoreCurve
+
+    study = _load_study(monkeypatch)
     assert study.population_ap(0.0, 0.1) == pytest.approx(0.1, abs=1e-10)
     assert study.population_ap(0.0, 0.5) == pytest.approx(0.5, abs=1e-10)
     rng = np.random.default_rng(7)

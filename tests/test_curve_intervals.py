@@ -34,6 +34,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from opsstats import SmallCountWarning
 from opsstats.curves import ScoreCurve
 from opsstats.curves._geometry import parse_area, parse_at
 from opsstats.reference.dbt import DirectedBinaryTree
@@ -467,6 +468,8 @@ def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
      "`interval` must be one of 'percentile', 'bca', 'logit-t'; got 'hpd'"),
     ({"interval": "bca"}, ValueError,
      "`interval` chooses the interval of an explicit method; `method='auto'` chooses both"),
+    ({"stratified": False}, ValueError,
+     "`stratified=False` chooses an unstratified bootstrap; `method='auto'` uses"),
     ({"method": "bootstrap", "interval": "logit-t", "rule": "step", "beta": 2}, TypeError,
      "curve areas take no metric parameters"),
     ({"interval": "bca", "method": "delong"}, ValueError,
@@ -543,6 +546,7 @@ def test_ops_interval_errors(kwargs, exc, match):
 
 
 # ------------------------------------------------- logit-t intervals and "auto"
+@pytest.mark.filterwarnings("ignore::opsstats.SmallCountWarning")    # P = 4 and 7 here
 @pytest.mark.parametrize("seed, n_pos, n_neg, shift, scale", [
     (0, 7, 40, 1.0, 2.0), (1, 25, 25, 0.5, 1.0), (2, 4, 300, 2.0, 1.0), (3, 60, 9, 1.0, 0.5)])
 def test_delong_logit_t_is_brunner_munzel_on_the_logit_scale(seed, n_pos, n_neg, shift, scale):
@@ -597,14 +601,16 @@ def test_logit_t_at_perfect_separation_is_one_sided():
     # AUC = 1 has no logit: [((1 - level) / 2) ** (1 / k), 1], k the smaller class
     curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
     for name in ("roc_auc", "pr_auc"):
-        r = curve.interval(name, rng=1, n_resamples=200)
+        with pytest.warns(SmallCountWarning):
+            r = curve.interval(name, rng=1, n_resamples=200)
+            r90 = curve.interval(name, rng=1, n_resamples=200, confidence_level=0.9)
         assert r.estimate == 1.0
         assert r.ci.low == pytest.approx(0.025 ** (1 / 3), rel=1e-14) and r.ci.high == 1.0
         assert r.method.endswith("perfect separation: one-sided")
-        r90 = curve.interval(name, rng=1, n_resamples=200, confidence_level=0.9)
         assert r90.ci.low == pytest.approx(0.05 ** (1 / 3), rel=1e-14)
     worst = ScoreCurve.from_scores([1, 1, 0, 0, 0], [.1, .2, .3, .4, .5])
-    r = worst.interval("roc_auc")
+    with pytest.warns(SmallCountWarning):
+        r = worst.interval("roc_auc")
     assert (r.estimate, r.ci.low) == (0.0, 0.0)
     assert r.ci.high == pytest.approx(1 - 0.025 ** (1 / 2), rel=1e-14)
 
@@ -628,6 +634,24 @@ def test_auto_needs_two_rows_of_each_class():
             one.interval(name)
     # the percentile bootstrap still resamples, when asked for explicitly
     assert np.isfinite(one.interval("pr_auc", method="bootstrap", rng=0).ci.low)
+
+
+@pytest.mark.parametrize("n_small, warns", [(2, True), (9, True), (10, False)])
+def test_logit_t_warns_below_ten_rows_of_a_class(n_small, warns):
+    rng = np.random.default_rng(n_small)
+    y = np.r_[np.ones(n_small), np.zeros(60)]
+    curve = ScoreCurve.from_scores(y, rng.normal(y, 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        curve.interval("roc_auc")
+        curve.interval("pr_auc", rng=0, n_resamples=200)
+        curve.interval("roc_auc", method="delong")      # the normal interval: no warning
+    small = [w for w in caught if issubclass(w.category, SmallCountWarning)]
+    assert len(small) == (2 if warns else 0)
+    if warns:
+        assert str(small[0].message).startswith(
+            f"{n_small} rows in the smaller class (P = {n_small}, N = 60): with fewer "
+            "than 10 the logit-t interval's coverage is uncertain")
 
 
 @pytest.mark.parametrize("name", ["roc_auc", "pr_auc"])

@@ -80,6 +80,7 @@ from scipy.special import ndtri
 from .._validation import check_choice, check_confidence_level, check_positive_int, describe
 from ..curves import _geometry as geo
 from ..curves._geometry import CurveArea, OperatingPoint
+from ..exceptions import SmallCountWarning
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
 from ._draws import at_positions, bca_levels, check_rng, progress, quantile_positions
 
@@ -94,6 +95,10 @@ _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
 _CENTRAL = (float(stats.norm.cdf(-1.0)), float(stats.norm.cdf(1.0)))
 #: Logit-scale draws are clipped to [_EPS, 1 - _EPS] (resamples at 0 or 1)
 _EPS = 1e-12
+#: Below this many rows in the smaller class the logit-t intervals warn
+#: (SmallCountWarning): the coverage study's cells with so few rows are where they miss
+#: the 93%-97% band (benchmarks/results/coverage_curve.md)
+SMALL_CLASS = 10
 #: Floats per (B, J) batch of resampled curves: about 2 MB per array, so the geometry's
 #: temporaries stay in cache and on the heap. The batch size depends only on the data
 #: (the number of cells), so the same ``rng`` gives the same draws on any machine;
@@ -117,7 +122,11 @@ def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any
                              f"`{name}='bootstrap'` or `{name}='delong'` with "
                              f"`interval={interval!r}`.")
         check_positive_int("n_resamples", n_resamples, minimum=100)
-        _check_bool("stratified", stratified)
+        if not _check_bool("stratified", stratified):
+            raise ValueError(f"`stratified=False` chooses an unstratified bootstrap; "
+                             f"`{name}='auto'` uses DeLong's interval for the ROC AUC and "
+                             f"the stratified bootstrap otherwise. Give `{name}='bootstrap'` "
+                             "with `stratified=False`.")
         _check_bool("progress", show_progress)
         return method, "", int(n_resamples)
     kinds = _KINDS[method]
@@ -338,6 +347,14 @@ def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
                          "(a standard error from one row of a class is not defined); got "
                          f"{n_positive} positive(s) and {n_negative} negative(s). Use "
                          "method='bootstrap' with interval='percentile' to resample anyway.")
+    if min(n_positive, n_negative) < SMALL_CLASS:
+        warnings.warn(f"{int(min(n_positive, n_negative))} rows in the smaller class "
+                      f"(P = {n_positive:g}, N = {n_negative:g}): with fewer than "
+                      f"{SMALL_CLASS} the logit-t interval's coverage is uncertain (in the "
+                      "coverage study, binormal scores, it ranged from about 91% to 99.7% "
+                      "for a nominal 95% where the smaller class expects 5 rows or fewer; "
+                      "see benchmarks/results/coverage_curve.md).", SmallCountWarning,
+                      stacklevel=4)
 
 
 def _logit_t(estimate: float, se_logit: float, df: float, level: float,
@@ -375,7 +392,9 @@ def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float,
         v1, v2 = d.s10 / d.n_positive, d.s01 / d.n_negative
         denom = v1 * v1 / (d.n_positive - 1) + v2 * v2 / (d.n_negative - 1)
         df = (v1 + v2) ** 2 / denom if denom > 0 else float("nan")
-        a = estimate
+        # the Mann-Whitney sum, not a rounded area: a perfectly separated test set has
+        # auc == 1.0 exactly (every V10 is 1), so the one-sided rule is found reliably
+        a = d.auc
         se_logit, shift = float("nan"), 0.0
         if 0 < a < 1:
             se_logit = np.sqrt(d.variance) / (a * (1 - a))
