@@ -747,6 +747,8 @@ def _warning_kind(text: str) -> str:
     cut = len(text) >= 100
     text = re.sub(r"(ConfusionMatrix|ScoreCurve)\([^)]*\)?", r"\1(...)", text)
     text = re.sub(r"\bis \d+ \(<", "is k (<", text)
+    text = re.sub(r"^(SmallCountWarning: )\d+ rows in the smaller class \(P = \d+, N = \d+\)",
+                  r"\1k rows in the smaller class (P, N)", text)
     if not cut:
         return text
     return text + " ..." if text.endswith("(...)") else re.sub(r"\s+\S*$", " ...", text)
@@ -1370,7 +1372,10 @@ def _curve_reading(defaults: pd.DataFrame) -> str:
                 "quantile on min(P, N) - 1 (bootstrap) or Welch-Satterthwaite (DeLong) "
                 "degrees of freedom is wide when the smaller class has 2 to 5 rows, and a "
                 "perfectly separated test set gets the one-sided interval "
-                "[0.025^(1/k), 1], which is wide for small k: "
+                "[0.025^(1/k), 1], which is wide for small k"
+                + ("; where no test set is separated and the degrees of freedom are many "
+                   "(n = 50, pi = 0.5), the bootstrap's spread on the logit scale is "
+                   "itself too wide" if q == "pr_auc" else "") + ": "
                 + "; ".join(f"{_row_label(r)} {100 * r['coverage']:.1f}%, "
                             f"{100 * sh:.0f}% of defined test sets separated"
                             for (_, r), sh in zip(_cell_order(above).iterrows(),
