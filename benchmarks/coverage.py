@@ -171,13 +171,20 @@ reference used is ``DirectedBinaryTree(cache_size=...)``: the default reference 
 parameters, equal values), with a cache large enough for the cell. The CSV records the
 number of prevalences and the CPU time of the precomputation per cell.
 
-Methods (``CURVE_METHODS``): ``delong`` (DeLong's normal interval by the Sun-Xu
-algorithm, clipped to [0, 1]; ROC AUC only; the method of ``ci="delong"`` in
-``evaluate`` and the command line), ``bootstrap`` (stratified, percentile: the default
-of ``ScoreCurve.interval`` and ``ScoreCurve.ops(ci="bootstrap")``), ``bootstrap-bca``
-(stratified, BCa) and ``bootstrap-unstratified`` (percentile; ROC AUC only: ``ops``
-refuses it for the prevalence-dependent PR AUC, and issue 5 asks for the stratified
-methods there). ``delong`` and ``bootstrap`` are held to the 93%-97% band. Each method
+Methods (``CURVE_METHODS``): ``auto`` (the default of ``ScoreCurve.interval`` and
+``ScoreCurve.ops(ci="auto")``: DeLong's logit-t interval for the ROC AUC, the
+bootstrap's logit-t interval for the PR AUC; the one held to the 93%-97% band),
+``delong`` (DeLong's normal interval by the Sun-Xu algorithm, clipped to [0, 1]; ROC
+AUC only; ``ci="delong"``), ``bootstrap`` (stratified, percentile: ``ci="bootstrap"``,
+the default before ``auto``), ``bootstrap-bca`` (stratified, BCa) and
+``bootstrap-unstratified`` (percentile; ROC AUC only: ``ops`` refuses it for the
+prevalence-dependent PR AUC, and issue 5 asks for the stratified methods there).
+
+The committed CSV was made in two runs on the same simulated test sets: all methods but
+``auto`` by the command at the top of this docstring, then ``auto`` alone with
+``--methods auto --merge benchmarks/results/coverage_curve.csv`` (``merge_runs`` checks
+that the design is the same and keeps the other methods' rows; the Markdown names both
+commands). Each method
 is run once per test set and curve kind as ``ScoreCurve.ops(kind, ci=..., ...)``, whose
 result carries the OPS interval and, in ``details["value_ci"]``, the quantity's own
 interval from the *same* resamples (the OPS interval is that interval mapped through
