@@ -44,9 +44,9 @@ Run from the repository root::
     python benchmarks/bench_curve_ci.py
     python benchmarks/bench_curve_ci.py --no-r --repeat 3
 
-Measured output (2-core VM, 2026-11-22, R 4.2.2 + pROC 1.18.0; other jobs kept the load
-average at 2.3-3.4 during the run, which slows both sides alike: on a quieter machine
-the scikit-learn loop takes about 52 s)::
+Measured output (2-core VM, 2026-11-22 10:10 UTC, R 4.2.2 + pROC 1.18.0; a quieter
+machine than the earlier run, whose scikit-learn loop took 112 s under a load average
+of 2.3-3.4)::
 
     numpy 2.4.6, scikit-learn 1.9.1, Python 3.11.7; n = 1e+05, prevalence 0.1, continuous scores
 
@@ -55,28 +55,31 @@ the scikit-learn loop takes about 52 s)::
        ours  PR AUC : AUC(PR, step) = 0.4792, 95% CI 0.4699-0.4884 (2000 stratified bootstrap resamples, percentile)
        scikit-learn loop (100 resamples): ROC AUC 95% 0.8510-0.8583, AP 0.4702-0.4880
                                                       best s  median s  runs
-       ours, ROC AUC + PR AUC (curve built inside)     3.090     3.123  4
-       ours, ROC AUC only                              1.786     1.808  4
-       scikit-learn loop, extrapolated from 100       112.42
-       scikit-learn loop / ours = 36.4 (target >= 25)
-       pROC ci.auc(bootstrap), ROC AUC, extrapolated from 200 resamples: 110.29 s (95% CI 0.8508-0.8582 from 200)
-       pROC bootstrap / ours (ROC AUC only) = 61.7
+       ours, ROC AUC + PR AUC (curve built inside)     2.336     2.348  4
+       ours, ROC AUC only                              1.266     1.324  4
+       scikit-learn loop, extrapolated from 100        97.07
+       scikit-learn loop / ours = 41.6 (target >= 25)
+       pROC ci.auc(bootstrap), ROC AUC, extrapolated from 200 resamples: 73.41 s (95% CI 0.8508-0.8582 from 200)
+       pROC bootstrap / ours (ROC AUC only) = 58.0
 
     2. DeLong interval of the ROC AUC, from raw scores
        ours: AUC(ROC, trapezoid) = 0.8547, 95% CI 0.8510-0.8585 (DeLong, Sun-Xu algorithm)
-       ours (from_scores + interval): best 4.2 ms, median 8.4 ms of 10 runs
-       pROC ci.auc(method='delong'): median of 3 18.0 ms (runs 21, 14, 18 ms; roc()+auc() 56 ms not included); CI 0.850955-0.858514
-       pROC / ours = 4.3 (target >= 1); same interval to 1e-9: True
+       ours (from_scores + interval): best 5.0 ms, median 5.3 ms of 10 runs
+       ours, the default (logit scale, t): AUC(ROC, trapezoid) = 0.8547, 95% CI 0.8509-0.8585 (DeLong, Sun-Xu algorithm, logit scale, bias-corrected, t with 1.26e+04 df)
+       ours, the default (from_scores + interval): best 5.2 ms, median 5.6 ms of 10 runs
+       pROC ci.auc(method='delong'): median of 3 13.0 ms (runs 15, 13, 12 ms; roc()+auc() 39 ms not included); CI 0.850955-0.858514
+       pROC / ours = 2.6 (target >= 1); same interval to 1e-9: True
 
     3. Dirichlet, 10000 draws, ConfusionMatrix(tp=850, fp=1200, fn=150, tn=7800)
        F1 score = 0.5574, 95% CI 0.5416-0.5725 (Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, equal-tailed)
        OPS(F1 score = 0.5574 at prevalence 0.1) = 0.9459, 95% CI 0.9409-0.9503 (Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, equal-tailed) [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]
-       cm.interval('f1'): best 0.9 ms, median 1.0 ms; cm.ops('f1', ci='dirichlet'): best 1.2 ms, median 1.3 ms (target < 100 ms each)
+       cm.interval('f1'): best 1.1 ms, median 1.2 ms; cm.ops('f1', ci='dirichlet'): best 1.4 ms, median 1.5 ms (target < 100 ms each)
 
 Notes. Our bootstrap's cost per resample is the shared curve geometry on about 17,000
 (ROC) or 10,000 (average precision) cells, plus the multinomial counts: not a sort of
 n rows. The DeLong interval costs one O(n log n) sort (building the curve, about 2 ms)
 and a few O(J) passes (about 1.5 ms); pROC's figure excludes building its ROC object.
+The default interval (logit scale, t) adds one t quantile to DeLong's, about 0.2 ms.
 """
 
 from __future__ import annotations
@@ -156,6 +159,11 @@ def ours_delong(y, s):
     return ScoreCurve.from_scores(y, s).interval("roc_auc", method="delong")
 
 
+def ours_default_roc(y, s):
+    """The default interval of the ROC AUC: DeLong's variance, logit scale, t."""
+    return ScoreCurve.from_scores(y, s).interval("roc_auc")
+
+
 def run_proc(y, s, boot_n: int) -> dict | None:
     rscript = shutil.which("Rscript")
     if rscript is None:
@@ -191,6 +199,7 @@ def main() -> None:
     runs = [timed(lambda: ours_bootstrap(y, s)) for _ in range(args.repeat)]
     runs_roc = [timed(lambda: ours_bootstrap_roc(y, s)) for _ in range(args.repeat)]
     runs_dl = [timed(lambda: ours_delong(y, s)) for _ in range(5)]
+    runs_auto = [timed(lambda: ours_default_roc(y, s)) for _ in range(5)]
     t0 = time.perf_counter()
     sk_roc, sk_ap = sklearn_loop(y, s, args.sk_resamples)
     t_sk = (time.perf_counter() - t0) * B / args.sk_resamples
@@ -198,6 +207,7 @@ def main() -> None:
     runs += [timed(lambda: ours_bootstrap(y, s)) for _ in range(args.repeat)]
     runs_roc += [timed(lambda: ours_bootstrap_roc(y, s)) for _ in range(args.repeat)]
     runs_dl += [timed(lambda: ours_delong(y, s)) for _ in range(5)]
+    runs_auto += [timed(lambda: ours_default_roc(y, s)) for _ in range(5)]
     roc, pr = ours_bootstrap(y, s)
     dl = ours_delong(y, s)
     t_ours, m_ours = min(runs), float(np.median(runs))
@@ -229,6 +239,10 @@ def main() -> None:
     print(f"   ours: {dl}")
     print(f"   ours (from_scores + interval): best {1e3 * t_d:.1f} ms, median "
           f"{1e3 * m_d:.1f} ms of {len(runs_dl)} runs")
+    t_a, m_a = min(runs_auto), float(np.median(runs_auto))
+    print(f"   ours, the default (logit scale, t): {ours_default_roc(y, s)}")
+    print(f"   ours, the default (from_scores + interval): best {1e3 * t_a:.1f} ms, "
+          f"median {1e3 * m_a:.1f} ms of {len(runs_auto)} runs")
     if proc is not None:
         t_pd = proc["ci_delong_seconds"]
         print(f"   pROC ci.auc(method='delong'): median of 3 {1e3 * t_pd:.1f} ms (runs "
