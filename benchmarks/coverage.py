@@ -255,7 +255,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -811,6 +811,27 @@ def _outside_p(r: pd.Series) -> float:
     return binomtest(k, int(r["n_defined"]), ACCEPT_HIGH, alternative="greater").pvalue
 
 
+class _Outside(NamedTuple):
+    below: int        # entries below the band
+    above: int        # entries above it
+    real: int         # of them, beyond sampling noise (p < 0.01)
+    worst: float      # the largest min_expected_count among those
+    larger: int       # entries of the method with a larger min_expected_count
+    larger_out: int   # of them, outside the band
+
+
+def _outside_counts(sub: pd.DataFrame, mine: pd.DataFrame) -> _Outside:
+    """``sub``: one method's entries outside the band (with ``p_band``); ``mine``: all
+    its entries."""
+    real = sub[sub["p_band"] < 0.01]
+    worst = float(real["min_expected_count"].max()) if len(real) else np.nan
+    larger = mine[mine["min_expected_count"] > worst]
+    out = (larger["coverage"] < ACCEPT_LOW) | (larger["coverage"] > ACCEPT_HIGH)
+    return _Outside(int((sub["coverage"] < ACCEPT_LOW).sum()),
+                    int((sub["coverage"] > ACCEPT_HIGH).sum()), len(real), worst,
+                    len(larger), int(out.sum()))
+
+
 def _acceptance_summary(defaults: pd.DataFrame) -> str:
     bad = defaults[(defaults["coverage"] < ACCEPT_LOW) | (defaults["coverage"] > ACCEPT_HIGH)]
     n_total = int(defaults["coverage"].notna().sum())
@@ -831,18 +852,13 @@ def _acceptance_summary(defaults: pd.DataFrame) -> str:
         if sub.empty:
             lines += ["", f"`{method}`: all {len(mine)} entries within 93%-97%."]
             continue
-        real = sub[sub["p_band"] < 0.01]
-        text = (f"`{method}`: {len(sub)} of {len(mine)} outside "
-                f"({int((sub['coverage'] < ACCEPT_LOW).sum())} below, "
-                f"{int((sub['coverage'] > ACCEPT_HIGH).sum())} above); {len(real)} of them "
-                "beyond sampling noise (p < 0.01)")
-        if len(real):
-            worst = real["min_expected_count"].max()
-            above = mine[mine["min_expected_count"] > worst]
-            n_out = int(((above["coverage"] < ACCEPT_LOW)
-                         | (above["coverage"] > ACCEPT_HIGH)).sum())
-            text += (f", all in cells with `min E` <= {worst:.3g}; of the {len(above)} "
-                     f"entries with `min E` > {worst:.3g}, {n_out} are outside the band")
+        o = _outside_counts(sub, mine)
+        text = (f"`{method}`: {len(sub)} of {len(mine)} outside ({o.below} below, "
+                f"{o.above} above); {o.real} of them beyond sampling noise (p < 0.01)")
+        if o.real:
+            text += (f", all in cells with `min E` <= {o.worst:.3g}; of the {o.larger} "
+                     f"entries with `min E` > {o.worst:.3g}, {o.larger_out} are outside "
+                     "the band")
         lines += ["", text + ".", ""]
         for _, r in _cell_order(sub).iterrows():
             ex = (f"; exact {100 * r['exact_coverage']:.1f}%"
@@ -1437,18 +1453,12 @@ def _curve_acceptance_summary(defaults: pd.DataFrame) -> str:
         if sub.empty:
             lines += ["", f"{label}: all {len(mine)} cells within 93%-97%."]
             continue
-        real = sub[sub["p_band"] < 0.01]
-        text = (f"{label}: {len(sub)} of {len(mine)} cells outside "
-                f"({int((sub['coverage'] < ACCEPT_LOW).sum())} below, "
-                f"{int((sub['coverage'] > ACCEPT_HIGH).sum())} above); {len(real)} of them "
-                "beyond sampling noise (p < 0.01)")
-        if len(real):
-            worst = real["min_expected_count"].max()
-            above = mine[mine["min_expected_count"] > worst]
-            n_out = int(((above["coverage"] < ACCEPT_LOW)
-                         | (above["coverage"] > ACCEPT_HIGH)).sum())
-            text += (f", all in cells with E[min class] <= {worst:g}; of the {len(above)} "
-                     f"cells with more, {n_out} outside the band")
+        o = _outside_counts(sub, mine)
+        text = (f"{label}: {len(sub)} of {len(mine)} cells outside ({o.below} below, "
+                f"{o.above} above); {o.real} of them beyond sampling noise (p < 0.01)")
+        if o.real:
+            text += (f", all in cells with E[min class] <= {o.worst:g}; of the {o.larger} "
+                     f"cells with more, {o.larger_out} outside the band")
         lines += ["", text + ".", ""]
         for _, r in _cell_order(sub).iterrows():
             lines.append(f"- {_row_label(r)}: {100 * r['coverage']:.1f}% +- "

@@ -36,6 +36,17 @@ ALPHA, BETA = 0.10, 0.25
 REPS = 1500
 DRAWS = 1000
 LEVEL = 0.001
+
+
+def assert_covers(hits, label: str) -> None:
+    """Coverage indicators compatible (at LEVEL) with a coverage in [93%, 99.5%]."""
+    k, m = int(np.sum(hits)), len(hits)
+    low = binomtest(k, m, 0.93, alternative="less").pvalue
+    high = binomtest(k, m, 0.995, alternative="greater").pvalue
+    assert low >= LEVEL, f"{label}: coverage {k}/{m} = {k / m:.3f} is below 93%"
+    assert high >= LEVEL, f"{label}: coverage {k}/{m} = {k / m:.3f} is above 99.5%"
+
+
 QUANTITIES = ("alpha", "f1", "mcc", "ops_f1")
 
 
@@ -78,12 +89,7 @@ def coverage(request):
 
 @pytest.mark.parametrize("quantity", QUANTITIES)
 def test_default_dirichlet_interval_covers_at_nominal_level(coverage, quantity):
-    k = int(coverage[quantity].sum())
-    m = coverage[quantity].size
-    low = binomtest(k, m, 0.93, alternative="less").pvalue
-    high = binomtest(k, m, 0.995, alternative="greater").pvalue
-    assert low >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is below 93%"
-    assert high >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is above 99.5%"
+    assert_covers(coverage[quantity], quantity)
 
 
 def test_simulation_is_deterministic():
@@ -145,12 +151,7 @@ def curve_coverage():
 
 @pytest.mark.parametrize("quantity", CURVE_QUANTITIES)
 def test_roc_auc_intervals_cover_at_nominal_level(curve_coverage, quantity):
-    k = int(curve_coverage[quantity].sum())
-    m = curve_coverage[quantity].size
-    low = binomtest(k, m, 0.93, alternative="less").pvalue
-    high = binomtest(k, m, 0.995, alternative="greater").pvalue
-    assert low >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is below 93%"
-    assert high >= LEVEL, f"{quantity}: coverage {k}/{m} = {k / m:.3f} is above 99.5%"
+    assert_covers(curve_coverage[quantity], quantity)
 
 
 def test_curve_simulation_is_deterministic():
@@ -226,9 +227,7 @@ def test_small_sample_defaults_cover_and_former_defaults_do_not(small_sample_cov
         ci = curve.interval("pr_auc", method="bootstrap", n_resamples=400, rng=draws).ci
         covered["pr_percentile"].append(ci.low <= t <= ci.high)
     for key in ("roc_default", "pr_default"):
-        k, m = int(np.sum(covered[key])), len(covered[key])
-        assert binomtest(k, m, 0.93, alternative="less").pvalue >= LEVEL, (key, k / m)
-        assert binomtest(k, m, 0.995, alternative="greater").pvalue >= LEVEL, (key, k / m)
+        assert_covers(covered[key], key)
     for key in ("roc_delong_normal", "pr_percentile"):
         k, m = int(np.sum(covered[key])), len(covered[key])
         assert binomtest(k, m, 0.93, alternative="less").pvalue < LEVEL, (key, k / m)
