@@ -165,18 +165,26 @@ def _evaluate_one(spec: MetricSpec, obj: Any, n: float, pi: float, *, ci: str | 
         ref = curve_reference
         kwargs = {"at": spec.at} if spec.at else {}
         interval_kwargs = {"method": method, **kwargs} if method else {}
+    no_interval = ""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         if method is None:
             result = obj.ops(spec.name, reference=ref, **kwargs)
             value_iv = None
         else:
-            result = obj.ops(spec.name, reference=ref, ci=method,
-                             confidence_level=confidence_level, n_resamples=n_resamples,
-                             rng=rng, **kwargs)
-            value_iv = obj.interval(spec.name, confidence_level=confidence_level,
-                                    n_resamples=n_resamples, rng=rng, **interval_kwargs)
+            try:
+                result = obj.ops(spec.name, reference=ref, ci=method,
+                                 confidence_level=confidence_level, n_resamples=n_resamples,
+                                 rng=rng, **kwargs)
+                value_iv = obj.interval(spec.name, confidence_level=confidence_level,
+                                        n_resamples=n_resamples, rng=rng, **interval_kwargs)
+            except ValueError as exc:   # no interval here (e.g. one row of a class):
+                no_interval = str(exc)  # keep the value and its OPS, say why
+                result = obj.ops(spec.name, reference=ref, **kwargs)
+                value_iv = None
     reason = result.details.get("undefined", "") if isinstance(result.details, dict) else ""
+    if no_interval:
+        reason = "; ".join(filter(None, (reason, f"no interval: {no_interval}")))
     out = dict(value=result.value, ops=result.estimate, ops_se=result.standard_error,
                method=result.method if result.ci is None else
                f"{result.method}; interval: {result.ci_method}{note}",
@@ -241,7 +249,8 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         One row per group and metric: the group columns, then ``metric``, ``n``,
         ``prevalence``, ``value``, ``value_ci_low``, ``value_ci_high``, ``ops``,
         ``ops_se`` (Monte Carlo s.e.; 0 when exact), ``ops_ci_low``, ``ops_ci_high``,
-        ``method``, ``reference``, ``reason`` (why a row is NaN; empty otherwise).
+        ``method``, ``reference``, ``reason`` (why a row is NaN, or why it has no interval
+        ("no interval: ..."); empty otherwise).
         Groups with a class absent appear with NaN and the reason; nothing is dropped.
         ``attrs["confusion_matrices"]`` maps each group key to its confusion matrix when
         predicted labels were available.
@@ -295,8 +304,9 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         raise ValueError("give `score` (with `threshold` for confusion-matrix metrics) or "
                          "`pred`.")
 
+    # positions, not labels, locate a group's rows: any index (repeated labels too) works
     frame = data[list(dict.fromkeys(c for c in (truth, score, pred, *by_cols)
-                                    if c is not None))]
+                                    if c is not None))].reset_index(drop=True)
     groups = [((), frame)] if not by_cols else frame.groupby(by_cols, sort=True,
                                                               dropna=False, observed=True)
     from ._labels import positive_mask

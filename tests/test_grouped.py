@@ -67,6 +67,38 @@ def test_group_with_a_class_absent_is_kept_with_a_reason(frame):
     assert row["n"] == (df["month"] == "2026-02").sum()
 
 
+def test_repeated_index_labels_are_fine(frame):
+    # positions locate a group's rows: a frame glued from parts (repeated index labels)
+    # gives the rows of the same frame with a fresh index
+    glued = pd.concat([frame.iloc[:1500], frame.iloc[1500:]]).set_axis(
+        np.r_[np.arange(1500), np.arange(1500)])
+    kw = dict(truth="y", score="score", threshold=0.6, metrics=["f1", "roc_auc"],
+              by="month", ci="dirichlet", n_resamples=500, rng=2,
+              curve_reference=SMALL_DBT)
+    pd.testing.assert_frame_equal(evaluate(glued, **kw), evaluate(frame, **kw))
+
+
+def test_group_without_an_interval_keeps_its_value_and_ops(frame):
+    # one positive: the default curve interval (logit-t) needs two rows of each class,
+    # so that group's row keeps the ROC AUC and its OPS and says why there is no interval
+    df = frame.copy()
+    march = np.flatnonzero(df["month"] == "2026-03")
+    df.loc[march, "y"] = 0
+    df.loc[march[0], "y"] = 1
+    out = evaluate(df, truth="y", score="score", metrics=["roc_auc"], by="month",
+                   n_resamples=500, rng=0, curve_reference=SMALL_DBT)
+    row = out[out["month"] == "2026-03"].iloc[0]
+    g = df.iloc[march]
+    curve = ScoreCurve.from_scores(g["y"], g["score"])
+    assert row["value"] == curve.auc("roc")
+    assert row["ops"] == curve.ops("roc_auc", reference=SMALL_DBT).estimate
+    assert np.isnan(row["ops_ci_low"]) and np.isnan(row["value_ci_low"])
+    assert row["reason"].startswith("no interval: the logit-t interval needs at least 2 "
+                                    "positives and 2 negatives")
+    other = out[out["month"] != "2026-03"]
+    assert other["ops_ci_low"].notna().all() and (other["reason"] == "").all()
+
+
 def test_predicted_labels_column_and_pos_label(frame):
     df = frame.assign(truth=np.where(frame["y"] == 1, "sick", "well"),
                       pred=np.where(frame["score"] >= 0.6, "sick", "well"))
