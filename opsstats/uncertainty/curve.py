@@ -848,7 +848,7 @@ def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
     return _Bootstrap(defined, levels, n, label, "fixed" if stratified else "random")
 
 
-def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float,
+def _bootstrap_logit_t(curve: Any, boot: _Bootstrap, estimate: float,
                        level: float) -> tuple[float, float, str]:
     """The bootstrap logit-t interval: ``expit(logit(estimate) -+ t * se)``, se half the
     spread of the central 68.27% of the resamples' logits (robust to resamples at 0 or
@@ -856,7 +856,7 @@ def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: fl
     P, N = int(round(curve.n_positive)), int(round(curve.n_negative))
     values = boot.sorted_values
     if values.size == 0:
-        return float("nan"), float("nan"), f"{boot.description}"
+        return float("nan"), float("nan"), boot.description
     clipped = np.clip(values, _EPS, 1 - _EPS)
     q = np.quantile(np.log(clipped) - np.log1p(-clipped), _CENTRAL)
     se = float(q[1] - q[0]) / 2
@@ -908,7 +908,7 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
     values = boot.sorted_values
     description = boot.description
     if kind == "logit-t":
-        low, high, description = _bootstrap_logit_t(curve, quantity, boot, estimate, level)
+        low, high, description = _bootstrap_logit_t(curve, boot, estimate, level)
     elif values.size == 0:
         low = high = float("nan")
     else:
@@ -1014,7 +1014,7 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     elif kind == "logit-t":
         boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
                               rng, progress)
-        low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value, level)
+        low_v, high_v, text = _bootstrap_logit_t(curve, boot, result.value, level)
         low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = boot.sorted_values.size, ConfidenceInterval(low_v, high_v)
         mode = boot.prevalence_mode
