@@ -811,6 +811,18 @@ def _outside_p(r: pd.Series) -> float:
     return binomtest(k, int(r["n_defined"]), ACCEPT_HIGH, alternative="greater").pvalue
 
 
+_FOR_EACH = ("For each: the coverage +- its s.e.; `p`, the exact one-sided binomial p-value "
+             "of the band edge it fell past (p >= 0.01: compatible with sampling noise "
+             "around a coverage inside the band); ")
+
+
+def _outside_band(defaults: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """The default entries outside 93%-97%, with ``p_band``, and the number defined."""
+    bad = defaults[(defaults["coverage"] < ACCEPT_LOW) | (defaults["coverage"] > ACCEPT_HIGH)]
+    return (bad.assign(p_band=bad.apply(_outside_p, axis=1)) if len(bad) else bad,
+            int(defaults["coverage"].notna().sum()))
+
+
 class _Outside(NamedTuple):
     below: int        # entries below the band
     above: int        # entries above it
@@ -833,15 +845,10 @@ def _outside_counts(sub: pd.DataFrame, mine: pd.DataFrame) -> _Outside:
 
 
 def _acceptance_summary(defaults: pd.DataFrame) -> str:
-    bad = defaults[(defaults["coverage"] < ACCEPT_LOW) | (defaults["coverage"] > ACCEPT_HIGH)]
-    n_total = int(defaults["coverage"].notna().sum())
+    bad, n_total = _outside_band(defaults)
     if bad.empty:
         return f"All {n_total} default entries are within 93%-97%."
-    bad = bad.assign(p_band=bad.apply(_outside_p, axis=1))
-    lines = [(f"{len(bad)} of {n_total} default entries are outside 93%-97%. For each: the "
-              "coverage +- its s.e.; `p`, the exact one-sided binomial p-value of the band "
-              "edge it fell past (p >= 0.01: compatible with sampling noise around a "
-              "coverage inside the band); `min E`, the smallest expected count the quantity "
+    lines = [(f"{len(bad)} of {n_total} default entries are outside 93%-97%. {_FOR_EACH}`min E`, the smallest expected count the quantity "
               "depends on (alpha: E[FP], E[TN]; beta: E[TP], E[FN]; the metrics: all "
               "four); the share of test sets with the truth below / above the interval; "
               "for alpha and beta, the exact coverage of the Dirichlet interval (no "
@@ -1434,15 +1441,10 @@ def _curve_reading(defaults: pd.DataFrame) -> str:
 
 
 def _curve_acceptance_summary(defaults: pd.DataFrame) -> str:
-    bad = defaults[(defaults["coverage"] < ACCEPT_LOW) | (defaults["coverage"] > ACCEPT_HIGH)]
-    n_total = int(defaults["coverage"].notna().sum())
+    bad, n_total = _outside_band(defaults)
     if bad.empty:
         return f"All {n_total} default entries are within 93%-97%."
-    bad = bad.assign(p_band=bad.apply(_outside_p, axis=1))
-    lines = [(f"{len(bad)} of {n_total} default entries are outside 93%-97%. For each: the "
-              "coverage +- its s.e.; `p`, the exact one-sided binomial p-value of the band "
-              "edge it fell past (p >= 0.01: compatible with sampling noise around a "
-              "coverage inside the band); `E[min class]`; the share of test sets with the "
+    lines = [(f"{len(bad)} of {n_total} default entries are outside 93%-97%. {_FOR_EACH}`E[min class]`; the share of test sets with the "
               "truth below / above the interval; bias / sd of the estimate (see the bias "
               "section) and the coverage of the target moved by the mean bias (`vs mean`).")]
     for q, method in CURVE_DEFAULT_COLUMNS:
