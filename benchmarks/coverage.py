@@ -918,8 +918,8 @@ CURVE_METHODS = (
     CurveMethod("auto", {"ci": "auto"}, "fixed", default=True,
                 note="the default (`method=\"auto\"`): for the ROC AUC DeLong's variance "
                      "on the logit scale with a Welch-Satterthwaite t quantile; for the PR "
-                     "AUC the stratified bootstrap on the logit scale, standard error from "
-                     "the central 68% of the resamples, t with min(P, N) - 1 df"),
+                     "AUC the stratified jackknife variance on the logit scale, t with "
+                     "(k - 1) V**2 / (V1**2 + V0**2) df (k the smaller class)"),
     CurveMethod("delong", {"ci": "delong"}, "fixed", roc_only=True,
                 note="DeLong's normal interval, Sun-Xu algorithm, clipped to [0, 1] (ROC "
                      "AUC only; `ci=\"delong\"`, as pROC)"),
@@ -927,6 +927,13 @@ CURVE_METHODS = (
                 note="stratified, percentile (`ci=\"bootstrap\"`)"),
     CurveMethod("bootstrap-bca", {"ci": "bootstrap", "interval": "bca"}, "fixed",
                 note="stratified, BCa"),
+    CurveMethod("bootstrap-logit-t", {"ci": "bootstrap", "interval": "logit-t"}, "fixed",
+                note="stratified, logit scale, standard error from the central 68% of the "
+                     "resamples, t with min(P, N) - 1 df (the PR AUC default before the "
+                     "jackknife)"),
+    CurveMethod("jackknife", {"ci": "jackknife"}, "fixed",
+                note="stratified jackknife variance, normal, clipped to [0, 1] "
+                     "(`ci=\"jackknife\"`)"),
     CurveMethod("bootstrap-unstratified", {"ci": "bootstrap", "stratified": False}, "random",
                 roc_only=True, note="not stratified, percentile (ROC AUC only)"),
 )
@@ -1132,7 +1139,8 @@ CURVE_DEFAULT_COLUMNS = (("roc_auc", "auto"), ("pr_auc", "auto"), ("ops_roc_auc"
 CURVE_COMPARISON_COLUMNS = (("roc_auc", "delong"), ("roc_auc", "bootstrap"),
                             ("pr_auc", "bootstrap"))
 _SHORT = {"auto": "default", "delong": "DeLong", "bootstrap": "Boot", "bootstrap-bca": "BCa",
-          "bootstrap-unstratified": "Unstr"}
+          "bootstrap-unstratified": "Unstr", "bootstrap-logit-t": "Boot logit-t",
+          "jackknife": "Jack"}
 
 
 def _num(x: float, fmt: str = ".4f") -> str:

@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the positive class of --truth (and --pred) when it is not 1/True")
     rep.add_argument("--ci", choices=CI_CHOICES, default="dirichlet",
                      help="interval method (default dirichlet; curves use DeLong on the "
-                          "logit scale for the ROC AUC, the bootstrap on the logit scale "
+                          "logit scale for the ROC AUC, the jackknife on the logit scale "
                           "for the PR AUC and the percentile bootstrap otherwise, or "
                           "DeLong's normal interval for the ROC AUC with --ci delong; none "
                           "for no intervals)")

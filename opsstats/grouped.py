@@ -162,6 +162,8 @@ def _evaluate_one(spec: MetricSpec, obj: Any, n: float, pi: float, *, ci: str | 
         note = ""
         if method == "delong" and not (spec.name == "roc_auc" and spec.at is None):
             method, note = "bootstrap", " (DeLong applies to the ROC AUC only)"
+        elif method == "jackknife" and spec.at is not None:
+            method, note = "bootstrap", " (the jackknife applies to curve areas only)"
         ref = curve_reference
         kwargs = {"at": spec.at} if spec.at else {}
         interval_kwargs = {"method": method, **kwargs} if method else {}
@@ -229,12 +231,13 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         The positive class of ``truth`` (and ``pred``).
     ci : {"dirichlet", "bootstrap", None}
         Interval method for confusion-matrix metrics and their OPS.
-    curve_ci : {"auto", "bootstrap", "delong"}
+    curve_ci : {"auto", "bootstrap", "delong", "jackknife"}
         Interval method for curve quantities when ``ci`` is not None. ``"auto"`` (the
         default, as :meth:`ScoreCurve.interval`): DeLong on the logit scale for the ROC
-        AUC, the bootstrap on the logit scale for the PR AUC, the percentile bootstrap
-        otherwise. DeLong applies to the ROC AUC only; other curve quantities then use
-        the bootstrap, and the ``method`` column says so.
+        AUC, the stratified jackknife on the logit scale for the PR AUC, the percentile
+        bootstrap otherwise. DeLong applies to the ROC AUC only and the jackknife to
+        curve areas only; other curve quantities then use the bootstrap, and the
+        ``method`` column says so.
     confidence_level : float, default 0.95
     n_resamples : int, default 1000
         Posterior draws or bootstrap resamples per interval.
@@ -290,7 +293,7 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         threshold = float(threshold)
     if ci is not None:
         ci = check_choice("ci", ci, ("dirichlet", "bootstrap", "delong"))
-    curve_ci = check_choice("curve_ci", curve_ci, ("auto", "bootstrap", "delong"))
+    curve_ci = check_choice("curve_ci", curve_ci, ("auto", "bootstrap", "delong", "jackknife"))
     if ci == "delong":  # DeLong for curves, the default for confusion-matrix metrics
         ci, curve_ci = "dirichlet", "delong"
     confidence_level = check_confidence_level(confidence_level)

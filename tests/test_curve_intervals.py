@@ -304,7 +304,7 @@ def test_jackknife_equals_leave_one_out_curves(quantity, seed):
     if seed == 1:
         y[0], s[0] = 1, s.max() + 1.0         # a lone top positive: an empty first cell
     curve = ScoreCurve.from_scores(y, s)
-    values, weights = _jackknife(curve, quantity)
+    values, weights = _jackknife(curve, quantity).pooled()
     brute = []
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -463,7 +463,7 @@ def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
 # ------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("kwargs, exc, match", [
     ({"method": "bca"}, ValueError,
-     "`method` must be one of 'auto', 'bootstrap', 'delong'; got 'bca'"),
+     "`method` must be one of 'auto', 'bootstrap', 'delong', 'jackknife'; got 'bca'"),
     ({"method": "bootstrap", "interval": "hpd"}, ValueError,
      "`interval` must be one of 'percentile', 'bca', 'logit-t'; got 'hpd'"),
     ({"interval": "bca"}, ValueError,
@@ -531,7 +531,7 @@ def test_weighted_curves_and_tiny_classes_are_refused():
 
 @pytest.mark.parametrize("kwargs, exc, match", [
     ({"ci": "dirichlet"}, ValueError,
-     "`ci` must be one of 'auto', 'bootstrap', 'delong'; got 'dirichlet'"),
+     "`ci` must be one of 'auto', 'bootstrap', 'delong', 'jackknife'; got 'dirichlet'"),
     ({"ci": "bootstrap", "interval": "hpd"}, ValueError, "`interval` must be one of"),
     ({"ci": "bootstrap", "n_resamples": 5}, ValueError, "`n_resamples` must be an integer"),
     ({"ci": "bootstrap", "stratified": False}, ValueError,
@@ -594,7 +594,6 @@ def test_bootstrap_logit_t_from_the_percentile_draws():
     assert r.ci.low == pytest.approx(1 / (1 + np.exp(-(centre - half))), rel=1e-12)
     assert r.ci.high == pytest.approx(1 / (1 + np.exp(-(centre + half))), rel=1e-12)
     assert r.method == (f"1000 stratified bootstrap resamples, logit scale, t with {df} df")
-    assert curve.interval("pr_auc", n_resamples=1000, rng=9) == r   # the PR AUC default
 
 
 def test_logit_t_at_perfect_separation_is_one_sided():
@@ -618,7 +617,13 @@ def test_logit_t_at_perfect_separation_is_one_sided():
 def test_auto_chooses_per_quantity_and_says_so():
     curve = _curve("medium")
     assert curve.interval("roc_auc").method.startswith("DeLong, Sun-Xu algorithm, logit")
-    assert ", logit scale, t with" in curve.interval("pr_auc", rng=0, n_resamples=300).method
+    pr = curve.interval("pr_auc")
+    assert pr == curve.interval("pr_auc", method="jackknife", interval="logit-t")
+    assert pr.method.startswith("stratified jackknife (leave one row out), logit scale, t")
+    # no resampling: no rng consumed, the same interval whatever the seed
+    assert curve.interval("pr_auc", rng=1) == curve.interval("pr_auc", rng=2) == pr
+    assert curve.interval("roc_auc", rule="step") == curve.interval(
+        "roc_auc", rule="step", method="jackknife", interval="logit-t")
     # quantities not bounded by [0, 1] (lift), or not studied (operating-point values):
     # the stratified percentile bootstrap
     for name, kw in (("lift_auc", {}), ("precision", {"at": {"recall": 0.5}})):
@@ -666,3 +671,116 @@ def test_ops_auto_maps_the_logit_t_ends(name):
                                                                            abs=1e-15)
     assert r.ci.low <= ends[0] and r.ci.high >= ends[1]
     assert r.ci_method.startswith(iv.method)
+
+
+# ---------------------------------------------------------------- jackknife method
+def slow_two_sample_jackknife(y, s, area):
+    """Leave each row out, rebuild the curve, and combine per class:
+    V_c = (m - 1) / m * sum (theta_(i) - mean)**2 over the m rows of class c."""
+    parts = []
+    for cls in (1, 0):
+        rows = np.flatnonzero(y == cls)
+        loo = np.array([area(np.delete(y, i), np.delete(s, i)) for i in rows])
+        m = rows.size
+        parts.append((m - 1) / m * np.sum((loo - loo.mean()) ** 2))
+    return parts
+
+
+@pytest.mark.parametrize("data", ["medium", "imbalanced", "tied"])
+def test_jackknife_variance_of_the_roc_auc_is_delongs(data):
+    # For the Mann-Whitney AUC the two-sample jackknife variance equals DeLong's
+    # s10 / P + s01 / N (each component separately), with ties too.
+    curve = ScoreCurve.from_scores(*_tied(3)) if data == "tied" else _curve(data)
+    d = delong_roc(curve)
+    r = curve.interval("roc_auc", method="jackknife")
+    assert r.details["variance_positives"] == pytest.approx(d.s10 / d.n_positive, rel=1e-10)
+    assert r.details["variance_negatives"] == pytest.approx(d.s01 / d.n_negative, rel=1e-10)
+    normal = curve.interval("roc_auc", method="delong")
+    assert tuple(r.ci) == pytest.approx(tuple(normal.ci), rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_jackknife_pr_auc_against_sklearn_leave_one_out(seed):
+    # Independent source: scikit-learn's average_precision_score on every curve with one
+    # row left out (continuous scores: AP is the step-rule PR AUC).
+    from sklearn.metrics import average_precision_score
+
+    rng = np.random.default_rng(seed)
+    y = (rng.random(70) < (0.15, 0.3, 0.5)[seed]).astype(int)
+    y[:2], y[2:4] = 1, 0
+    s = rng.normal(1.2 * y, 1)
+    v1, v0 = slow_two_sample_jackknife(y, s, average_precision_score)
+    ap = average_precision_score(y, s)
+    r = ScoreCurve.from_scores(y, s).interval("pr_auc", method="jackknife",
+                                              interval="logit-t")
+    assert r.estimate == pytest.approx(ap, rel=1e-12)
+    assert r.details["variance_positives"] == pytest.approx(v1, rel=1e-9)
+    assert r.details["variance_negatives"] == pytest.approx(v0, rel=1e-9)
+    k = min(y.sum(), (1 - y).sum())
+    df = (k - 1) * (v1 + v0) ** 2 / (v1 ** 2 + v0 ** 2)
+    half = stats.t.ppf(0.975, df) * np.sqrt(v1 + v0) / (ap * (1 - ap))
+    centre = np.log(ap / (1 - ap))
+    assert r.ci.low == pytest.approx(1 / (1 + np.exp(-(centre - half))), rel=1e-9)
+    assert r.ci.high == pytest.approx(1 / (1 + np.exp(-(centre + half))), rel=1e-9)
+    assert r.details["df"] == pytest.approx(df, rel=1e-9)
+    assert r.method.endswith(f"logit scale, t with {df:.4g} df")
+    normal = ScoreCurve.from_scores(y, s).interval("pr_auc", method="jackknife")
+    z = stats.norm.ppf(0.975) * np.sqrt(v1 + v0)
+    assert tuple(normal.ci) == pytest.approx((ap - z, min(ap + z, 1.0)), rel=1e-9)
+
+
+def test_jackknife_separation_and_its_undefined_cases():
+    sep = ScoreCurve.from_scores([0] * 6 + [1] * 3, np.arange(9.0))
+    with pytest.warns(SmallCountWarning):
+        r = sep.interval("pr_auc")
+    assert (r.estimate, r.ci.high) == (1.0, 1.0)
+    assert r.ci.low == pytest.approx(0.025 ** (1 / 3), rel=1e-14)
+    assert r.method.endswith("perfect separation: one-sided")
+    # every negative on top: each class's leave-one-out values are all equal, the
+    # variance 0, and the PR interval undefined (said, not a zero-width interval)
+    reverse = ScoreCurve.from_scores([1] * 3 + [0] * 6, np.arange(9.0))
+    with pytest.warns(SmallCountWarning), \
+            pytest.warns(UserWarning, match="Every negative scores above every positive"):
+        r = reverse.interval("pr_auc")
+    assert np.isnan(r.ci.low) and np.isnan(r.ci.high)
+    with pytest.warns(SmallCountWarning):
+        roc = reverse.interval("roc_auc", method="jackknife", interval="logit-t")
+    assert roc.ci.low == 0.0 and roc.ci.high == pytest.approx(1 - 0.025 ** (1 / 3))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"name": "precision", "at": {"recall": 0.5}},
+     "the jackknife applies to curve areas; a value at an operating point"),
+    ({"name": "lift_auc", "interval": "logit-t"},
+     "`interval='logit-t'` needs a quantity with values in \\[0, 1\\]"),
+    ({"name": "roc_auc", "interval": "bca"},
+     "`interval='bca'` does not apply to `method='jackknife'`"),
+])
+def test_jackknife_errors(kwargs, match):
+    curve = _curve("medium")
+    with pytest.raises(ValueError, match=match):
+        curve.interval(method="jackknife", **kwargs)
+
+
+def test_jackknife_needs_two_rows_per_class_and_whole_counts():
+    one = ScoreCurve.from_scores([1, 0, 0, 0], [0.9, 0.2, 0.1, 0.5])
+    with pytest.raises(ValueError, match="the jackknife needs at least 2 positives and 2 "
+                                         "negatives .*; got 1 positive\\(s\\) and 3"):
+        one.interval("lift_auc", method="jackknife")
+    weighted = ScoreCurve.from_scores([1, 1, 0, 0, 0], [0.9, 0.4, 0.5, 0.1, 0.2],
+                                      sample_weight=[1.5, 1, 1, 1, 2])
+    with pytest.raises(ValueError, match="The jackknife needs whole-number counts"):
+        weighted.interval("pr_auc", method="jackknife")
+
+
+def test_ops_jackknife_maps_the_ends():
+    curve = _curve("medium")
+    r = curve.ops("pr_auc", reference=REF, ci="jackknife")
+    iv = curve.interval("pr_auc", method="jackknife")
+    assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-13)
+    ends = REF.ops("pr_auc", list(iv.ci), prevalence=curve.prevalence).estimate
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
+                                                                           abs=1e-15)
+    assert r.details["variance"] == pytest.approx(iv.details["variance"], rel=1e-13)
+    assert r.ci_method.startswith(iv.method)
+    assert "n_resamples" not in r.details

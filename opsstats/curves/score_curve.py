@@ -918,24 +918,27 @@ class ScoreCurve:
             An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``, NAUC
             forms ``"nroc_auc"``, ...) or, with ``at``/``top_k``, a registered metric read
             off the curve (eq. 9).
-        method : {"auto", "bootstrap", "delong"}
+        method : {"auto", "bootstrap", "delong", "jackknife"}
             ``"auto"`` (default): the method the coverage study found nearest to nominal
             for the quantity (see Notes): for the ROC AUC, DeLong's variance on the
             logit scale with a Welch-Satterthwaite t quantile (``"delong"`` with
             ``interval="logit-t"``); for the PR AUC and other [0, 1] areas, the
-            stratified bootstrap on the logit scale (``"bootstrap"`` with
+            stratified jackknife variance on the logit scale (``"jackknife"`` with
             ``interval="logit-t"``); for everything else the stratified percentile
             bootstrap. ``"bootstrap"``: resampling the (score, label) rows, done by
             resampling counts over the sorted distinct scores (no sort per resample).
             ``"delong"``: DeLong's interval for the ROC AUC (trapezoid rule), by the
-            O(n log n) algorithm of Sun and Xu (2014).
+            O(n log n) algorithm of Sun and Xu (2014). ``"jackknife"``: the two-sample
+            jackknife variance of a curve area (leave one row out, per class; DeLong's
+            variance for the ROC AUC), exact in O(n).
         confidence_level : float, default 0.95
         n_resamples : int, default 2000
-            Bootstrap resamples (at least 100; not used by ``"delong"``).
+            Bootstrap resamples (at least 100; not used by ``"delong"`` or
+            ``"jackknife"``).
         interval : str, optional
             For an explicit ``method`` (not with ``"auto"``): ``"percentile"``
             (default), ``"bca"`` or ``"logit-t"`` for the bootstrap; ``"normal"``
-            (default, as pROC) or ``"logit-t"`` for DeLong.
+            (default, as pROC) or ``"logit-t"`` for DeLong and for the jackknife.
         stratified : bool, default True
             Resample within each class (prevalence fixed). Not stratified, resamples
             where a class is absent are undefined and counted in ``n_undefined``.
@@ -955,14 +958,17 @@ class ScoreCurve:
         IntervalResult
             ``estimate`` (this curve's value), ``ci``, ``method`` (how it was made),
             ``n_undefined`` resamples (left out, reported) and the bootstrap ``draws``;
-            for DeLong, ``details["variance"]`` (DeLong's variance of the AUC).
+            for DeLong, ``details["variance"]`` (DeLong's variance of the AUC); for the
+            jackknife, ``details["variance"]`` and its two components
+            ``"variance_positives"``, ``"variance_negatives"`` (and ``"df"``).
 
         Raises
         ------
         ValueError
-            For weighted curves (non-integer counts): neither method applies. For
-            ``method="delong"`` with anything but the trapezoid ROC AUC, or fewer than
-            2 rows of a class.
+            For weighted curves (non-integer counts): no method applies. For
+            ``method="delong"`` with anything but the trapezoid ROC AUC, for
+            ``method="jackknife"`` with a value at an operating point, or for either
+            (and any logit-t interval) with fewer than 2 rows of a class.
 
         Notes
         -----
@@ -977,17 +983,21 @@ class ScoreCurve:
         (the Brunner-Munzel t approximation, whose statistic this reproduces; the logit
         scale as recommended by Pohar Perme and Manevski), the centre moved by the
         second-order bias of ``logit(auc)``, ``(2 auc - 1) var / (2 (auc (1 - auc))**2)``
-        (the method says "bias-corrected"); for the bootstrap, half the
-        spread of the central 68.27% of the resamples' logits and t with min(P, N) - 1
-        degrees of freedom. At an estimate of exactly 1 (every positive outscores every
-        negative) or 0 there is no logit, and the interval is one-sided,
-        ``[((1 - level) / 2) ** (1 / k), 1]``, k the smaller class's size. Both need two
-        rows of each class. They are the defaults because the percentile bootstrap and
-        DeLong's normal interval undercover with a small class (few positives) and a
-        skewed AUC: in the coverage study (``benchmarks/results/coverage_curve.md``,
-        binormal scores, 1000 test sets per cell) DeLong's normal interval covered the
-        ROC AUC 76% of the time at n = 50, pi = 0.1 (shift 2), the percentile bootstrap
-        the PR AUC 82%. The study reports the defaults' coverage cell by cell.
+        (the method says "bias-corrected"); for the jackknife, ``sqrt(V) / (est (1 -
+        est))`` with V = V1 + V0 its two-sample variance and t with (k - 1) V**2 /
+        (V1**2 + V0**2) degrees of freedom, k the smaller class's size; for the
+        bootstrap, half the spread of the central 68.27% of the resamples' logits and t
+        with min(P, N) - 1 degrees of freedom. At an estimate of exactly 1 (every
+        positive outscores every negative) or 0 there is no logit, and the interval is
+        one-sided, ``[((1 - level) / 2) ** (1 / k), 1]``, k the smaller class's size.
+        All need two rows of each class. DeLong's and the jackknife's are the defaults
+        because the percentile bootstrap and DeLong's normal interval undercover with a
+        small class (few positives) and a skewed AUC: in the coverage study
+        (``benchmarks/results/coverage_curve.md``, binormal scores, 1000 test sets per
+        cell) DeLong's normal interval covered the ROC AUC 76% of the time at n = 50,
+        pi = 0.1 (shift 2), the percentile bootstrap the PR AUC 82%, while the
+        bootstrap's logit-t interval covered the PR AUC 99.7% there. The study reports
+        the defaults' coverage cell by cell.
 
         The bootstrap draws each resample's multiplicities of the rows of every
         (distinct score, class) cell: stratified, Multinomial(P, .) over the positives'
@@ -1010,6 +1020,8 @@ class ScoreCurve:
         .. [5] M. Pohar Perme and D. Manevski, "Confidence intervals for the
            Mann-Whitney test", Statistical Methods in Medical Research (2019).
            https://doi.org/10.1177/0962280218814556
+        .. [6] J. N. Arvesen, "Jackknifing U-statistics", The Annals of Mathematical
+           Statistics 40(6), 2076-2100 (1969). https://doi.org/10.1214/aoms/1177697287
 
         Examples
         --------
@@ -1022,6 +1034,8 @@ class ScoreCurve:
         0.013657
         >>> print(curve.interval("roc_auc"))   # the default: DeLong, logit scale, t
         AUC(ROC, trapezoid) = 0.8750, 95% CI 0.2766-0.9820 (DeLong, Sun-Xu algorithm, logit scale, bias-corrected, t with 7.726 df)
+        >>> print(curve.interval("pr_auc"))   # the default: jackknife, logit scale, t
+        AUC(PR, step) = 0.8542, 95% CI 0.2309-0.9913 (stratified jackknife (leave one row out), logit scale, t with 5.15 df)
         >>> print(curve.interval("pr_auc", method="bootstrap", rng=0))  # doctest: +ELLIPSIS
         AUC(PR, step) = 0.8542, 95% CI 0.6...-1.0000 (2000 stratified bootstrap resamples, percentile)
         >>> r = curve.interval("precision", at={"recall": 0.5}, rng=0, method="bootstrap",

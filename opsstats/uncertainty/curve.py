@@ -1,7 +1,7 @@
 """Intervals for a :class:`~opsstats.curves.ScoreCurve`: its areas, its operating-point
 values and their outperformance scores (METHOD.md 3.2).
 
-Two methods, and a default that picks per quantity:
+Three methods, and a default that picks per quantity:
 
 * ``"delong"``: DeLong, DeLong and Clarke-Pearson's (1988) asymptotic variance of the ROC
   AUC (the Mann-Whitney statistic, ties counted one half), computed by the O(n log n)
@@ -17,6 +17,20 @@ Two methods, and a default that picks per quantity:
   its bounds (Pohar Perme and Manevski 2019); ``b = (2 auc - 1) var / (2 (auc (1 -
   auc))**2)`` removes the second-order (delta-method) bias of ``logit(auc)``, which
   otherwise leaves the interval too high when the AUC is near 1 and a class is small.
+* ``"jackknife"``: the stratified (two-sample) jackknife variance of a curve area,
+  V = V1 + V0, one component per class, Vc = (m - 1) / m * sum (theta_(i) - mean)**2
+  over the m leave-one-row-out values of class c (Arvesen 1969), all computed exactly
+  in O(J) from the at most 2J distinct leave-one-out curves (:func:`_jackknife`). For
+  the trapezoid ROC AUC, V is DeLong's variance exactly; for the PR AUC (average
+  precision) it is the same construction for a statistic with no closed-form
+  variance. Intervals ``"normal"`` (clipped to [0, 1] for the ROC and PR areas) and
+  ``"logit-t"``, ``expit(logit(est) -+ t * sqrt(V) / (est (1 - est)))`` with
+  (k - 1) V**2 / (V1**2 + V0**2) degrees of freedom, k the smaller class's size
+  (Welch-Satterthwaite with k - 1 for each component: each class's leave-one-out
+  values also depend on the other class's rows, so neither component carries more
+  information than the smaller class). Areas only: a value at an operating point is
+  quantile-like, and the jackknife variance of a non-smooth statistic is not
+  consistent.
 * ``"bootstrap"``: resampling the test set's (score, label) rows. The rows of one
   distinct score and one class are exchangeable, so a bootstrap resample is fully
   described by how many rows of each (threshold, class) cell it draws: stratified (the
@@ -41,25 +55,26 @@ draw per cell rather than one per row (see its Notes). Percentile and BCa interv
 the BCa jackknife leaves out one row of each (cell, class) type, at most 2J distinct
 curves, evaluated exactly in O(J) (:func:`_jackknife`). Resamples where the quantity
 is undefined (a class absent without stratification, or a 0/0 metric) are counted in
-``n_undefined`` and left out, never dropped silently. Both methods need whole-number
+``n_undefined`` and left out, never dropped silently. Every method needs whole-number
 counts (unweighted rows, or integer frequency weights).
 
 The bootstrap's ``"logit-t"`` interval is ``expit(logit(estimate) -+ t * se)``, se half
 the spread of the central 68.27% of the resamples' logits (a standard deviation that
 resamples at 0 or 1 cannot make infinite) and t with min(P, N) - 1 degrees of freedom.
-At an estimate of exactly 0 or 1, where no logit exists, both logit-t intervals are
+At an estimate of exactly 0 or 1, where no logit exists, the logit-t intervals are
 one-sided: ``[((1 - level) / 2) ** (1 / k), 1]``, k the smaller class's size.
 
 ``method="auto"`` (the default) is DeLong's logit-t interval for the ROC AUC, the
-bootstrap's logit-t interval for the PR AUC (and the step-rule ROC AUC), and the
-percentile bootstrap for every other quantity: for the two areas, the choices the
-coverage study (``benchmarks/coverage.py --part curve``) found nearest to nominal with
-small classes, where the percentile bootstrap and DeLong's normal interval undercover.
+jackknife's logit-t interval for the PR AUC (and the step-rule ROC AUC and trapezoid PR
+AUC), and the percentile bootstrap for every other quantity: for the two areas, the
+choices the coverage study (``benchmarks/coverage.py --part curve``) found nearest to
+nominal with small classes, where the percentile bootstrap and DeLong's normal interval
+undercover and the bootstrap's logit-t interval overcovers.
 
 For the OPS of a curve quantity at fixed prevalence, OPS is monotone in the quantity,
 so the OPS interval is the quantity's interval mapped through OPS (on the bootstrap's
-order statistics, as :mod:`opsstats.uncertainty.confusion` does; on the two ends of the
-DeLong interval). A Monte Carlo reference (the Directed Binary Tree) estimates each
+order statistics, as :mod:`opsstats.uncertainty.confusion` does; on the two ends of a
+DeLong or jackknife interval). A Monte Carlo reference (the Directed Binary Tree) estimates each
 mapped end with its own Monte Carlo error, independent of the test-set sampling: each
 end is moved outwards so that its distance from the OPS estimate becomes
 ``sqrt(h**2 + (z * se)**2)``, where h is the mapped half-width on that side and se the
@@ -86,9 +101,10 @@ from ._draws import at_positions, bca_levels, check_rng, progress, quantile_posi
 
 __all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "delong_roc"]
 
-METHODS = ("auto", "bootstrap", "delong")
+METHODS = ("auto", "bootstrap", "delong", "jackknife")
 DEFAULT_RESAMPLES = 2000
-_KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "logit-t")}
+_KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "logit-t"),
+          "jackknife": ("normal", "logit-t")}
 _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
 #: Share of the logit-scale resamples whose spread gives the bootstrap logit-t standard
 #: error: their central 68.27% spans +-1 standard deviation of a normal distribution.
@@ -119,13 +135,14 @@ def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any
         if interval is not None:
             raise ValueError(f"`interval` chooses the interval of an explicit method; "
                              f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
-                             f"`{name}='bootstrap'` or `{name}='delong'` with "
-                             f"`interval={interval!r}`.")
+                             f"`{name}='bootstrap'`, `{name}='delong'` or "
+                             f"`{name}='jackknife'` with `interval={interval!r}`.")
         check_positive_int("n_resamples", n_resamples, minimum=100)
         if not _check_bool("stratified", stratified):
             raise ValueError(f"`stratified=False` chooses an unstratified bootstrap; "
-                             f"`{name}='auto'` uses DeLong's interval for the ROC AUC and "
-                             f"the stratified bootstrap otherwise. Give `{name}='bootstrap'` "
+                             f"`{name}='auto'` uses DeLong's interval for the ROC AUC, the "
+                             "stratified jackknife for the other ROC and PR areas and the "
+                             f"stratified bootstrap otherwise. Give `{name}='bootstrap'` "
                              "with `stratified=False`.")
         _check_bool("progress", show_progress)
         return method, "", int(n_resamples)
@@ -133,7 +150,7 @@ def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any
     if interval is None:
         kind = kinds[0]
     else:
-        if isinstance(interval, str) and interval in {*_KINDS["bootstrap"], *_KINDS["delong"]} \
+        if isinstance(interval, str) and interval in set().union(*_KINDS.values()) \
                 and interval not in kinds:
             raise ValueError(f"`interval={interval!r}` does not apply to `{name}={method!r}`; "
                              f"`interval` must be one of {', '.join(map(repr, kinds))}.")
@@ -326,22 +343,27 @@ def _check_delong_quantity(quantity: Any) -> None:
                          f"{quantity.label}. Use method='bootstrap'.")
 
 
+def _unit_area(quantity: Any) -> bool:
+    """A ROC or PR area (not normalized): values in [0, 1]."""
+    return (isinstance(quantity, CurveArea) and not quantity.normalized
+            and quantity.curve in ("roc", "pr"))
+
+
 def _auto(quantity: Any) -> tuple[str, str]:
     """The method and interval of ``method="auto"`` for this quantity: the ones the
     coverage study found closest to nominal (``benchmarks/results/coverage_curve.md``)."""
-    if isinstance(quantity, CurveArea) and not quantity.normalized:
+    if _unit_area(quantity):
         if quantity.curve == "roc" and quantity.rule == "trapezoid":
             return "delong", "logit-t"
-        if quantity.curve in ("roc", "pr"):     # areas with values in [0, 1]
-            return "bootstrap", "logit-t"
+        return "jackknife", "logit-t"
     return "bootstrap", "percentile"
 
 
 def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
-    if not (isinstance(quantity, CurveArea) and not quantity.normalized
-            and quantity.curve in ("roc", "pr")):
+    if not _unit_area(quantity):
         raise ValueError("`interval='logit-t'` needs a quantity with values in [0, 1]: the "
-                         "ROC or PR AUC; got " f"{quantity.label}. Use 'percentile' or 'bca'.")
+                         f"ROC or PR AUC; got {quantity.label}. Use the bootstrap's "
+                         "'percentile' or 'bca', or the jackknife's 'normal'.")
     if min(n_positive, n_negative) < 2:
         raise ValueError("the logit-t interval needs at least 2 positives and 2 negatives "
                          "(a standard error from one row of a class is not defined); got "
@@ -747,7 +769,22 @@ def _segments(quantity: CurveArea, pi: float, a0: np.ndarray, b0: np.ndarray,
     return quantity(pi, np.stack((a0, a1), axis=-1), np.stack((b0, b1), axis=-1))
 
 
-def _jackknife(curve: Any, quantity: Any) -> tuple[np.ndarray, np.ndarray]:
+class _Jackknife(NamedTuple):
+    """Leave-one-out values per (cell, class) type of row, by class: ``values[c]`` and
+    ``weights[c]`` (how many rows of that type) for c = 0 (positives), 1 (negatives).
+    A value is NaN where leaving the row out makes the quantity undefined; a class of
+    fewer than 2 rows has no entries (leaving its row out removes the class)."""
+    values: tuple[np.ndarray, np.ndarray]
+    weights: tuple[np.ndarray, np.ndarray]
+
+    def pooled(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both classes' defined values and weights together (the BCa acceleration)."""
+        v, w = np.concatenate(self.values), np.concatenate(self.weights)
+        ok = ~np.isnan(v)
+        return v[ok], w[ok]
+
+
+def _jackknife(curve: Any, quantity: Any) -> _Jackknife:
     """Leave-one-out values of the quantity for every (cell, class) type of row and how
     many rows each type has, in O(k) geometry work (no per-row curves).
 
@@ -763,9 +800,9 @@ def _jackknife(curve: Any, quantity: Any) -> tuple[np.ndarray, np.ndarray]:
     cells = _Cells(curve, _cell_mode(quantity))
     T, F = np.cumsum(cells.pos), np.cumsum(cells.neg)
     P, N = cells.P, cells.N
-    values, weights = [], []
+    values, weights = [np.empty(0), np.empty(0)], [np.empty(0), np.empty(0)]
     with np.errstate(divide="ignore", invalid="ignore"):
-        for positive in (True, False):
+        for cls, positive in enumerate((True, False)):
             counts = cells.pos if positive else cells.neg
             if (P if positive else N) < 2:         # the class would vanish: undefined
                 continue
@@ -802,13 +839,84 @@ def _jackknife(curve: Any, quantity: Any) -> tuple[np.ndarray, np.ndarray]:
                     loo[across] = geo.value_at(
                         quantity, pi2, np.stack((a_A[cc - 1], a_S[cc]), axis=-1),
                         np.stack((b_A[cc - 1], b_S[cc]), axis=-1))
-            values.append(np.asarray(loo, dtype=float))
-            weights.append(counts[c - 1].astype(float))
-    if not values:
-        return np.empty(0), np.empty(0)
-    v, w = np.concatenate(values), np.concatenate(weights)
-    ok = ~np.isnan(v)
-    return v[ok], w[ok]
+            values[cls] = np.asarray(loo, dtype=float)
+            weights[cls] = counts[c - 1].astype(float)
+    return _Jackknife(tuple(values), tuple(weights))
+
+
+def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float,
+                        kind: str) -> tuple[float, float, str, dict[str, Any]]:
+    """The stratified (two-sample) jackknife interval: ``"normal"`` or ``"logit-t"``.
+
+    The variance is V = V1 + V0, one component per class: with the leave-one-row-out
+    values theta_(i) of the m rows of a class and their mean, Vc = (m - 1) / m *
+    sum (theta_(i) - mean)**2 (Arvesen 1969). For the trapezoid ROC AUC this is
+    exactly DeLong's variance s10 / P + s01 / N. ``"logit-t"`` is ``expit(logit(est) -+
+    t * sqrt(V) / (est (1 - est)))`` with (k - 1) (V1 + V0)**2 / (V1**2 + V0**2) degrees
+    of freedom, k the smaller class's size: the Welch-Satterthwaite form with each
+    component given k - 1 degrees of freedom, since each class's leave-one-out values
+    are functions of the other class's rows too (between k - 1 and 2 (k - 1)).
+    """
+    _check_whole_counts(curve, "The jackknife")
+    if not isinstance(quantity, CurveArea):
+        raise ValueError("the jackknife applies to curve areas; a value at an operating "
+                         f"point ({quantity.label}) is a non-smooth, quantile-like "
+                         "statistic whose jackknife variance is not consistent. Use "
+                         "method='bootstrap'.")
+    P, N = int(round(curve.n_positive)), int(round(curve.n_negative))
+    if min(P, N) < 2:
+        raise ValueError("the jackknife needs at least 2 positives and 2 negatives (leaving "
+                         "out the only row of a class removes the class); got "
+                         f"{P} positive(s) and {N} negative(s).")
+    jack = _jackknife(curve, quantity)
+    parts = []
+    for values, weights in zip(jack.values, jack.weights, strict=True):
+        m = weights.sum()
+        mean = np.sum(weights * values) / m
+        parts.append(float((m - 1) / m * np.sum(weights * (values - mean) ** 2)))
+    v1, v0 = parts
+    variance = v1 + v0
+    details = {"variance": variance, "standard_error": float(np.sqrt(variance)),
+               "variance_positives": v1, "variance_negatives": v0, "interval": kind}
+    text = "stratified jackknife (leave one row out)"
+    if np.isnan(variance):
+        warnings.warn(f"{quantity.label} is undefined on a curve with one row left out "
+                      f"of {curve!r}: the jackknife variance and interval are undefined "
+                      "(NaN). Use method='bootstrap'.", UserWarning, stacklevel=4)
+        return float("nan"), float("nan"), text, details
+    if kind == "logit-t":
+        k = min(P, N)
+        # Perfect separation, read off the counts (a rounded area can be 1 - 1e-16): the
+        # area is exactly 1 (or, for the ROC area, 0 when every negative is on top)
+        tps, fps = np.asarray(curve.tps), np.asarray(curve.fps)
+        if fps[np.argmax(tps >= tps[-1])] == 0:
+            estimate = 1.0
+        elif tps[np.argmax(fps >= fps[-1])] == 0:
+            if quantity.curve != "roc":
+                # every row of a class is interchangeable: each class's leave-one-out
+                # values are equal and the variance is 0 up to rounding
+                warnings.warn(f"Every negative scores above every positive on {curve!r}: "
+                              f"the jackknife variance of {quantity.label} is 0 and the "
+                              "logit-t interval undefined (NaN).", UserWarning,
+                              stacklevel=4)
+                return float("nan"), float("nan"), text, details
+            estimate = 0.0
+        df = (k - 1) * variance ** 2 / (v1 * v1 + v0 * v0) if variance > 0 else float("nan")
+        se_logit = (np.sqrt(variance) / (estimate * (1 - estimate))
+                    if 0 < estimate < 1 else float("nan"))
+        low, high, how = _logit_t(estimate, se_logit, df, level, k)
+        if np.isnan(low):
+            warnings.warn(f"The jackknife variance of {quantity.label} is 0 on {curve!r}: "
+                          "the logit-t interval is undefined (NaN).", UserWarning,
+                          stacklevel=4)
+        details["df"] = df
+        return low, high, f"{text}, logit scale, {how}", details
+    half = float(ndtri(0.5 + level / 2)) * np.sqrt(variance)
+    low, high = estimate - half, estimate + half
+    if _unit_area(quantity) and (low < 0.0 or high > 1.0):
+        low, high = max(low, 0.0), min(high, 1.0)
+        text += ", clipped to [0, 1]"
+    return float(low), float(high), f"{text}, normal", details
 
 
 # ----------------------------------------------------------------------- intervals
@@ -838,7 +946,7 @@ def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
     tail = (1 - level) / 2
     levels = (tail, 1 - tail)
     if kind == "bca" and defined.size:
-        jack, weights = _jackknife(curve, quantity)
+        jack, weights = _jackknife(curve, quantity).pooled()
         if jack.size == 0:    # no defined leave-one-out value: acceleration 0
             jack, weights = np.zeros(1), np.ones(1)
         levels = bca_levels(defined, estimate, jack, weights, level)
@@ -903,6 +1011,12 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
             details={"variance": d.variance, "standard_error": float(np.sqrt(d.variance)),
                      "s10": d.s10, "s01": d.s01, "auc": d.auc, "interval": kind})
     estimate = _estimate(curve, quantity)
+    if method == "jackknife":
+        low, high, text, details = _jackknife_interval(curve, quantity, level, estimate,
+                                                       kind)
+        return IntervalResult(
+            estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
+            quantity=quantity.label, method=text, prevalence_mode="fixed", details=details)
     boot = _run_bootstrap(curve, quantity, kind, n, level, estimate, stratified, rng,
                           progress)
     values = boot.sorted_values
@@ -1010,6 +1124,13 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
         low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
         extra.update(variance=d.variance, standard_error_value=float(np.sqrt(d.variance)))
+        mode = "fixed"
+    elif method == "jackknife":
+        low_v, high_v, text, info = _jackknife_interval(curve, quantity, level,
+                                                        result.value, kind)
+        low, high, se_low, se_high = map_ends(low_v, high_v)
+        n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
+        extra.update(variance=info["variance"], standard_error_value=info["standard_error"])
         mode = "fixed"
     elif kind == "logit-t":
         boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
