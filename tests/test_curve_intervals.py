@@ -784,3 +784,21 @@ def test_ops_jackknife_maps_the_ends():
     assert r.details["variance"] == pytest.approx(iv.details["variance"], rel=1e-13)
     assert r.ci_method.startswith(iv.method)
     assert "n_resamples" not in r.details
+
+
+def test_logit_t_separation_is_read_off_the_counts():
+    # 3 positives above 7 negatives: OPS's value of the ROC AUC rounds to 1 - 1e-16 (its
+    # geometry runs through the prevalence), which once gave the bootstrap logit-t
+    # interval a NaN (every resample at 1, spread 0); separation is now read off the
+    # counts, so every logit-t interval is the one-sided [0.025^(1/3), 1].
+    curve = ScoreCurve.from_scores([1] * 3 + [0] * 7, np.r_[10.0:13.0, 0.0:7.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallCountWarning)
+        assert curve.ops("roc_auc", reference=REF).value < 1.0     # the rounding
+        for kw in ({"ci": "bootstrap", "interval": "logit-t", "rng": 0},
+                   {"ci": "jackknife", "interval": "logit-t"}, {"ci": "auto"}):
+            for name in ("roc_auc", "pr_auc"):
+                r = curve.ops(name, reference=REF, **kw)
+                assert r.details["value_ci"].low == pytest.approx(0.025 ** (1 / 3), rel=1e-14)
+                assert r.details["value_ci"].high == 1.0
+                assert "perfect separation: one-sided" in r.ci_method

@@ -844,6 +844,18 @@ def _jackknife(curve: Any, quantity: Any) -> _Jackknife:
     return _Jackknife(tuple(values), tuple(weights))
 
 
+def _separation(curve: Any) -> int:
+    """+1 when every positive outscores every negative, -1 when every negative outscores
+    every positive, else 0: read off the counts, since a rounded area can be 1 - 1e-16.
+    At +1 a ROC or PR area is exactly 1; at -1 the ROC area is exactly 0."""
+    tps, fps = np.asarray(curve.tps), np.asarray(curve.fps)
+    if fps[np.argmax(tps >= tps[-1])] == 0:
+        return 1
+    if tps[np.argmax(fps >= fps[-1])] == 0:
+        return -1
+    return 0
+
+
 def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float,
                         kind: str) -> tuple[float, float, str, dict[str, Any]]:
     """The stratified (two-sample) jackknife interval: ``"normal"`` or ``"logit-t"``.
@@ -886,12 +898,10 @@ def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float
         return float("nan"), float("nan"), text, details
     if kind == "logit-t":
         k = min(P, N)
-        # Perfect separation, read off the counts (a rounded area can be 1 - 1e-16): the
-        # area is exactly 1 (or, for the ROC area, 0 when every negative is on top)
-        tps, fps = np.asarray(curve.tps), np.asarray(curve.fps)
-        if fps[np.argmax(tps >= tps[-1])] == 0:
+        separated = _separation(curve)
+        if separated > 0:
             estimate = 1.0
-        elif tps[np.argmax(fps >= fps[-1])] == 0:
+        elif separated < 0:
             if quantity.curve != "roc":
                 # every row of a class is interchangeable: each class's leave-one-out
                 # values are equal and the variance is 0 up to rounding
@@ -956,7 +966,7 @@ def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
     return _Bootstrap(defined, levels, n, label, "fixed" if stratified else "random")
 
 
-def _bootstrap_logit_t(curve: Any, boot: _Bootstrap, estimate: float,
+def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float,
                        level: float) -> tuple[float, float, str]:
     """The bootstrap logit-t interval: ``expit(logit(estimate) -+ t * se)``, se half the
     spread of the central 68.27% of the resamples' logits (robust to resamples at 0 or
@@ -968,6 +978,9 @@ def _bootstrap_logit_t(curve: Any, boot: _Bootstrap, estimate: float,
     clipped = np.clip(values, _EPS, 1 - _EPS)
     q = np.quantile(np.log(clipped) - np.log1p(-clipped), _CENTRAL)
     se = float(q[1] - q[0]) / 2
+    separated = _separation(curve)
+    if separated > 0 or (separated < 0 and quantity.curve == "roc"):
+        estimate = 1.0 if separated > 0 else 0.0     # exactly, not 1 - 1e-16
     low, high, how = _logit_t(estimate, se, min(P, N) - 1, level, min(P, N))
     return low, high, f"{boot.description}, logit scale, {how}"
 
@@ -1022,7 +1035,8 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
     values = boot.sorted_values
     description = boot.description
     if kind == "logit-t":
-        low, high, description = _bootstrap_logit_t(curve, boot, estimate, level)
+        low, high, description = _bootstrap_logit_t(curve, quantity, boot, estimate,
+                                                    level)
     elif values.size == 0:
         low = high = float("nan")
     else:
@@ -1135,7 +1149,8 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     elif kind == "logit-t":
         boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
                               rng, progress)
-        low_v, high_v, text = _bootstrap_logit_t(curve, boot, result.value, level)
+        low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value,
+                                                 level)
         low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = boot.sorted_values.size, ConfidenceInterval(low_v, high_v)
         mode = boot.prevalence_mode
