@@ -138,3 +138,19 @@ def test_errors(frame, kwargs, exc, match):
 def test_data_must_be_a_frame():
     with pytest.raises(TypeError, match="`data` must be a pandas DataFrame; got"):
         evaluate({"y": [1, 0]}, truth="y", pred="y")
+
+
+def test_curve_ci_jackknife_for_areas_and_bootstrap_for_operating_points(frame):
+    out = evaluate(frame, truth="y", score="score", metrics=["pr_auc", ("precision",
+                   {"recall": 0.8})], by="month", curve_ci="jackknife", n_resamples=300,
+                   rng=2, curve_reference=SMALL_DBT)
+    for month, g in frame.groupby("month"):
+        curve = ScoreCurve.from_scores(g["y"], g["score"])
+        rows = out[out["month"] == month].set_index("metric")
+        iv = curve.interval("pr_auc", method="jackknife")
+        assert (rows.loc["pr_auc", "value_ci_low"], rows.loc["pr_auc", "value_ci_high"]) == \
+            pytest.approx(tuple(iv.ci), rel=1e-12)
+        assert "; interval: stratified jackknife (leave one row out), normal" in \
+            rows.loc["pr_auc", "method"]
+        assert rows.loc["precision@recall=0.8", "method"].endswith(
+            "(the jackknife applies to curve areas only)")

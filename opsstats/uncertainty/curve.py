@@ -373,8 +373,9 @@ def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
         warnings.warn(f"{int(min(n_positive, n_negative))} rows in the smaller class "
                       f"(P = {n_positive:g}, N = {n_negative:g}): with fewer than "
                       f"{SMALL_CLASS} the logit-t interval's coverage is uncertain (in the "
-                      "coverage study, binormal scores, it ranged from about 91% to 99.7% "
-                      "for a nominal 95% where the smaller class expects 5 rows or fewer; "
+                      "coverage study, binormal scores, the default ones covered about "
+                      "91% to 99% for a nominal 95% where the smaller class expects 5 "
+                      "rows or fewer; "
                       "see benchmarks/results/coverage_curve.md).", SmallCountWarning,
                       stacklevel=4)
 
