@@ -173,17 +173,21 @@ number of prevalences and the CPU time of the precomputation per cell.
 
 Methods (``CURVE_METHODS``): ``auto`` (the default of ``ScoreCurve.interval`` and
 ``ScoreCurve.ops(ci="auto")``: DeLong's logit-t interval for the ROC AUC, the
-bootstrap's logit-t interval for the PR AUC; the one held to the 93%-97% band),
-``delong`` (DeLong's normal interval by the Sun-Xu algorithm, clipped to [0, 1]; ROC
-AUC only; ``ci="delong"``), ``bootstrap`` (stratified, percentile: ``ci="bootstrap"``,
-the default before ``auto``), ``bootstrap-bca`` (stratified, BCa) and
-``bootstrap-unstratified`` (percentile; ROC AUC only: ``ops`` refuses it for the
-prevalence-dependent PR AUC, and issue 5 asks for the stratified methods there).
+stratified jackknife's logit-t interval for the PR AUC; the one held to the 93%-97%
+band), ``delong`` (DeLong's normal interval by the Sun-Xu algorithm, clipped to [0, 1];
+ROC AUC only; ``ci="delong"``), ``bootstrap`` (stratified, percentile:
+``ci="bootstrap"``, the default before ``auto``), ``bootstrap-bca`` (stratified, BCa),
+``bootstrap-logit-t`` (stratified, logit scale, t: the PR AUC default of ``auto`` before
+the jackknife), ``jackknife`` (the stratified jackknife's normal interval,
+``ci="jackknife"``) and ``bootstrap-unstratified`` (percentile; ROC AUC only: ``ops``
+refuses it for the prevalence-dependent PR AUC, and issue 5 asks for the stratified
+methods there).
 
-The committed CSV was made in two runs on the same simulated test sets: all methods but
-``auto`` by the command at the top of this docstring, then ``auto`` alone with
-``--methods auto --merge benchmarks/results/coverage_curve.csv`` (``merge_runs`` checks
-that the design is the same and keeps the other methods' rows; the Markdown names both
+The committed CSV was made in two runs on the same simulated test sets: ``delong``,
+``bootstrap``, ``bootstrap-bca`` and ``bootstrap-unstratified`` by the command at the
+top of this docstring, then ``auto``, ``jackknife`` and ``bootstrap-logit-t`` with
+``--methods auto,jackknife,bootstrap-logit-t --merge CSV`` (``merge_runs`` checks that
+the design is the same and keeps the other methods' rows; the Markdown names both
 commands). Each method
 is run once per test set and curve kind as ``ScoreCurve.ops(kind, ci=..., ...)``, whose
 result carries the OPS interval and, in ``details["value_ci"]``, the quantity's own
@@ -1137,7 +1141,7 @@ CURVE_DEFAULT_COLUMNS = (("roc_auc", "auto"), ("pr_auc", "auto"), ("ops_roc_auc"
                          ("ops_pr_auc", "auto"))
 #: shown beside the defaults in the acceptance table: the explicit methods' own defaults
 CURVE_COMPARISON_COLUMNS = (("roc_auc", "delong"), ("roc_auc", "bootstrap"),
-                            ("pr_auc", "bootstrap"))
+                            ("pr_auc", "bootstrap"), ("pr_auc", "bootstrap-logit-t"))
 _SHORT = {"auto": "default", "delong": "DeLong", "bootstrap": "Boot", "bootstrap-bca": "BCa",
           "bootstrap-unstratified": "Unstr", "bootstrap-logit-t": "Boot logit-t",
           "jackknife": "Jack"}
@@ -1177,8 +1181,10 @@ def curve_render(df: pd.DataFrame) -> str:
                "`ScoreCurve.ops(ci=\"auto\")`, and the curve intervals of `evaluate`, "
                "`report` and the command line): for the ROC AUC DeLong's variance on the "
                "logit scale, bias-corrected, with a Welch-Satterthwaite t quantile; for the PR "
-               "AUC the stratified bootstrap on the logit scale with t on min(P, N) - 1 "
-               "degrees of freedom; both one-sided at a perfectly separated test set "
+               "AUC the stratified jackknife variance on the logit scale with t on "
+               "(k - 1) V^2 / (V1^2 + V0^2) degrees of freedom (k the smaller class, V1 and "
+               "V0 the two classes' variance components); both one-sided at a perfectly "
+               "separated test set "
                "(`opsstats.uncertainty.curve`). Each is scored against its matched "
                "target: the population ROC AUC, the population PR AUC at the test set's own "
                "prevalence, and their OPS at that prevalence. Coverage in %, over the test "
@@ -1187,7 +1193,9 @@ def curve_render(df: pd.DataFrame) -> str:
                "n min(pi, 1 - pi), the expected size of the smaller class. For comparison, "
                "the last columns give the explicit methods with their own defaults, "
                "`ci=\"delong\"` (DeLong's normal interval, as pROC) and `ci=\"bootstrap\"` "
-               "(stratified percentile), which were the defaults before. Binomial s.e. of a "
+               "(stratified percentile), which were the defaults before, and the stratified "
+               "bootstrap on the logit scale (`ci=\"bootstrap\", interval=\"logit-t\"`), "
+               "the PR AUC default of `auto` before the jackknife. Binomial s.e. of a "
                f"coverage near 95% over {n_reps} test sets: "
                f"{100 * np.sqrt(0.95 * 0.05 / n_reps):.2f} points.\n")
     defaults = matched[matched["is_default"]]
@@ -1396,24 +1404,30 @@ def _curve_reading(defaults: pd.DataFrame) -> str:
                 f"E[min class] <= {below['min_expected_count'].max():g}): "
                 f"{100 * low / (low + high):.0f}% of their misses have the truth *below* "
                 "the interval. With few rows in the smaller class the estimate's sampling "
-                "distribution is skewed (for a strong classifier most samples land near "
-                "1 with a small estimated variance, a few far below with a large one), so "
-                "the high estimates come with intervals that are still too short "
-                "downwards; the logit scale, the t quantile and the bias correction "
-                "remove part of this, not all (compare the former defaults beside them).")
+                "distribution is skewed, "
+                + ("for a strong classifier to the left (most samples land near 1 with a "
+                   "small estimated variance, a few far below with a large one), so the "
+                   "high estimates come with intervals that are still too short downwards"
+                   if low >= high else
+                   "for a weak classifier at low prevalence to the right (most samples "
+                   "land below the truth, a few far above it: the mean is above the truth, "
+                   "the typical estimate below), so the low estimates come with intervals "
+                   "that are still too short upwards")
+                + "; the logit scale, the t quantile (and, for the ROC AUC, the bias "
+                "correction) remove part of this, not all "
+                "(compare the former defaults beside them).")
         if len(above):
             share = above["n_one_sided"] / above["n_defined"]
             out.append(
                 f"- {QUANTITY_LABEL[q]}, above the band ({len(above)} entries, all with "
                 f"E[min class] <= {above['min_expected_count'].max():g}): the price of "
                 "intervals that stay honest with a handful of rows of a class. The t "
-                "quantile on min(P, N) - 1 (bootstrap) or Welch-Satterthwaite (DeLong) "
-                "degrees of freedom is wide when the smaller class has 2 to 5 rows, and a "
+                "quantile on few degrees of freedom ("
+                + ("(k - 1) V^2 / (V1^2 + V0^2), between k - 1 and 2 (k - 1), for the "
+                   "jackknife" if q == "pr_auc" else "Welch-Satterthwaite, for DeLong")
+                + ") is wide when the smaller class has 2 to 5 rows, and a "
                 "perfectly separated test set gets the one-sided interval "
-                "[0.025^(1/k), 1], which is wide for small k"
-                + ("; where no test set is separated and the degrees of freedom are many "
-                   "(n = 50, pi = 0.5), the bootstrap's spread on the logit scale is "
-                   "itself too wide" if q == "pr_auc" else "") + ": "
+                "[0.025^(1/k), 1], which is wide for small k: "
                 + "; ".join(f"{_row_label(r)} {100 * r['coverage']:.1f}%, "
                             f"{100 * sh:.0f}% of defined test sets separated"
                             for (_, r), sh in zip(_cell_order(above).iterrows(),
