@@ -43,6 +43,7 @@ __all__ = [
     "value_at",
     "parse_area",
     "parse_at",
+    "resolve_quantity",
 ]
 
 CURVES = ("roc", "pr", "lift", "gain")
@@ -278,3 +279,26 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
     if u <= 0.0:
         raise ValueError(f"the operating point `at[{axis_name!r}]` must be in (0, 1]; got {u!r}.")
     return OperatingPoint(resolve_metric(metric, **params), axis, u)
+
+
+def resolve_quantity(name: Any, at: Any, rule: str | None,
+                     params: dict[str, Any]) -> CurveArea | OperatingPoint:
+    """The curve quantity ``name`` stands for: an area (``"roc_auc"``, a
+    :class:`CurveArea`, with an optional ``rule``), or with ``at`` a metric read off the
+    curve at that operating point (eq. 9); an :class:`OperatingPoint` as it is."""
+    if isinstance(name, OperatingPoint):
+        if at is not None or rule is not None or params:
+            raise TypeError("an OperatingPoint already fixes its point; do not pass an "
+                            "operating point (`at`, `top_k`), `rule` or metric parameters "
+                            "with it.")
+        return name
+    if at is None:
+        if isinstance(name, CurveArea):
+            return name if rule is None else CurveArea(name.curve, rule, name.normalized)
+        if params:
+            raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
+        return parse_area(name, rule)
+    if rule is not None:
+        raise ValueError("`rule` applies to curve areas, not to a value at an operating "
+                         "point `at`.")
+    return parse_at(name, at, **params)

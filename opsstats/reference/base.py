@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_1d, check_choice, describe
-from ..curves._geometry import CurveArea, OperatingPoint, parse_area, parse_at
+from ..curves._geometry import CurveArea, OperatingPoint, resolve_quantity
 from ..metrics import BoundMetric, Metric, resolve_metric
 from ..results import OPSResult
 
@@ -232,22 +232,7 @@ class CurveReference(ReferenceDistribution):
 
     def _quantity(self, metric: Any, at: Any, rule: str | None,
                   params: dict[str, Any]) -> CurveArea | OperatingPoint:
-        if isinstance(metric, OperatingPoint):
-            if at is not None or rule is not None or params:
-                raise TypeError("an OperatingPoint already fixes its point; do not pass "
-                                "`at`, `rule` or metric parameters with it.")
-            return metric
-        if at is None:
-            if isinstance(metric, CurveArea):
-                return metric if rule is None else CurveArea(metric.curve, rule,
-                                                             metric.normalized)
-            if params:
-                raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
-            return parse_area(metric, rule)
-        if rule is not None:
-            raise ValueError("`rule` applies to curve areas, not to a value at an operating "
-                             "point `at`.")
-        return parse_at(metric, at, **params)
+        return resolve_quantity(metric, at, rule, params)
 
     @abstractmethod
     def reference_values(self, quantity: CurveArea | OperatingPoint,

@@ -169,21 +169,7 @@ def _resolve(curve: Any, name: Any, at: Any, top_k: Any, rule: Any,
             raise TypeError("give at most one of `at` and `top_k`; got "
                             f"at={describe(at)}, top_k={describe(top_k)}.")
         at = {"rate": curve._check_top_k(top_k) / curve.n}
-    if isinstance(name, OperatingPoint):
-        if at is not None or rule is not None or params:
-            raise TypeError("an OperatingPoint already fixes its point; do not pass `at`, "
-                            "`top_k`, `rule` or metric parameters with it.")
-        return name
-    if at is None:
-        if isinstance(name, CurveArea):
-            return name if rule is None else CurveArea(name.curve, rule, name.normalized)
-        if params:
-            raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
-        return geo.parse_area(name, rule)
-    if rule is not None:
-        raise ValueError("`rule` applies to curve areas, not to a value at an operating "
-                         "point `at`.")
-    return geo.parse_at(name, at, **params)
+    return geo.resolve_quantity(name, at, rule, params)
 
 
 def _check_whole_counts(curve: Any, what: str) -> None:
