@@ -736,18 +736,8 @@ def cm_render(df: pd.DataFrame) -> str:
         out.append("None (UndefinedMetricWarning for 0/0 point estimates is expected and was "
                    "not recorded).\n")
     else:
-        total: collections.Counter[tuple[str, str, str]] = collections.Counter()
-        for _, r in warned.iterrows():
-            for part in r["warnings"].split("; "):
-                m = re.match(r"(.*) \((\d+)\)$", part)
-                if m:
-                    total[r["quantity"], r["method"], _warning_kind(m.group(1))] += int(
-                        m.group(2))
-        lines = ["| quantity | method | warning | intervals affected (all cells) |",
-                 "|---|---|---|---|"]
-        for (q, meth, text), k in sorted(total.items()):
-            lines.append(f"| {QUANTITY_LABEL[q]} | {meth} | {text} | {k} |")
-        out.append("\n".join(lines) + "\n")
+        out.append(_warnings_table(warned, "quantity", "intervals affected (all cells)",
+                                   lambda q: QUANTITY_LABEL[q]))
     return "\n".join(out)
 
 
@@ -763,6 +753,22 @@ def _warning_kind(text: str) -> str:
     if not cut:
         return text
     return text + " ..." if text.endswith("(...)") else re.sub(r"\s+\S*$", " ...", text)
+
+
+def _warnings_table(warned: pd.DataFrame, key: str, count_label: str,
+                    label: Callable[[str], str]) -> str:
+    """Markdown table of the warnings recorded in the rows' ``warnings`` column
+    ("<text> (<count>)" joined by "; "), summed per (``key`` column, method, kind)."""
+    total: collections.Counter[tuple[str, str, str]] = collections.Counter()
+    for _, r in warned.iterrows():
+        for part in r["warnings"].split("; "):
+            m = re.match(r"(.*) \((\d+)\)$", part)
+            if m:
+                total[r[key], r["method"], _warning_kind(m.group(1))] += int(m.group(2))
+    lines = [f"| {key} | method | warning | {count_label} |", "|---|---|---|---|"]
+    for (k, meth, text), count in sorted(total.items()):
+        lines.append(f"| {label(k)} | {meth} | {text} | {count} |")
+    return "\n".join(lines) + "\n"
 
 
 def _calibration_summary(matched: pd.DataFrame) -> str:
@@ -1300,19 +1306,9 @@ def curve_render(df: pd.DataFrame) -> str:
     warned = left[left["warnings"].apply(lambda w: isinstance(w, str) and w != "")]
     if warned.empty:
         out.append("None (UndefinedMetricWarning is ignored).\n")
-    else:
-        total: collections.Counter[tuple[str, str, str]] = collections.Counter()
-        for _, r in warned[~warned["quantity"].str.startswith("ops_")].iterrows():
-            for part in r["warnings"].split("; "):
-                m = re.match(r"(.*) \((\d+)\)$", part)
-                if m:
-                    total[r["classifier"], r["method"], _warning_kind(m.group(1))] += int(
-                        m.group(2))
-        lines = ["| classifier | method | warning | calls affected (all cells) |",
-                 "|---|---|---|---|"]
-        for (c, meth, text), k in sorted(total.items()):
-            lines.append(f"| {c} | {meth} | {text} | {k} |")
-        out.append("\n".join(lines) + "\n")
+    else:   # one call gives a quantity and its OPS: count the quantity's rows only
+        out.append(_warnings_table(warned[~warned["quantity"].str.startswith("ops_")],
+                                   "classifier", "calls affected (all cells)", str))
 
     # --- checks and cost
     cells = _cell_order(df.drop_duplicates("cell"))
