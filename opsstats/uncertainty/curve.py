@@ -843,6 +843,18 @@ def _separation(curve: Any) -> int:
     return 0
 
 
+def _at_bound(curve: Any, quantity: Any, estimate: float) -> float:
+    """The estimate, set exactly to the bound it sits on at perfect separation (1 for a
+    ROC or PR area; 0 for a ROC area with every negative on top), so that the logit-t
+    interval's one-sided rule finds it."""
+    separated = _separation(curve)
+    if separated > 0:
+        return 1.0
+    if separated < 0 and quantity.curve == "roc":
+        return 0.0
+    return estimate
+
+
 def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float,
                         kind: str) -> tuple[float, float, str, dict[str, Any]]:
     """The stratified (two-sample) jackknife interval: ``"normal"`` or ``"logit-t"``.
@@ -885,19 +897,14 @@ def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float
         return float("nan"), float("nan"), text, details
     if kind == "logit-t":
         k = min(P, N)
-        separated = _separation(curve)
-        if separated > 0:
-            estimate = 1.0
-        elif separated < 0:
-            if quantity.curve != "roc":
-                # every row of a class is interchangeable: each class's leave-one-out
-                # values are equal and the variance is 0 up to rounding
-                warnings.warn(f"Every negative scores above every positive on {curve!r}: "
-                              f"the jackknife variance of {quantity.label} is 0 and the "
-                              "logit-t interval undefined (NaN).", UserWarning,
-                              stacklevel=4)
-                return float("nan"), float("nan"), text, details
-            estimate = 0.0
+        if quantity.curve != "roc" and _separation(curve) < 0:
+            # every row of a class is interchangeable: each class's leave-one-out values
+            # are equal and the variance is 0 up to rounding
+            warnings.warn(f"Every negative scores above every positive on {curve!r}: the "
+                          f"jackknife variance of {quantity.label} is 0 and the logit-t "
+                          "interval undefined (NaN).", UserWarning, stacklevel=4)
+            return float("nan"), float("nan"), text, details
+        estimate = _at_bound(curve, quantity, estimate)
         df = (k - 1) * variance ** 2 / (v1 * v1 + v0 * v0) if variance > 0 else float("nan")
         se_logit = (np.sqrt(variance) / (estimate * (1 - estimate))
                     if 0 < estimate < 1 else float("nan"))
@@ -965,10 +972,8 @@ def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: fl
     clipped = np.clip(values, _EPS, 1 - _EPS)
     q = np.quantile(np.log(clipped) - np.log1p(-clipped), _CENTRAL)
     se = float(q[1] - q[0]) / 2
-    separated = _separation(curve)
-    if separated > 0 or (separated < 0 and quantity.curve == "roc"):
-        estimate = 1.0 if separated > 0 else 0.0     # exactly, not 1 - 1e-16
-    low, high, how = _logit_t(estimate, se, min(P, N) - 1, level, min(P, N))
+    low, high, how = _logit_t(_at_bound(curve, quantity, estimate), se, min(P, N) - 1,
+                              level, min(P, N))
     return low, high, f"{boot.description}, logit scale, {how}"
 
 
