@@ -719,25 +719,15 @@ def cm_render(df: pd.DataFrame) -> str:
         out.append(f"### {QUANTITY_LABEL[q]} (population target)\n")
         out.append(_pivot(sub, _defined_note, cols_m) + "\n")
 
-    # --- undefined counts
-    out.append("## Test sets left out\n")
-    out.append(f"Per cell, of {n_reps} test sets: `absent` = a class the quantity needs is "
-               "absent (P = 0 or N = 0; the quantity is not estimable and its conditional "
-               "value is undefined or trivial); `no interval`: the method gave none. "
-               "Coverage above is over the rest. Only cells and methods with something left "
-               "out are listed.\n")
-    left = _cell_order(df[df["target"] != "population"])
-    out.append(_left_out_table(left))
-
-    # --- warnings the package emitted (UndefinedMetricWarning is expected and ignored)
-    out.append("## Warnings emitted by opsstats during the study\n")
-    warned = left[left["warnings"].apply(lambda w: isinstance(w, str) and w != "")]
-    if warned.empty:
-        out.append("None (UndefinedMetricWarning for 0/0 point estimates is expected and was "
-                   "not recorded).\n")
-    else:
-        out.append(_warnings_table(warned, "quantity", "intervals affected (all cells)",
-                                   lambda q: QUANTITY_LABEL[q]))
+    # --- undefined counts, and the warnings the package emitted
+    out += _left_out_sections(
+        df, f"Per cell, of {n_reps} test sets: `absent` = a class the quantity needs is "
+        "absent (P = 0 or N = 0; the quantity is not estimable and its conditional value is "
+        "undefined or trivial); `no interval`: the method gave none. Coverage above is over "
+        "the rest. Only cells and methods with something left out are listed.\n",
+        "None (UndefinedMetricWarning for 0/0 point estimates is expected and was not "
+        "recorded).\n", lambda warned: warned, "quantity", "intervals affected (all cells)",
+        lambda q: QUANTITY_LABEL[q])
     return "\n".join(out)
 
 
@@ -753,6 +743,20 @@ def _warning_kind(text: str) -> str:
     if not cut:
         return text
     return text + " ..." if text.endswith("(...)") else re.sub(r"\s+\S*$", " ...", text)
+
+
+def _left_out_sections(df: pd.DataFrame, intro: str, none: str,
+                       counted: Callable[[pd.DataFrame], pd.DataFrame], key: str,
+                       count_label: str, label: Callable[[str], str]) -> list[str]:
+    """The "Test sets left out" and "Warnings emitted" sections: the left-out table of
+    the matched-target rows, then the table of the warnings recorded on the rows
+    ``counted`` keeps (or ``none`` when no row recorded one)."""
+    left = _cell_order(df[df["target"] != "population"])
+    warned = left[left["warnings"].apply(lambda w: isinstance(w, str) and w != "")]
+    return ["## Test sets left out\n", intro, _left_out_table(left),
+            "## Warnings emitted by opsstats during the study\n",
+            none if warned.empty else _warnings_table(counted(warned), key, count_label,
+                                                      label)]
 
 
 def _warnings_table(warned: pd.DataFrame, key: str, count_label: str,
@@ -1293,22 +1297,15 @@ def curve_render(df: pd.DataFrame) -> str:
         out.append(f"### {QUANTITY_LABEL[q]} (population target)\n")
         out.append(_pivot(sub, _defined_note, ["bootstrap", "bootstrap-bca"]) + "\n")
 
-    # --- undefined counts
-    out.append("## Test sets left out\n")
-    out.append(f"Per cell, of {n_reps} test sets: `absent` = a class is absent (P = 0 or "
-               "N = 0: no curve); `no interval`: the method gave none (DeLong's variance "
-               "needs 2 rows of each class). Coverage above is over the rest. Only cells "
-               "with something left out are listed.\n")
-    left = _cell_order(df[df["target"] != "population"])
-    out.append(_left_out_table(left))
-
-    out.append("## Warnings emitted by opsstats during the study\n")
-    warned = left[left["warnings"].apply(lambda w: isinstance(w, str) and w != "")]
-    if warned.empty:
-        out.append("None (UndefinedMetricWarning is ignored).\n")
-    else:   # one call gives a quantity and its OPS: count the quantity's rows only
-        out.append(_warnings_table(warned[~warned["quantity"].str.startswith("ops_")],
-                                   "classifier", "calls affected (all cells)", str))
+    # --- undefined counts, and the warnings the package emitted (one call gives a
+    # quantity and its OPS: the warnings are counted on the quantity's rows only)
+    out += _left_out_sections(
+        df, f"Per cell, of {n_reps} test sets: `absent` = a class is absent (P = 0 or N = 0: "
+        "no curve); `no interval`: the method gave none (DeLong's variance needs 2 rows of "
+        "each class). Coverage above is over the rest. Only cells with something left out "
+        "are listed.\n", "None (UndefinedMetricWarning is ignored).\n",
+        lambda warned: warned[~warned["quantity"].str.startswith("ops_")], "classifier",
+        "calls affected (all cells)", str)
 
     # --- checks and cost
     cells = _cell_order(df.drop_duplicates("cell"))
