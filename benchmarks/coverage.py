@@ -257,7 +257,7 @@ import shlex
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -659,15 +659,9 @@ def cm_render(df: pd.DataFrame) -> str:
                f"{100 * np.sqrt(0.95 * 0.05 / n_reps):.2f} points.\n")
     defaults = matched[matched["is_default"]]
     cols = [(q, m) for q in CM_QUANTITIES for m in ("dirichlet", "bootstrap")]
-    header = ("| classifier \\| n \\| pi | "
-              + " | ".join(f"{QUANTITY_LABEL[q]} {'Dir' if m == 'dirichlet' else 'Boot'}"
-                           for q, m in cols) + " |")
-    lines = [header, "|---|" + "---|" * len(cols)]
-    for _, c in _cell_order(defaults).drop_duplicates("cell").iterrows():
-        sub = defaults[defaults["cell"] == c["cell"]].set_index(["quantity", "method"])
-        lines.append(f"| {_row_label(c)} | " + " | ".join(
-            _flag(sub.loc[k, "coverage"]) if k in sub.index else "" for k in cols) + " |")
-    out.append("\n".join(lines) + "\n")
+    out.append(_coverage_by_cell(
+        defaults, defaults, cols,
+        lambda q, m: f"{QUANTITY_LABEL[q]} {'Dir' if m == 'dirichlet' else 'Boot'}"))
     out.append(_acceptance_summary(defaults) + "\n")
     out.append(_calibration_summary(matched) + "\n")
 
@@ -743,6 +737,23 @@ def _warning_kind(text: str) -> str:
     if not cut:
         return text
     return text + " ..." if text.endswith("(...)") else re.sub(r"\s+\S*$", " ...", text)
+
+
+def _coverage_by_cell(cells: pd.DataFrame, rows: pd.DataFrame,
+                      columns: Sequence[tuple[str, str]], title: Callable[[str, str], str],
+                      extra: tuple[str, Callable[[pd.Series], str]] | None = None) -> str:
+    """The acceptance table: one line per cell of ``cells``, the flagged coverage of each
+    (quantity, method) of ``columns`` from ``rows`` (blank where absent), and an optional
+    ``extra`` column (header, value of the cell's row) after the cell's label."""
+    head = ["classifier \\| n \\| pi"] + ([extra[0]] if extra else [])
+    lines = ["| " + " | ".join(head + [title(q, m) for q, m in columns]) + " |",
+             "|" + "---|" * (len(head) + len(columns))]
+    for _, c in _cell_order(cells).drop_duplicates("cell").iterrows():
+        sub = rows[rows["cell"] == c["cell"]].set_index(["quantity", "method"])
+        first = [_row_label(c)] + ([extra[1](c)] if extra else [])
+        lines.append("| " + " | ".join(first + [
+            _flag(sub.loc[k, "coverage"]) if k in sub.index else "" for k in columns]) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def _left_out_sections(df: pd.DataFrame, intro: str, none: str,
@@ -1209,15 +1220,10 @@ def curve_render(df: pd.DataFrame) -> str:
                f"coverage near 95% over {n_reps} test sets: "
                f"{100 * np.sqrt(0.95 * 0.05 / n_reps):.2f} points.\n")
     defaults = matched[matched["is_default"]]
-    shown = CURVE_DEFAULT_COLUMNS + CURVE_COMPARISON_COLUMNS
-    header = ("| classifier \\| n \\| pi | E[min class] | "
-              + " | ".join(f"{QUANTITY_LABEL[q]} {_SHORT[m]}" for q, m in shown) + " |")
-    lines = [header, "|---|---|" + "---|" * len(shown)]
-    for _, c in _cell_order(defaults).drop_duplicates("cell").iterrows():
-        sub = matched[matched["cell"] == c["cell"]].set_index(["quantity", "method"])
-        lines.append(f"| {_row_label(c)} | {c['min_expected_count']:g} | " + " | ".join(
-            _flag(sub.loc[k, "coverage"]) if k in sub.index else "" for k in shown) + " |")
-    out.append("\n".join(lines) + "\n")
+    out.append(_coverage_by_cell(
+        defaults, matched, CURVE_DEFAULT_COLUMNS + CURVE_COMPARISON_COLUMNS,
+        lambda q, m: f"{QUANTITY_LABEL[q]} {_SHORT[m]}",
+        ("E[min class]", lambda c: f"{c['min_expected_count']:g}")))
     out.append(_curve_band_thresholds(defaults) + "\n")
     out.append(_curve_reading(defaults) + "\n")
     out.append(_curve_acceptance_summary(defaults) + "\n")
