@@ -31,9 +31,15 @@ negatives N(0, 1), all distinct), in one run:
    (the default): ``cm.interval("f1")`` and ``cm.ops("f1", ci="dirichlet")`` (uniform
    reference, closed form), each timed alone; target under 100 ms.
 
-4. **The default interval of the PR AUC** (``curve.interval("pr_auc")``: the stratified
-   jackknife on the logit scale), from raw scores, the curve's construction included.
-   No resampling: one pass over the at most 2J distinct leave-one-out curves.
+4. **The default interval of the PR AUC** (``curve.interval("pr_auc")``: with 10,000
+   positives, the stratified jackknife on the logit scale), from raw scores, the
+   curve's construction included. No resampling: one pass over the at most 2J distinct
+   leave-one-out curves.
+
+5. **The default intervals with 50 positives** among the other rows (fewer than 100 in
+   a class: the Dirichlet posterior, 2000 draws), ROC AUC and PR AUC, from raw scores.
+   Each draw is over the at most 2P + 3 cells left after merging the runs of
+   negatives, so the cost is the curve's sort plus about 2000 x 100 weights.
 
 Targets: bootstrap of ROC AUC + PR AUC at least 25x faster than the scikit-learn loop;
 DeLong no slower than pROC's ``ci.auc(method="delong")``; each Dirichlet call under
@@ -114,6 +120,7 @@ from opsstats import ConfusionMatrix  # noqa: E402
 from opsstats.curves import ScoreCurve  # noqa: E402
 
 B = 2000
+FEW = 50     # positives in section 5
 
 
 def make_data(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -287,6 +294,23 @@ def main() -> None:
     print(f"   {r_j}")
     print(f"   from_scores + interval: best {1e3 * t_j:.1f} ms, median {1e3 * m_j:.1f} ms "
           f"of 10 runs (no resampling; compare section 1's bootstrap)")
+
+    # ---- 5. the default with fewer than 100 rows in a class: the Dirichlet posterior
+    n = y.size
+    y_few = np.zeros(n, dtype=np.int8)
+    y_few[:FEW] = 1
+    s_few = np.random.default_rng(3).standard_normal(n) + 1.5 * y_few
+    print(f"
+5. The default intervals with {FEW} positives among {n - FEW:.0f} negatives (the "
+          "Dirichlet posterior, 2000 draws), from raw scores")
+    for name in ("roc_auc", "pr_auc"):
+        def run(name=name):
+            return ScoreCurve.from_scores(y_few, s_few).interval(name, rng=0)
+        run()
+        t_d, m_d, r_d = best_and_median(run, 5)
+        print(f"   {r_d}")
+        print(f"   from_scores + interval: best {1e3 * t_d:.1f} ms, median {1e3 * m_d:.1f} ms "
+              "of 5 runs")
 
 
 if __name__ == "__main__":

@@ -172,9 +172,12 @@ parameters, equal values), with a cache large enough for the cell. The CSV recor
 number of prevalences and the CPU time of the precomputation per cell.
 
 Methods (``CURVE_METHODS``): ``auto`` (the default of ``ScoreCurve.interval`` and
-``ScoreCurve.ops(ci="auto")``: DeLong's logit-t interval for the ROC AUC, the
-stratified jackknife's logit-t interval for the PR AUC; the one held to the 93%-97%
-band), ``delong`` (DeLong's normal interval by the Sun-Xu algorithm, clipped to [0, 1];
+``ScoreCurve.ops(ci="auto")``: the Dirichlet posterior of each class's scores where the
+smaller class has fewer than 100 rows, from 100 on DeLong's logit-t interval for the ROC
+AUC and the stratified jackknife's logit-t interval for the PR AUC; the one held to the
+93%-97% band), ``dirichlet`` (the Dirichlet posterior at every size), ``delong-logit-t``
+and ``jackknife-logit-t`` (the logit-t intervals at every size: for the ROC AUC and the
+PR AUC respectively, the defaults before the Dirichlet posterior), ``delong`` (DeLong's normal interval by the Sun-Xu algorithm, clipped to [0, 1];
 ROC AUC only; ``ci="delong"``), ``bootstrap`` (stratified, percentile:
 ``ci="bootstrap"``, the default before ``auto``), ``bootstrap-bca`` (stratified, BCa),
 ``bootstrap-logit-t`` (stratified, logit scale, t: the PR AUC default of ``auto`` before
@@ -183,12 +186,11 @@ the jackknife), ``jackknife`` (the stratified jackknife's normal interval,
 refuses it for the prevalence-dependent PR AUC, and issue 5 asks for the stratified
 methods there).
 
-The committed CSV was made in two runs on the same simulated test sets: ``delong``,
+The committed CSV was made in runs on the same simulated test sets: ``delong``,
 ``bootstrap``, ``bootstrap-bca`` and ``bootstrap-unstratified`` by the command at the
-top of this docstring, then ``auto``, ``jackknife`` and ``bootstrap-logit-t`` with
-``--methods auto,jackknife,bootstrap-logit-t --merge CSV`` (``merge_runs`` checks that
-the design is the same and keeps the other methods' rows; the Markdown names both
-commands). Each method
+top of this docstring, then other methods with ``--methods ... --merge CSV``
+(``merge_runs`` checks that the design is the same and keeps the other methods' rows;
+the Markdown names every command). Each method
 is run once per test set and curve kind as ``ScoreCurve.ops(kind, ci=..., ...)``, whose
 result carries the OPS interval and, in ``details["value_ci"]``, the quantity's own
 interval from the *same* resamples (the OPS interval is that interval mapped through
@@ -941,10 +943,24 @@ class CurveMethod:
 
 CURVE_METHODS = (
     CurveMethod("auto", {"ci": "auto"}, "fixed", default=True,
-                note="the default (`method=\"auto\"`): for the ROC AUC DeLong's variance "
-                     "on the logit scale with a Welch-Satterthwaite t quantile; for the PR "
-                     "AUC the stratified jackknife variance on the logit scale, t with "
-                     "(k - 1) V**2 / (V1**2 + V0**2) df (k the smaller class)"),
+                note="the default (`method=\"auto\"`): where the smaller class has fewer "
+                     "than 100 rows, the Dirichlet posterior of each class's scores "
+                     "(`dirichlet`); from 100 rows on, the logit-t interval of DeLong's "
+                     "variance for the ROC AUC (`delong-logit-t`) and of the jackknife's "
+                     "for the PR AUC (`jackknife-logit-t`)"),
+    CurveMethod("dirichlet", {"ci": "dirichlet"}, "fixed",
+                note="the Dirichlet posterior of each class's scores (Bayesian bootstrap, "
+                     "a Jeffreys pseudo-row of each class tied above the highest score and "
+                     "another below the lowest), equal-tailed (`ci=\"dirichlet\"`)"),
+    CurveMethod("delong-logit-t", {"ci": "delong", "interval": "logit-t"}, "fixed",
+                roc_only=True,
+                note="DeLong's variance on the logit scale, bias-corrected, Welch-"
+                     "Satterthwaite t (ROC AUC only; the ROC AUC default before the "
+                     "Dirichlet posterior)"),
+    CurveMethod("jackknife-logit-t", {"ci": "jackknife", "interval": "logit-t"}, "fixed",
+                note="the stratified jackknife variance on the logit scale, t with (k - 1) "
+                     "V**2 / (V1**2 + V0**2) df, k the smaller class (the PR AUC default "
+                     "before the Dirichlet posterior)"),
     CurveMethod("delong", {"ci": "delong"}, "fixed", roc_only=True,
                 note="DeLong's normal interval, Sun-Xu algorithm, clipped to [0, 1] (ROC "
                      "AUC only; `ci=\"delong\"`, as pROC)"),
@@ -1161,11 +1177,13 @@ def curve_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[s
 CURVE_DEFAULT_COLUMNS = (("roc_auc", "auto"), ("pr_auc", "auto"), ("ops_roc_auc", "auto"),
                          ("ops_pr_auc", "auto"))
 #: shown beside the defaults in the acceptance table: the explicit methods' own defaults
-CURVE_COMPARISON_COLUMNS = (("roc_auc", "delong"), ("roc_auc", "bootstrap"),
-                            ("pr_auc", "bootstrap"), ("pr_auc", "bootstrap-logit-t"))
+CURVE_COMPARISON_COLUMNS = (("roc_auc", "delong-logit-t"), ("pr_auc", "jackknife-logit-t"),
+                            ("roc_auc", "delong"), ("roc_auc", "bootstrap"),
+                            ("pr_auc", "bootstrap"))
 _SHORT = {"auto": "default", "delong": "DeLong", "bootstrap": "Boot", "bootstrap-bca": "BCa",
           "bootstrap-unstratified": "Unstr", "bootstrap-logit-t": "Boot logit-t",
-          "jackknife": "Jack"}
+          "jackknife": "Jack", "dirichlet": "Dirichlet", "delong-logit-t": "former default",
+          "jackknife-logit-t": "former default"}
 
 
 def _num(x: float, fmt: str = ".4f") -> str:
@@ -1200,23 +1218,24 @@ def curve_render(df: pd.DataFrame) -> str:
     out.append("Issue 5: *every method used as a default must cover within 93%-97% wherever "
                "it is defined*. The default is `method=\"auto\"` (`ScoreCurve.interval`, "
                "`ScoreCurve.ops(ci=\"auto\")`, and the curve intervals of `evaluate`, "
-               "`report` and the command line): for the ROC AUC DeLong's variance on the "
-               "logit scale, bias-corrected, with a Welch-Satterthwaite t quantile; for the PR "
-               "AUC the stratified jackknife variance on the logit scale with t on "
-               "(k - 1) V^2 / (V1^2 + V0^2) degrees of freedom (k the smaller class, V1 and "
-               "V0 the two classes' variance components); both one-sided at a perfectly "
-               "separated test set "
+               "`report` and the command line): where the smaller class has fewer than 100 "
+               "rows, the Dirichlet posterior of each class's scores (the Bayesian bootstrap "
+               "of each class with a Jeffreys pseudo-row tied with the other class's above "
+               "the highest score and another below the lowest; equal-tailed; 1000 draws "
+               "here); from 100 rows on, the logit-t interval: for the ROC AUC DeLong's "
+               "variance on the logit scale, bias-corrected, with a Welch-Satterthwaite t "
+               "quantile, for the PR AUC the stratified jackknife variance on the logit scale "
+               "with t on (k - 1) V^2 / (V1^2 + V0^2) degrees of freedom "
                "(`opsstats.uncertainty.curve`). Each is scored against its matched "
                "target: the population ROC AUC, the population PR AUC at the test set's own "
                "prevalence, and their OPS at that prevalence. Coverage in %, over the test "
                "sets where the quantity and interval are defined (both need 2 rows of each "
                "class); **bold v** below 93, **bold ^** above 97. `E[min class]` is "
                "n min(pi, 1 - pi), the expected size of the smaller class. For comparison, "
-               "the last columns give the explicit methods with their own defaults, "
-               "`ci=\"delong\"` (DeLong's normal interval, as pROC) and `ci=\"bootstrap\"` "
-               "(stratified percentile), which were the defaults before, and the stratified "
-               "bootstrap on the logit scale (`ci=\"bootstrap\", interval=\"logit-t\"`), "
-               "the PR AUC default of `auto` before the jackknife. Binomial s.e. of a "
+               "the last columns give the logit-t intervals at every size (`former default`: "
+               "the defaults before the Dirichlet posterior), and the explicit methods with "
+               "their own defaults, `ci=\"delong\"` (DeLong's normal interval, as pROC) and "
+               "`ci=\"bootstrap\"` (stratified percentile). Binomial s.e. of a "
                f"coverage near 95% over {n_reps} test sets: "
                f"{100 * np.sqrt(0.95 * 0.05 / n_reps):.2f} points.\n")
     defaults = matched[matched["is_default"]]

@@ -91,11 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--pos-label", metavar="LABEL",
                      help="the positive class of --truth (and --pred) when it is not 1/True")
     rep.add_argument("--ci", choices=CI_CHOICES, default="dirichlet",
-                     help="interval method (default dirichlet; curves use DeLong on the "
-                          "logit scale for the ROC AUC, the jackknife on the logit scale "
-                          "for the PR AUC and the percentile bootstrap otherwise, or "
-                          "DeLong's normal interval for the ROC AUC with --ci delong; none "
-                          "for no intervals)")
+                     help="interval method (default dirichlet; curves use, for the ROC "
+                          "and PR AUC, the Dirichlet posterior of each class's scores below "
+                          "100 rows of the smaller class and the logit-scale DeLong or "
+                          "jackknife interval from 100 on, the percentile bootstrap "
+                          "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
+                          "delong; none for no intervals)")
     rep.add_argument("--confidence-level", type=float, default=0.95)
     rep.add_argument("--n-resamples", type=int, default=1000)
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")

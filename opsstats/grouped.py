@@ -178,8 +178,13 @@ def _evaluate_one(spec: MetricSpec, obj: Any, n: float, pi: float, *, ci: str | 
                 result = obj.ops(spec.name, reference=ref, ci=method,
                                  confidence_level=confidence_level, n_resamples=n_resamples,
                                  rng=rng, **kwargs)
-                value_iv = obj.interval(spec.name, confidence_level=confidence_level,
-                                        n_resamples=n_resamples, rng=rng, **interval_kwargs)
+                # a curve's OPS result carries its quantity's interval from the same
+                # draws; a confusion matrix's is computed alongside
+                value_iv = result.details.get("value_ci") if spec.kind != "point" else None
+                if value_iv is None:
+                    value_iv = obj.interval(spec.name, confidence_level=confidence_level,
+                                            n_resamples=n_resamples, rng=rng,
+                                            **interval_kwargs).ci
             except ValueError as exc:   # no interval here (e.g. one row of a class):
                 no_interval = str(exc)  # keep the value and its OPS, say why
                 result = obj.ops(spec.name, reference=ref, **kwargs)
@@ -194,7 +199,7 @@ def _evaluate_one(spec: MetricSpec, obj: Any, n: float, pi: float, *, ci: str | 
     if result.ci is not None:
         out.update(ops_ci_low=result.ci.low, ops_ci_high=result.ci.high)
     if value_iv is not None:
-        out.update(value_ci_low=value_iv.ci.low, value_ci_high=value_iv.ci.high)
+        out.update(value_ci_low=value_iv.low, value_ci_high=value_iv.high)
     return _row(spec, n, pi, **out)
 
 
@@ -231,13 +236,14 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         The positive class of ``truth`` (and ``pred``).
     ci : {"dirichlet", "bootstrap", None}
         Interval method for confusion-matrix metrics and their OPS.
-    curve_ci : {"auto", "bootstrap", "delong", "jackknife"}
+    curve_ci : {"auto", "bootstrap", "delong", "dirichlet", "jackknife"}
         Interval method for curve quantities when ``ci`` is not None. ``"auto"`` (the
-        default, as :meth:`ScoreCurve.interval`): DeLong on the logit scale for the ROC
-        AUC, the stratified jackknife on the logit scale for the PR AUC, the percentile
-        bootstrap otherwise. DeLong applies to the ROC AUC only and the jackknife to
-        curve areas only; other curve quantities then use the bootstrap, and the
-        ``method`` column says so.
+        default, as :meth:`ScoreCurve.interval`): for the ROC and PR AUC the Dirichlet
+        posterior of each class's scores when the smaller class has fewer than 100
+        rows, else the logit-scale interval of DeLong's (ROC AUC) or the stratified
+        jackknife's (PR AUC) variance; the percentile bootstrap otherwise. DeLong
+        applies to the ROC AUC only and the jackknife to curve areas only; other curve
+        quantities then use the bootstrap, and the ``method`` column says so.
     confidence_level : float, default 0.95
     n_resamples : int, default 1000
         Posterior draws or bootstrap resamples per interval.
@@ -293,7 +299,8 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         threshold = float(threshold)
     if ci is not None:
         ci = check_choice("ci", ci, ("dirichlet", "bootstrap", "delong"))
-    curve_ci = check_choice("curve_ci", curve_ci, ("auto", "bootstrap", "delong", "jackknife"))
+    curve_ci = check_choice("curve_ci", curve_ci,
+                            ("auto", "bootstrap", "delong", "dirichlet", "jackknife"))
     if ci == "delong":  # DeLong for curves, the default for confusion-matrix metrics
         ci, curve_ci = "dirichlet", "delong"
     confidence_level = check_confidence_level(confidence_level)

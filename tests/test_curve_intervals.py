@@ -463,7 +463,8 @@ def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
 # ------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("kwargs, exc, match", [
     ({"method": "bca"}, ValueError,
-     "`method` must be one of 'auto', 'bootstrap', 'delong', 'jackknife'; got 'bca'"),
+     "`method` must be one of 'auto', 'bootstrap', 'delong', 'dirichlet', 'jackknife'; "
+     "got 'bca'"),
     ({"method": "bootstrap", "interval": "hpd"}, ValueError,
      "`interval` must be one of 'percentile', 'bca', 'logit-t'; got 'hpd'"),
     ({"interval": "bca"}, ValueError,
@@ -530,8 +531,9 @@ def test_weighted_curves_and_tiny_classes_are_refused():
 
 
 @pytest.mark.parametrize("kwargs, exc, match", [
-    ({"ci": "dirichlet"}, ValueError,
-     "`ci` must be one of 'auto', 'bootstrap', 'delong', 'jackknife'; got 'dirichlet'"),
+    ({"ci": "bayes"}, ValueError,
+     "`ci` must be one of 'auto', 'bootstrap', 'delong', 'dirichlet', 'jackknife'; "
+     "got 'bayes'"),
     ({"ci": "bootstrap", "interval": "hpd"}, ValueError, "`interval` must be one of"),
     ({"ci": "bootstrap", "n_resamples": 5}, ValueError, "`n_resamples` must be an integer"),
     ({"ci": "bootstrap", "stratified": False}, ValueError,
@@ -575,7 +577,6 @@ def test_delong_logit_t_is_brunner_munzel_on_the_logit_scale(seed, n_pos, n_neg,
     assert r.ci.high == pytest.approx(expected[1], rel=1e-12)
     assert r.method == ("DeLong, Sun-Xu algorithm, logit scale, bias-corrected, "
                         f"t with {df:.4g} df")
-    assert curve.interval("roc_auc") == r        # the default for the ROC AUC
 
 
 def test_bootstrap_logit_t_from_the_percentile_draws():
@@ -599,17 +600,18 @@ def test_bootstrap_logit_t_from_the_percentile_draws():
 def test_logit_t_at_perfect_separation_is_one_sided():
     # AUC = 1 has no logit: [((1 - level) / 2) ** (1 / k), 1], k the smaller class
     curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
-    for name in ("roc_auc", "pr_auc"):
+    for name, method in (("roc_auc", "delong"), ("pr_auc", "jackknife")):
         with pytest.warns(SmallCountWarning):
-            r = curve.interval(name, rng=1, n_resamples=200)
-            r90 = curve.interval(name, rng=1, n_resamples=200, confidence_level=0.9)
+            r = curve.interval(name, method=method, interval="logit-t")
+            r90 = curve.interval(name, method=method, interval="logit-t",
+                                 confidence_level=0.9)
         assert r.estimate == 1.0
         assert r.ci.low == pytest.approx(0.025 ** (1 / 3), rel=1e-14) and r.ci.high == 1.0
         assert r.method.endswith("perfect separation: one-sided")
         assert r90.ci.low == pytest.approx(0.05 ** (1 / 3), rel=1e-14)
     worst = ScoreCurve.from_scores([1, 1, 0, 0, 0], [.1, .2, .3, .4, .5])
     with pytest.warns(SmallCountWarning):
-        r = worst.interval("roc_auc")
+        r = worst.interval("roc_auc", method="delong", interval="logit-t")
     assert (r.estimate, r.ci.low) == (0.0, 0.0)
     assert r.ci.high == pytest.approx(1 - 0.025 ** (1 / 2), rel=1e-14)
 
@@ -632,6 +634,22 @@ def test_auto_chooses_per_quantity_and_says_so():
         assert auto == explicit and auto.method.endswith("percentile")
 
 
+@pytest.mark.parametrize("n_small", [2, 99, 100])
+def test_auto_draws_the_dirichlet_posterior_below_100_rows_of_a_class(n_small):
+    rng = np.random.default_rng(n_small)
+    y = np.r_[np.ones(n_small), np.zeros(400)]
+    curve = ScoreCurve.from_scores(y, rng.normal(y, 1))
+    for name, former in (("roc_auc", "delong"), ("pr_auc", "jackknife")):
+        auto = curve.interval(name, rng=5, n_resamples=300)
+        if n_small < 100:
+            assert auto == curve.interval(name, method="dirichlet", rng=5, n_resamples=300)
+            assert auto.method.startswith("Dirichlet posterior of each class's scores")
+        else:
+            assert auto == curve.interval(name, method=former, interval="logit-t")
+        ops = curve.ops(name, reference=REF, ci="auto", rng=5, n_resamples=300)
+        assert tuple(ops.details["value_ci"]) == pytest.approx(tuple(auto.ci), rel=1e-12)
+
+
 def test_auto_needs_two_rows_of_each_class():
     one = ScoreCurve.from_scores([1, 0, 0, 0], [0.9, 0.2, 0.1, 0.5])
     for name in ("roc_auc", "pr_auc"):
@@ -648,9 +666,10 @@ def test_logit_t_warns_below_ten_rows_of_a_class(n_small, warns):
     curve = ScoreCurve.from_scores(y, rng.normal(y, 1))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        curve.interval("roc_auc")
-        curve.interval("pr_auc", rng=0, n_resamples=200)
+        curve.interval("roc_auc", method="delong", interval="logit-t")
+        curve.interval("pr_auc", method="jackknife", interval="logit-t")
         curve.interval("roc_auc", method="delong")      # the normal interval: no warning
+        curve.interval("roc_auc", rng=0, n_resamples=200)   # the default: the posterior
     small = [w for w in caught if issubclass(w.category, SmallCountWarning)]
     assert len(small) == (2 if warns else 0)
     if warns:
@@ -732,7 +751,7 @@ def test_jackknife_pr_auc_against_sklearn_leave_one_out(seed):
 def test_jackknife_separation_and_its_undefined_cases():
     sep = ScoreCurve.from_scores([0] * 6 + [1] * 3, np.arange(9.0))
     with pytest.warns(SmallCountWarning):
-        r = sep.interval("pr_auc")
+        r = sep.interval("pr_auc", method="jackknife", interval="logit-t")
     assert (r.estimate, r.ci.high) == (1.0, 1.0)
     assert r.ci.low == pytest.approx(0.025 ** (1 / 3), rel=1e-14)
     assert r.method.endswith("perfect separation: one-sided")
@@ -741,7 +760,7 @@ def test_jackknife_separation_and_its_undefined_cases():
     reverse = ScoreCurve.from_scores([1] * 3 + [0] * 6, np.arange(9.0))
     with pytest.warns(SmallCountWarning), \
             pytest.warns(UserWarning, match="Every negative scores above every positive"):
-        r = reverse.interval("pr_auc")
+        r = reverse.interval("pr_auc", method="jackknife", interval="logit-t")
     assert np.isnan(r.ci.low) and np.isnan(r.ci.high)
     with pytest.warns(SmallCountWarning):
         roc = reverse.interval("roc_auc", method="jackknife", interval="logit-t")
@@ -796,9 +815,166 @@ def test_logit_t_separation_is_read_off_the_counts():
         warnings.simplefilter("ignore", SmallCountWarning)
         assert curve.ops("roc_auc", reference=REF).value < 1.0     # the rounding
         for kw in ({"ci": "bootstrap", "interval": "logit-t", "rng": 0},
-                   {"ci": "jackknife", "interval": "logit-t"}, {"ci": "auto"}):
+                   {"ci": "jackknife", "interval": "logit-t"}, {"ci": "delong"}):
             for name in ("roc_auc", "pr_auc"):
+                if kw["ci"] == "delong":
+                    if name == "pr_auc":
+                        continue
+                    kw = {**kw, "interval": "logit-t"}
                 r = curve.ops(name, reference=REF, **kw)
                 assert r.details["value_ci"].low == pytest.approx(0.025 ** (1 / 3), rel=1e-14)
                 assert r.details["value_ci"].high == 1.0
                 assert "perfect separation: one-sided" in r.ci_method
+
+
+# ------------------------------------------------------- Dirichlet posterior method
+class _MeanWeights:
+    """A stand-in generator whose Gamma(s) draws are their means s: the posterior's
+    weights are then the cells' row counts and the pseudo-rows' prior weight a."""
+
+    def standard_gamma(self, shape, size=None):
+        return np.broadcast_to(np.asarray(shape, dtype=float), size).copy()
+
+    def standard_exponential(self, size=None):
+        return np.ones(size)
+
+
+def _weighted_with_pseudo_rows(y, s, a):
+    """The data plus a pseudo-positive and a pseudo-negative tied above every score and
+    another pair tied below, each of weight a; negatives rescaled so that the weighted
+    prevalence is the data's P / n (the posterior keeps the prevalence fixed)."""
+    P, N = int(np.sum(y)), int(np.size(y) - np.sum(y))
+    top, bottom = np.max(s) + 1.0, np.min(s) - 1.0
+    yy = np.r_[y, 1, 0, 1, 0]
+    ss = np.r_[s, top, top, bottom, bottom]
+    c = (P + 2 * a) * N / (P * (N + 2 * a))
+    w = np.where(yy == 1, 1.0, c)
+    w[-4:] *= a
+    return yy, ss, w
+
+
+@pytest.mark.parametrize("data", ["medium", "small_ties", "imbalanced"])
+@pytest.mark.parametrize("a", [0.5, 1.0])
+def test_dirichlet_functional_is_the_weighted_curve_with_pseudo_rows(data, a):
+    """With every weight at its mean (rows 1, pseudo-rows a), one 'draw' is the area of
+    the weighted curve with the four pseudo-rows: scikit-learn's roc_auc_score and
+    average_precision_score with sample_weight (an independent computation)."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from opsstats.curves._geometry import CurveArea
+    from opsstats.uncertainty.curve import _dirichlet_values
+
+    y, s = _data(data)
+    curve = ScoreCurve.from_scores(y, s)
+    yy, ss, w = _weighted_with_pseudo_rows(y, s, a)
+    for quantity, ref in ((CurveArea("roc", "trapezoid", False), roc_auc_score),
+                          (CurveArea("pr", "step", False), average_precision_score)):
+        got = _dirichlet_values(curve, quantity, 3, a, _MeanWeights(), False)
+        assert got == pytest.approx(np.full(3, ref(yy, ss, sample_weight=w)), rel=1e-12)
+
+
+def slow_dirichlet_draws(y, s, a, n, rng, metric):
+    """Row by row: Dirichlet(1, ..., 1, a, a) weights for each class's rows and its two
+    pseudo-rows, the metric of the weighted sample (prevalence fixed at P / n)."""
+    P, N = int(np.sum(y)), int(np.size(y) - np.sum(y))
+    top, bottom = np.max(s) + 1.0, np.min(s) - 1.0
+    yy = np.r_[y[y == 1], 1, 1, y[y == 0], 0, 0]
+    ss = np.r_[s[y == 1], top, bottom, s[y == 0], top, bottom]
+    out = np.empty(n)
+    for i in range(n):
+        wp = rng.dirichlet(np.r_[np.ones(P), a, a]) * P
+        wn = rng.dirichlet(np.r_[np.ones(N), a, a]) * N
+        out[i] = metric(yy, ss, sample_weight=np.r_[wp, wn])
+    return out
+
+
+@pytest.mark.parametrize("name", ["roc_auc", "pr_auc"])
+def test_dirichlet_draws_follow_the_row_by_row_posterior(name):
+    """The fast draws (Gamma weights per merged cell) and a slow row-by-row Dirichlet
+    posterior through scikit-learn have the same distribution: two-sample
+    Kolmogorov-Smirnov test on 3000 draws each (tied scores included)."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from opsstats.uncertainty.curve import _dirichlet_values
+
+    y, s = _data("small_ties")
+    curve = ScoreCurve.from_scores(y, s)
+    quantity = parse_area(name)
+    fast = _dirichlet_values(curve, quantity, 3000, 0.5, np.random.default_rng(5), False)
+    metric = roc_auc_score if name == "roc_auc" else average_precision_score
+    slow = slow_dirichlet_draws(y, s, 0.5, 3000, np.random.default_rng(6), metric)
+    assert stats.ks_2samp(fast, slow).pvalue > 0.01
+    # the test can tell: without the pseudo-rows (the plain Bayesian bootstrap) the
+    # distribution differs
+    plain = slow_dirichlet_draws(y, s, 1e-9, 3000, np.random.default_rng(7), metric)
+    assert stats.ks_2samp(fast, plain).pvalue < 1e-6
+
+
+def test_dirichlet_interval_is_the_quantiles_of_its_draws_and_reproducible():
+    curve = _curve("medium")
+    r = curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
+    assert r == curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
+    assert r.ci != curve.interval("pr_auc", method="dirichlet", rng=4, n_resamples=500).ci
+    assert r.draws.size == 500 and r.n_undefined == 0 and r.prevalence_mode == "fixed"
+    assert tuple(r.ci) == pytest.approx(tuple(np.quantile(r.draws, [0.025, 0.975])),
+                                        rel=1e-12)
+    assert r.method == ("Dirichlet posterior of each class's scores (Bayesian bootstrap, "
+                        "Jeffreys pseudo-rows at both ends), 500 draws, equal-tailed")
+    laplace = curve.interval("pr_auc", method="dirichlet", prior="bayes-laplace", rng=3,
+                             n_resamples=500)
+    assert "Bayes-Laplace pseudo-rows" in laplace.method
+    assert curve.interval("pr_auc", method="dirichlet", prior=0.5, rng=3,
+                          n_resamples=500).ci == r.ci
+    assert "0.25 pseudo-rows" in curve.interval("pr_auc", method="dirichlet", prior=0.25,
+                                                rng=3, n_resamples=500).method
+
+
+def test_dirichlet_separated_test_set_keeps_an_interval_below_one():
+    """No special case: the pseudo-rows make a perfectly separated test set's posterior
+    reach well below 1, and its upper end stay below 1, as the equal-tailed Jeffreys
+    interval of k successes out of k does (the observed area, 1, is above it)."""
+    curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
+    for name in ("roc_auc", "pr_auc"):
+        r = curve.interval(name, method="dirichlet", rng=0)
+        assert r.estimate == 1.0 and 0.95 < r.ci.high < 1.0
+        assert 0.3 < r.ci.low < 0.9
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"method": "delong", "prior": "jeffreys"}, ValueError,
+     "`prior` sets the pseudo-rows of `method='dirichlet'`"),
+    ({"method": "dirichlet", "prior": "flat"}, ValueError,
+     "`prior` must be one of 'jeffreys', 'bayes-laplace'; got 'flat'"),
+    ({"method": "dirichlet", "prior": -1.0}, ValueError, "`prior` must be"),
+    ({"method": "dirichlet", "prior": [0.5]}, TypeError,
+     "`prior` must be 'jeffreys', 'bayes-laplace' or a positive number"),
+    ({"method": "dirichlet", "stratified": False}, ValueError,
+     "`stratified=False` \\(the prevalence resampled\\) is the bootstrap's"),
+    ({"method": "dirichlet", "interval": "bca"}, ValueError,
+     "`interval='bca'` does not apply to `method='dirichlet'`"),
+])
+def test_dirichlet_errors(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        _curve("medium").interval("roc_auc", rng=0, **kwargs)
+
+
+def test_dirichlet_needs_whole_counts():
+    weighted = ScoreCurve.from_scores([0, 1, 0, 1], [.1, .6, .3, .8],
+                                      sample_weight=[1.5, 1, 1, 2])
+    with pytest.raises(ValueError, match="The curve Dirichlet posterior needs whole-number"):
+        weighted.interval("roc_auc", method="dirichlet")
+
+
+@pytest.mark.parametrize("name", ["roc_auc", "pr_auc"])
+def test_ops_dirichlet_maps_the_draws(name):
+    curve = _curve("medium")
+    # 401 draws: the 2.5% and 97.5% quantiles are the 11th and 391st order statistics
+    # exactly, so their OPS are OPS at the interval's ends
+    r = curve.ops(name, reference=REF, ci="dirichlet", n_resamples=401, rng=4)
+    iv = curve.interval(name, method="dirichlet", n_resamples=401, rng=4)
+    assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-12)
+    assert r.details["n_resamples"] == 401 and r.details["n_undefined"] == 0
+    ends = REF.ops(name, list(iv.ci), prevalence=curve.prevalence).estimate
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
+                                                                           abs=1e-12)
+    assert r.ci_method.startswith(iv.method)

@@ -93,8 +93,9 @@ def test_group_without_an_interval_keeps_its_value_and_ops(frame):
     assert row["value"] == curve.auc("roc")
     assert row["ops"] == curve.ops("roc_auc", reference=SMALL_DBT).estimate
     assert np.isnan(row["ops_ci_low"]) and np.isnan(row["value_ci_low"])
-    assert row["reason"].startswith("no interval: the logit-t interval needs at least 2 "
-                                    "positives and 2 negatives")
+    assert row["reason"].startswith("no interval: the Dirichlet posterior (`ci='dirichlet'`, "
+                                    "the default below 100 rows of a class) needs at least "
+                                    "2 positives and 2 negatives")
     other = out[out["month"] != "2026-03"]
     assert other["ops_ci_low"].notna().all() and (other["reason"] == "").all()
 

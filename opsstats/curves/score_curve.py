@@ -838,7 +838,8 @@ class ScoreCurve:
             top_k: float | None = None, reference: Any = None, rule: str | None = None,
             ties: str = "strict", ci: str | None = None, confidence_level: float = 0.95,
             n_resamples: int = 2000, interval: str | None = None, stratified: bool = True,
-            rng: Any = None, progress: bool = False, **params: Any) -> Any:
+            rng: Any = None, progress: bool = False, prior: Any = None,
+            **params: Any) -> Any:
         """Outperformance score (o-value) of a curve quantity against a curve reference,
         optionally with an interval.
 
@@ -902,14 +903,14 @@ class ScoreCurve:
                                   rule=rule, ties=ties, ci=ci,
                                   confidence_level=confidence_level, n_resamples=n_resamples,
                                   interval=interval, stratified=stratified, rng=rng,
-                                  progress=progress, **params)
+                                  progress=progress, prior=prior, **params)
 
     def interval(self, name: Any, *, method: str = "auto",
                  confidence_level: float = 0.95, n_resamples: int = 2000,
                  interval: str | None = None, stratified: bool = True, rng: Any = None,
                  progress: bool = False, at: dict[str, float] | None = None,
                  top_k: float | None = None, rule: str | None = None,
-                 **params: Any) -> Any:
+                 prior: Any = None, **params: Any) -> Any:
         """Confidence interval for an area or an operating-point value of the curve.
 
         Parameters
@@ -918,38 +919,50 @@ class ScoreCurve:
             An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``, NAUC
             forms ``"nroc_auc"``, ...) or, with ``at``/``top_k``, a registered metric read
             off the curve (eq. 9).
-        method : {"auto", "bootstrap", "delong", "jackknife"}
-            ``"auto"`` (default): the method the coverage study found nearest to nominal
-            for the quantity (see Notes): for the ROC AUC, DeLong's variance on the
-            logit scale with a Welch-Satterthwaite t quantile (``"delong"`` with
-            ``interval="logit-t"``); for the PR AUC and other [0, 1] areas, the
-            stratified jackknife variance on the logit scale (``"jackknife"`` with
-            ``interval="logit-t"``); for everything else the stratified percentile
-            bootstrap. ``"bootstrap"``: resampling the (score, label) rows, done by
-            resampling counts over the sorted distinct scores (no sort per resample).
+        method : {"auto", "bootstrap", "delong", "dirichlet", "jackknife"}
+            ``"auto"`` (default): the method the coverage studies found nearest to
+            nominal for the quantity (see Notes). For the ROC and PR AUC (and the other
+            [0, 1] areas): with fewer than 100 rows in the smaller class, the Dirichlet
+            posterior of each class's scores (``"dirichlet"``); from 100 rows on, the
+            logit-scale interval of DeLong's variance for the ROC AUC (``"delong"`` with
+            ``interval="logit-t"``) and of the stratified jackknife's for the other areas
+            (``"jackknife"`` with ``interval="logit-t"``), which costs milliseconds at
+            millions of rows. For everything else the stratified percentile bootstrap.
+            ``"bootstrap"``: resampling the (score, label) rows, done by resampling
+            counts over the sorted distinct scores (no sort per resample).
             ``"delong"``: DeLong's interval for the ROC AUC (trapezoid rule), by the
-            O(n log n) algorithm of Sun and Xu (2014). ``"jackknife"``: the two-sample
-            jackknife variance of a curve area (leave one row out, per class; DeLong's
-            variance for the ROC AUC), exact in O(n).
+            O(n log n) algorithm of Sun and Xu (2014). ``"dirichlet"``: the Bayesian
+            bootstrap of each class (Dirichlet weights on its rows) with a pseudo-row of
+            each class above the highest score and another below the lowest (weight
+            ``prior``), equal-tailed; the prevalence fixed. ``"jackknife"``: the
+            two-sample jackknife variance of a curve area (leave one row out, per class;
+            DeLong's variance for the ROC AUC), exact in O(n).
         confidence_level : float, default 0.95
         n_resamples : int, default 2000
-            Bootstrap resamples (at least 100; not used by ``"delong"`` or
-            ``"jackknife"``).
+            Bootstrap resamples or posterior draws (at least 100; not used by
+            ``"delong"`` or ``"jackknife"``).
         interval : str, optional
             For an explicit ``method`` (not with ``"auto"``): ``"percentile"``
             (default), ``"bca"`` or ``"logit-t"`` for the bootstrap; ``"normal"``
-            (default, as pROC) or ``"logit-t"`` for DeLong and for the jackknife.
+            (default, as pROC) or ``"logit-t"`` for DeLong and for the jackknife;
+            ``"equal-tailed"`` for the Dirichlet posterior.
         stratified : bool, default True
             Resample within each class (prevalence fixed). Not stratified, resamples
             where a class is absent are undefined and counted in ``n_undefined``.
         rng : None, int or numpy.random.Generator
-            The same ``rng`` gives the same interval, bit for bit.
+            The same ``rng`` gives the same interval, bit for bit. The default is
+            random below 100 rows of a class (posterior draws): pass ``rng`` to make it
+            reproducible.
         progress : bool
             Show a progress bar on stderr.
         at, top_k
             The operating point, as in :meth:`value_at`.
         rule : {"trapezoid", "step"}, optional
             AUC rule (default per curve, as in :meth:`auc`).
+        prior : {"jeffreys", "bayes-laplace"} or float, optional
+            The weight of each of the Dirichlet posterior's four pseudo-rows: 1/2
+            (Jeffreys, the default), 1 or a positive number. Only with the Dirichlet
+            posterior.
         **params
             Metric parameters.
 
@@ -957,7 +970,8 @@ class ScoreCurve:
         -------
         IntervalResult
             ``estimate`` (this curve's value), ``ci``, ``method`` (how it was made),
-            ``n_undefined`` resamples (left out, reported) and the bootstrap ``draws``;
+            ``n_undefined`` resamples (left out, reported) and the bootstrap's or the
+            posterior's ``draws``;
             for DeLong, ``details["variance"]`` (DeLong's variance of the AUC); for the
             jackknife, ``details["variance"]`` and its two components
             ``"variance_positives"``, ``"variance_negatives"`` (and ``"df"``).
@@ -968,7 +982,8 @@ class ScoreCurve:
             For weighted curves (non-integer counts): no method applies. For
             ``method="delong"`` with anything but the trapezoid ROC AUC, for
             ``method="jackknife"`` with a value at an operating point, or for either
-            (and any logit-t interval) with fewer than 2 rows of a class.
+            (and any logit-t interval, and the Dirichlet posterior) with fewer than 2
+            rows of a class.
 
         Notes
         -----
@@ -990,14 +1005,36 @@ class ScoreCurve:
         with min(P, N) - 1 degrees of freedom. At an estimate of exactly 1 (every
         positive outscores every negative) or 0 there is no logit, and the interval is
         one-sided, ``[((1 - level) / 2) ** (1 / k), 1]``, k the smaller class's size.
-        All need two rows of each class. DeLong's and the jackknife's are the defaults
-        because the percentile bootstrap and DeLong's normal interval undercover with a
-        small class (few positives) and a skewed AUC: in the coverage study
-        (``benchmarks/results/coverage_curve.md``, binormal scores, 1000 test sets per
-        cell) DeLong's normal interval covered the ROC AUC 76% of the time at n = 50,
-        pi = 0.1 (shift 2), the percentile bootstrap the PR AUC 82%, while the
-        bootstrap's logit-t interval covered the PR AUC 99.7% there. The study reports
-        the defaults' coverage cell by cell.
+        All need two rows of each class.
+
+        The Dirichlet posterior gives each class's rows the weights of a flat
+        Dirichlet (Gamma(1) per row, normalized within the class: the Bayesian bootstrap
+        of Rubin 1981), plus a pseudo-positive and a pseudo-negative tied above the
+        highest score and another pair tied below the lowest, each of weight ``prior``
+        (Gamma(1/2) for Jeffreys): the posterior under a Dirichlet process prior whose
+        base measure sits at the two ends of the score scale. Each draw is the
+        quantity of the weighted curve at the test set's prevalence. Where every
+        positive's placement is 0 or 1 (it outscores every negative or none) the ROC
+        AUC's posterior tends, as the negatives grow many, to the Jeffreys Beta
+        posterior of a proportion of the positives, so a
+        perfectly separated test set gets an interval reaching well below 1 with no
+        special rule; with many rows the pseudo-rows weigh nothing and the interval is
+        the Bayesian bootstrap's. Rows of one (distinct score, class) cell share one
+        Gamma(rows) weight, and a run of negatives-only thresholds is one cell, so a
+        draw costs O(cells), at most about 2P + 3 with P positives the smaller class.
+
+        Why these defaults: with few rows in a class the AUCs' sampling distributions
+        are skewed, and DeLong's normal interval and the percentile bootstrap
+        undercover (in the coverage study, ``benchmarks/results/coverage_curve.md``,
+        binormal scores, DeLong's normal interval covered the ROC AUC 76% of the time
+        at n = 50, pi = 0.1, shift 2). The logit-t intervals repair much of that for
+        binormal scores, but not for others: with 10 positives among 2000 negatives and
+        a ROC AUC of 0.92 they covered about 78% when 15% of the positives scored like
+        negatives (``benchmarks/results/coverage_shapes.md``). The Dirichlet posterior
+        was the only method tried that stayed near nominal across the shapes and class
+        sizes studied; from 100 rows of each class on, both are near nominal and the
+        logit-t interval is used because it is deterministic and fast. The studies
+        report every method's coverage cell by cell.
 
         The bootstrap draws each resample's multiplicities of the rows of every
         (distinct score, class) cell: stratified, Multinomial(P, .) over the positives'
@@ -1022,6 +1059,8 @@ class ScoreCurve:
            https://doi.org/10.1177/0962280218814556
         .. [6] J. N. Arvesen, "Jackknifing U-statistics", The Annals of Mathematical
            Statistics 40(6), 2076-2100 (1969). https://doi.org/10.1214/aoms/1177697287
+        .. [7] D. B. Rubin, "The Bayesian bootstrap", The Annals of Statistics 9(1),
+           130-134 (1981). https://doi.org/10.1214/aos/1176345338
 
         Examples
         --------
@@ -1032,9 +1071,11 @@ class ScoreCurve:
         >>> r = curve.interval("roc_auc", method="delong")
         >>> round(r.details["variance"], 6)
         0.013657
-        >>> print(curve.interval("roc_auc"))   # the default: DeLong, logit scale, t
+        >>> print(curve.interval("roc_auc", rng=0))  # the default, 4 positives: Dirichlet
+        AUC(ROC, trapezoid) = 0.8750, 95% CI 0.4254-0.9598 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed)
+        >>> print(curve.interval("roc_auc", method="delong", interval="logit-t"))
         AUC(ROC, trapezoid) = 0.8750, 95% CI 0.2766-0.9820 (DeLong, Sun-Xu algorithm, logit scale, bias-corrected, t with 7.726 df)
-        >>> print(curve.interval("pr_auc"))   # the default: jackknife, logit scale, t
+        >>> print(curve.interval("pr_auc", method="jackknife", interval="logit-t"))
         AUC(PR, step) = 0.8542, 95% CI 0.2309-0.9913 (stratified jackknife (leave one row out), logit scale, t with 5.15 df)
         >>> print(curve.interval("pr_auc", method="bootstrap", rng=0))  # doctest: +ELLIPSIS
         AUC(PR, step) = 0.8542, 95% CI 0.6...-1.0000 (2000 stratified bootstrap resamples, percentile)
@@ -1048,7 +1089,7 @@ class ScoreCurve:
         return curve_interval(self, name, method=method, confidence_level=confidence_level,
                               n_resamples=n_resamples, interval=interval,
                               stratified=stratified, rng=rng, progress=progress, at=at,
-                              top_k=top_k, rule=rule, **params)
+                              top_k=top_k, rule=rule, prior=prior, **params)
 
     # ------------------------------------------------- score-distribution measures
     def dm(self, kernel: int | str = 1) -> float:

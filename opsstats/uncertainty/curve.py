@@ -92,19 +92,21 @@ import numpy as np
 from scipy import special, stats
 from scipy.special import ndtri
 
-from .._validation import check_choice, check_confidence_level, check_positive_int, describe
+from .._validation import check_choice, check_confidence_level, check_positive_int, \
+    check_real, describe
 from ..curves import _geometry as geo
 from ..curves._geometry import CurveArea, OperatingPoint
 from ..exceptions import SmallCountWarning
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
 from ._draws import at_positions, bca_levels, check_rng, progress, quantile_positions
+from .confusion import PRIORS
 
 __all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "delong_roc"]
 
-METHODS = ("auto", "bootstrap", "delong", "jackknife")
+METHODS = ("auto", "bootstrap", "delong", "dirichlet", "jackknife")
 DEFAULT_RESAMPLES = 2000
 _KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "logit-t"),
-          "jackknife": ("normal", "logit-t")}
+          "dirichlet": ("equal-tailed",), "jackknife": ("normal", "logit-t")}
 _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
 #: Share of the logit-scale resamples whose spread gives the bootstrap logit-t standard
 #: error: their central 68.27% spans +-1 standard deviation of a normal distribution.
@@ -115,6 +117,12 @@ _EPS = 1e-12
 #: (SmallCountWarning): the coverage study's cells with so few rows are where they miss
 #: the 93%-97% band (benchmarks/results/coverage_curve.md)
 SMALL_CLASS = 10
+#: ``method="auto"`` for a ROC or PR area: the Dirichlet posterior when the smaller class
+#: has fewer rows than this, the deterministic logit-t interval (DeLong's variance for
+#: the ROC AUC, the jackknife's for the other areas) from this size on, where both cover
+#: within 93%-97% in the coverage studies and the logit-t interval costs milliseconds
+#: where the posterior's draws cost seconds (n = 1e6)
+DIRICHLET_BELOW = 100
 #: Floats per (B, J) batch of resampled curves: about 2 MB per array, so the geometry's
 #: temporaries stay in cache and on the heap. The batch size depends only on the data
 #: (the number of cells), so the same ``rng`` gives the same draws on any machine;
@@ -135,15 +143,16 @@ def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any
         if interval is not None:
             raise ValueError(f"`interval` chooses the interval of an explicit method; "
                              f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
-                             f"`{name}='bootstrap'`, `{name}='delong'` or "
-                             f"`{name}='jackknife'` with `interval={interval!r}`.")
+                             f"`{name}='bootstrap'`, `{name}='delong'`, "
+                             f"`{name}='dirichlet'` or `{name}='jackknife'` with "
+                             f"`interval={interval!r}`.")
         check_positive_int("n_resamples", n_resamples, minimum=100)
         if not _check_bool("stratified", stratified):
             raise ValueError(f"`stratified=False` chooses an unstratified bootstrap; "
-                             f"`{name}='auto'` uses DeLong's interval for the ROC AUC, the "
-                             "stratified jackknife for the other ROC and PR areas and the "
-                             f"stratified bootstrap otherwise. Give `{name}='bootstrap'` "
-                             "with `stratified=False`.")
+                             f"`{name}='auto'` uses the Dirichlet posterior of each class "
+                             "for the ROC and PR areas and the stratified bootstrap "
+                             f"otherwise, both with the prevalence fixed. Give "
+                             f"`{name}='bootstrap'` with `stratified=False`.")
         _check_bool("progress", show_progress)
         return method, "", int(n_resamples)
     kinds = _KINDS[method]
@@ -156,9 +165,25 @@ def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any
                              f"`interval` must be one of {', '.join(map(repr, kinds))}.")
         kind = check_choice("interval", interval, kinds)
     n = check_positive_int("n_resamples", n_resamples, minimum=100)
-    _check_bool("stratified", stratified)
+    if not _check_bool("stratified", stratified) and method == "dirichlet":
+        raise ValueError(f"`{name}='dirichlet'` draws each class's scores from its own "
+                         "posterior, the prevalence fixed; `stratified=False` (the "
+                         f"prevalence resampled) is the bootstrap's. Give `{name}='bootstrap'` "
+                         "with `stratified=False`.")
     _check_bool("progress", show_progress)
     return method, kind, n
+
+
+def _check_prior_use(prior: Any, method: str, name: str = "method") -> Any:
+    """``prior`` (None: Jeffreys) applies to the Dirichlet posterior only."""
+    if prior is None:
+        return "jeffreys"
+    if method != "dirichlet":
+        raise ValueError(f"`prior` sets the pseudo-rows of `{name}='dirichlet'`; the "
+                         f"interval here is `{name}={method!r}`, which has no prior. Leave "
+                         "`prior` out, or give the Dirichlet method.")
+    _curve_prior(prior)
+    return prior
 
 
 def _resolve(curve: Any, name: Any, at: Any, top_k: Any, rule: Any,
@@ -335,14 +360,25 @@ def _unit_area(quantity: Any) -> bool:
             and quantity.curve in ("roc", "pr"))
 
 
-def _auto(quantity: Any) -> tuple[str, str]:
-    """The method and interval of ``method="auto"`` for this quantity: the ones the
-    coverage study found closest to nominal (``benchmarks/results/coverage_curve.md``)."""
+def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
+    """The method and interval of ``method="auto"`` for this quantity on this curve: the
+    ones the coverage studies found closest to nominal (``benchmarks/results/
+    coverage_curve.md`` and ``coverage_shapes.md``)."""
     if _unit_area(quantity):
+        if min(curve.n_positive, curve.n_negative) < DIRICHLET_BELOW:
+            return "dirichlet", "equal-tailed"
         if quantity.curve == "roc" and quantity.rule == "trapezoid":
             return "delong", "logit-t"
         return "jackknife", "logit-t"
     return "bootstrap", "percentile"
+
+
+def _check_auto_rows(curve: Any, name: str) -> None:
+    raise ValueError(f"the Dirichlet posterior (`{name}='dirichlet'`, the default below 100 "
+                     "rows of a class) needs at least 2 positives and 2 negatives (the "
+                     "coverage studies' smallest test sets); got "
+                     f"{curve.n_positive:g} positive(s) and {curve.n_negative:g} negative(s). "
+                     f"Use `{name}='bootstrap'` to resample anyway.")
 
 
 def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
@@ -977,12 +1013,90 @@ def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: fl
     return low, high, f"{boot.description}, logit scale, {how}"
 
 
+# ---------------------------------------------------------------------- Dirichlet
+def _curve_prior(prior: Any) -> tuple[float, str]:
+    """The weight of each pseudo-row and its label, from ``"jeffreys"`` (1/2),
+    ``"bayes-laplace"`` (1) or a positive number."""
+    if isinstance(prior, str):
+        key = check_choice("prior", prior.lower(), tuple(PRIORS))
+        return PRIORS[key], "Jeffreys" if key == "jeffreys" else "Bayes-Laplace"
+    try:
+        a = check_real("prior", prior, low=0.0, low_open=True)
+    except TypeError:
+        raise TypeError("`prior` must be 'jeffreys', 'bayes-laplace' or a positive number "
+                        f"(the weight of each pseudo-row); got {describe(prior)}.") from None
+    return a, f"{a:g}"
+
+
+def _class_weights(counts: np.ndarray, b: int, a: float,
+                   rng: np.random.Generator) -> np.ndarray:
+    """(b, k + 2) cumulative weights of one class: a pseudo-row of weight Gamma(a) above
+    the highest score, Gamma(count) for each of the k cells, a pseudo-row Gamma(a) below
+    the lowest score (a cell of one row, the usual case, is a standard exponential)."""
+    k = counts.size
+    w = np.zeros((b, k + 2))
+    w[:, 0] = rng.standard_gamma(a, size=b)
+    inner = w[:, 1:-1]
+    one = np.flatnonzero(counts == 1)
+    many = np.flatnonzero(counts > 1)
+    inner[:, one] = rng.standard_exponential((b, one.size))
+    inner[:, many] = rng.standard_gamma(counts[many].astype(float), size=(b, many.size))
+    w[:, -1] = rng.standard_gamma(a, size=b)
+    np.cumsum(w, axis=1, out=w)
+    return w
+
+
+def _dirichlet_values(curve: Any, quantity: Any, n: int, a: float,
+                      rng: np.random.Generator, show_progress: bool) -> np.ndarray:
+    """The quantity on n draws from the Dirichlet posterior of each class's scores.
+
+    Each class's distribution over the curve's cells gets the weights Gamma(rows of the
+    cell), plus a pseudo-row of weight Gamma(a) tied with the other class's above the
+    highest score and another below the lowest, normalized per class: the Bayesian
+    bootstrap (Rubin 1981) of the two classes, independently (prevalence fixed), under
+    a Dirichlet process prior whose base measure puts mass a on each end of the score
+    scale. A merged cell's weight is Gamma(its rows) by the aggregation property of the
+    Dirichlet, so the cells of :class:`_Cells` are exact here too. Batches as in
+    :func:`_bootstrap_values`.
+    """
+    cells = _Cells(curve, _cell_mode(quantity))
+    k = cells.k + 2
+    batch = max(1, min(n, _CHUNK_ELEMENTS // (k + 1)))
+    alpha_buf, beta_buf = np.empty((batch, k + 1)), np.empty((batch, k + 1))
+    values = np.empty(n)
+    pi = curve.prevalence
+    with progress(n, show_progress, "Dirichlet draws") as tick, \
+            np.errstate(divide="ignore", invalid="ignore"):
+        for start in range(0, n, batch):
+            b = min(batch, n - start)
+            tp = _class_weights(cells.pos, b, a, rng)
+            fp = _class_weights(cells.neg, b, a, rng)
+            alpha, beta = alpha_buf[:b], beta_buf[:b]
+            _fill_curves(tp, fp, tp[:, -1:], fp[:, -1:], alpha, beta)
+            values[start:start + b] = quantity(pi, alpha, beta)
+            tick(b)
+    return values
+
+
+def _run_dirichlet(curve: Any, quantity: Any, n: int, level: float, prior: Any, rng: Any,
+                   show_progress: bool) -> _Bootstrap:
+    _check_whole_counts(curve, "The curve Dirichlet posterior")
+    a, label = _curve_prior(prior)
+    generator = check_rng(rng)
+    values = _dirichlet_values(curve, quantity, n, a, generator, show_progress)
+    defined = np.sort(values[~np.isnan(values)])
+    tail = (1 - level) / 2
+    how = (f"Dirichlet posterior of each class's scores (Bayesian bootstrap, {label} "
+           f"pseudo-rows at both ends), {n} draws, equal-tailed")
+    return _Bootstrap(defined, (tail, 1 - tail), n, how, "fixed")
+
+
 def curve_interval(curve: Any, name: Any, *, method: str = "auto",
                    confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                    interval: str | None = None, stratified: bool = True, rng: Any = None,
                    progress: bool = False, at: dict[str, float] | None = None,
                    top_k: float | None = None, rule: str | None = None,
-                   **params: Any) -> IntervalResult:
+                   prior: Any = None, **params: Any) -> IntervalResult:
     """Confidence interval for an area or an operating-point value of a score curve.
 
     See :meth:`opsstats.curves.ScoreCurve.interval` for the parameters.
@@ -1000,7 +1114,10 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
     check_rng(rng)       # validated whichever method runs
     quantity = _resolve(curve, name, at, top_k, rule, params)
     if method == "auto":
-        method, kind = _auto(quantity)
+        method, kind = _auto(quantity, curve)
+    prior = _check_prior_use(prior, method)
+    if method == "dirichlet" and min(curve.n_positive, curve.n_negative) < 2:
+        _check_auto_rows(curve, "method")
     if kind == "logit-t":
         _check_logit_t(quantity, curve.n_positive, curve.n_negative)
     if method == "delong":
@@ -1022,8 +1139,11 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
         return IntervalResult(
             estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
             quantity=quantity.label, method=text, prevalence_mode="fixed", details=details)
-    boot = _run_bootstrap(curve, quantity, kind, n, level, estimate, stratified, rng,
-                          progress)
+    if method == "dirichlet":
+        boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
+    else:
+        boot = _run_bootstrap(curve, quantity, kind, n, level, estimate, stratified, rng,
+                              progress)
     values = boot.sorted_values
     description = boot.description
     if kind == "logit-t":
@@ -1059,7 +1179,7 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
                        confidence_level: float = 0.95,
                        n_resamples: int = DEFAULT_RESAMPLES, interval: str | None = None,
                        stratified: bool = True, rng: Any = None, progress: bool = False,
-                       **params: Any) -> OPSResult:
+                       prior: Any = None, **params: Any) -> OPSResult:
     """OPS of a curve quantity against a curve reference, with an interval when ``ci``
     is a method.
 
@@ -1109,8 +1229,11 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     estimate = float(result.estimate)
     extra: dict[str, Any] = {"interval": kind}
     if method == "auto":
-        method, kind = _auto(quantity)
+        method, kind = _auto(quantity, curve)
         extra["interval"] = kind
+    prior = _check_prior_use(prior, method, "ci")
+    if method == "dirichlet" and min(curve.n_positive, curve.n_negative) < 2:
+        _check_auto_rows(curve, "ci")
     if kind == "logit-t":
         _check_logit_t(quantity, curve.n_positive, curve.n_negative)
 
@@ -1153,8 +1276,11 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
                              "reference at its own prevalence. Use stratified=True (the "
                              "prevalence fixed, as OPS standardizes against the test set's "
                              "own prevalence).")
-        boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
-                              rng, progress)
+        if method == "dirichlet":
+            boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
+        else:
+            boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
+                                  rng, progress)
         text, mode = boot.description, boot.prevalence_mode
         values = boot.sorted_values
         m = values.size
@@ -1189,7 +1315,7 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     details = {**result.details, "value_ci": value_ci, "ci_without_reference_error": mapped,
                "reference_standard_error_at_ends": (float(se_low), float(se_high)),
                "prevalence_mode": mode, **extra}
-    if method == "bootstrap":
+    if method in ("bootstrap", "dirichlet"):
         details.update(n_resamples=n, n_undefined=int(n - n_defined))
     return replace(result, ci=ConfidenceInterval(float(low), float(high)),
                    confidence_level=level, ci_method=text, details=details)
