@@ -3,20 +3,24 @@
 The curve part of ``benchmarks/coverage.py`` simulates one family of classifiers:
 binormal scores with equal variances. A statistician will ask whether the coverage it
 reports is a property of the intervals or of that family. This script answers it for
-the default intervals (``ScoreCurve.interval(name)``, ``method="auto"``) and for the
-plain normal intervals beside them, on the same grid of test sets (n in {50, 200, 1000,
-10000} x prevalence pi in {0.5, 0.1, 0.02}) and three shapes of score distribution at
-each of two population ROC AUCs (0.7602 and 0.9214, those of the main study):
+the default intervals (``ScoreCurve.interval(name)``, ``method="auto"``), the Dirichlet
+posterior and the logit-t intervals at every size, and the plain normal intervals (see
+``METHOD_NOTE``), in two designs: the main study's grid (n in {50, 200, 1000, 10000} x
+prevalence pi in {0.5, 0.1, 0.02}, P ~ Binomial(n, pi)) and few positives among many
+negatives (P in {5, 10, 20, 50, 100} exactly, 2000 negatives), for three shapes of
+score distribution at each of two population ROC AUCs (0.7602 and 0.9214, those of the
+main study):
 
 * ``binormal``: negatives N(0, 1), positives N(mu, 1), mu = sqrt(2) Phi^-1(AUC): the
   main study's family (its rows here are a replication with other seeds);
 * ``unequal``: negatives N(0, 1), positives N(a, 2**2), a = sqrt(5) Phi^-1(AUC): the
-  positives spread twice as wide, so the ROC curve is not symmetric (it crosses the
-  chance line near the origin), the usual finding in diagnostic radiology;
+  positives spread twice as wide, so the ROC curve is not symmetric (it dips
+  below the chance line near the upper right corner), the usual finding in diagnostic
+  radiology;
 * ``subgroup``: negatives N(0, 1); a share q of the positives scores like the negatives,
   N(0, 1), the others N(4, 1): a classifier that finds most cases with confidence and
   misses a subgroup entirely, q = (Phi(4 / sqrt 2) - AUC) / (Phi(4 / sqrt 2) - 1/2)
-  (0.4778 and 0.1533). A positive's placement (the share of negatives it outscores) is
+  (0.4771 and 0.1533). A positive's placement (the share of negatives it outscores) is
   then nearly 0/1-valued: the least favourable shape for an interval built from a
   handful of them.
 
@@ -24,7 +28,7 @@ The estimands are as in the main study: the population ROC AUC, P(X > Y), the sa
 every test set; and the population PR AUC (average precision, step rule) at the test
 set's own prevalence P / n, AP(p) = integral of f_X(t) p S_X(t) / (p S_X(t) + (1 - p)
 S_Y(t)) dt, by adaptive quadrature (S the survival functions, f_X the positives'
-density). Test sets: P ~ Binomial(n, pi); an interval is counted where it is defined
+density). An interval is counted where it is defined
 (at least 2 rows of each class).
 
 Run (the committed output)::

@@ -1,7 +1,7 @@
 """Intervals for a :class:`~opsstats.curves.ScoreCurve`: its areas, its operating-point
 values and their outperformance scores (METHOD.md 3.2).
 
-Three methods, and a default that picks per quantity:
+Four methods, and a default that picks per quantity and class size:
 
 * ``"delong"``: DeLong, DeLong and Clarke-Pearson's (1988) asymptotic variance of the ROC
   AUC (the Mann-Whitney statistic, ties counted one half), computed by the O(n log n)
@@ -31,6 +31,15 @@ Three methods, and a default that picks per quantity:
   information than the smaller class). Areas only: a value at an operating point is
   quantile-like, and the jackknife variance of a non-smooth statistic is not
   consistent.
+* ``"dirichlet"``: the Dirichlet posterior of each class's score distribution: the
+  Bayesian bootstrap (Rubin 1981) of each class, Gamma(1) weights on its rows normalized
+  within the class (the prevalence fixed), plus four pseudo-rows of weight Gamma(a): a
+  positive and a negative tied above the highest score, and another pair tied below the
+  lowest (a = 1/2, Jeffreys, by default). The equal-tailed interval of the quantity over
+  the draws of the weighted curve. The pseudo-rows are what a small class needs: with
+  placements of 0 or 1 the ROC AUC's posterior tends to the Jeffreys Beta posterior of a
+  proportion, and a separated test set needs no special rule. A cell's rows share one
+  Gamma(rows) weight, over the same merged cells as the bootstrap (:func:`_dirichlet_values`).
 * ``"bootstrap"``: resampling the test set's (score, label) rows. The rows of one
   distinct score and one class are exchangeable, so a bootstrap resample is fully
   described by how many rows of each (threshold, class) cell it draws: stratified (the
@@ -64,12 +73,15 @@ resamples at 0 or 1 cannot make infinite) and t with min(P, N) - 1 degrees of fr
 At an estimate of exactly 0 or 1, where no logit exists, the logit-t intervals are
 one-sided: ``[((1 - level) / 2) ** (1 / k), 1]``, k the smaller class's size.
 
-``method="auto"`` (the default) is DeLong's logit-t interval for the ROC AUC, the
-jackknife's logit-t interval for the PR AUC (and the step-rule ROC AUC and trapezoid PR
-AUC), and the percentile bootstrap for every other quantity: for the two areas, the
-choices the coverage study (``benchmarks/coverage.py --part curve``) found nearest to
-nominal with small classes, where the percentile bootstrap and DeLong's normal interval
-undercover and the bootstrap's logit-t interval overcovers.
+``method="auto"`` (the default), for the ROC and PR areas: the Dirichlet posterior when
+the smaller class has fewer than ``DIRICHLET_BELOW`` (100) rows; from there on DeLong's
+logit-t interval for the ROC AUC and the jackknife's for the other areas, deterministic
+and milliseconds at millions of rows. The percentile bootstrap for every other quantity.
+The coverage studies (``benchmarks/coverage.py --part curve`` and
+``benchmarks/coverage_shapes.py``) found the logit-t intervals' coverage with small
+classes to depend on the shape of the score distributions (70% to 100% with 1 to 20
+rows of a class), and the Dirichlet posterior's ROC AUC intervals within 93%-97% across
+the shapes and sizes studied.
 
 For the OPS of a curve quantity at fixed prevalence, OPS is monotone in the quantity,
 so the OPS interval is the quantity's interval mapped through OPS (on the bootstrap's
@@ -114,8 +126,8 @@ _CENTRAL = (float(stats.norm.cdf(-1.0)), float(stats.norm.cdf(1.0)))
 #: Logit-scale draws are clipped to [_EPS, 1 - _EPS] (resamples at 0 or 1)
 _EPS = 1e-12
 #: Below this many rows in the smaller class the logit-t intervals warn
-#: (SmallCountWarning): the coverage study's cells with so few rows are where they miss
-#: the 93%-97% band (benchmarks/results/coverage_curve.md)
+#: (SmallCountWarning): with so few rows their coverage depends on the shape of the
+#: score distributions (benchmarks/results/coverage_shapes.md)
 SMALL_CLASS = 10
 #: ``method="auto"`` for a ROC or PR area: the Dirichlet posterior when the smaller class
 #: has fewer rows than this, the deterministic logit-t interval (DeLong's variance for
@@ -395,10 +407,11 @@ def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
         warnings.warn(f"{int(min(n_positive, n_negative))} rows in the smaller class "
                       f"(P = {n_positive:g}, N = {n_negative:g}): with fewer than "
                       f"{SMALL_CLASS} the logit-t interval's coverage is uncertain (in the "
-                      "coverage study, binormal scores, the default ones covered about "
-                      "91% to 99% for a nominal 95% where the smaller class expects 5 "
-                      "rows or fewer; "
-                      "see benchmarks/results/coverage_curve.md).", SmallCountWarning,
+                      "coverage studies it covered 70% to 100% for a nominal 95% with 1 "
+                      "to 20 rows expected in a class, depending on the shape of the "
+                      "score distributions; method='dirichlet', the default below 100 "
+                      "rows, stayed within 93% to 97% for the ROC AUC; see "
+                      "benchmarks/results/coverage_shapes.md).", SmallCountWarning,
                       stacklevel=4)
 
 
