@@ -53,8 +53,8 @@ Run from the repository root::
     python benchmarks/bench_curve_ci.py
     python benchmarks/bench_curve_ci.py --no-r --repeat 3
 
-Measured output (2-core VM, 2026-11-22 11:42 UTC, R 4.2.2 + pROC 1.18.0, load average
-about 1.1-1.8)::
+Measured output (2-core VM, 2026-11-22 13:43 UTC, R 4.2.2 + pROC 1.18.0, 5-minute load
+average about 1.3)::
 
     numpy 2.4.6, scikit-learn 1.9.1, Python 3.11.7; n = 1e+05, prevalence 0.1, continuous scores
 
@@ -63,29 +63,35 @@ about 1.1-1.8)::
        ours  PR AUC : AUC(PR, step) = 0.4792, 95% CI 0.4699-0.4884 (2000 stratified bootstrap resamples, percentile)
        scikit-learn loop (100 resamples): ROC AUC 95% 0.8510-0.8583, AP 0.4702-0.4880
                                                       best s  median s  runs
-       ours, ROC AUC + PR AUC (curve built inside)     1.866     1.878  4
-       ours, ROC AUC only                              1.084     1.111  4
-       scikit-learn loop, extrapolated from 100        82.48
-       scikit-learn loop / ours = 44.2 (target >= 25)
-       pROC ci.auc(bootstrap), ROC AUC, extrapolated from 200 resamples: 66.25 s (95% CI 0.8508-0.8582 from 200)
-       pROC bootstrap / ours (ROC AUC only) = 61.1
+       ours, ROC AUC + PR AUC (curve built inside)     1.742     1.783  4
+       ours, ROC AUC only                              0.971     1.001  4
+       scikit-learn loop, extrapolated from 100        79.81
+       scikit-learn loop / ours = 45.8 (target >= 25)
+       pROC ci.auc(bootstrap), ROC AUC, extrapolated from 200 resamples: 61.19 s (95% CI 0.8508-0.8582 from 200)
+       pROC bootstrap / ours (ROC AUC only) = 63.0
 
     2. DeLong interval of the ROC AUC, from raw scores
        ours: AUC(ROC, trapezoid) = 0.8547, 95% CI 0.8510-0.8585 (DeLong, Sun-Xu algorithm)
-       ours (from_scores + interval): best 4.3 ms, median 4.4 ms of 10 runs
+       ours (from_scores + interval): best 3.8 ms, median 3.9 ms of 10 runs
        ours, the default (logit scale, t): AUC(ROC, trapezoid) = 0.8547, 95% CI 0.8509-0.8585 (DeLong, Sun-Xu algorithm, logit scale, bias-corrected, t with 1.26e+04 df)
-       ours, the default (from_scores + interval): best 4.4 ms, median 4.5 ms of 10 runs
-       pROC ci.auc(method='delong'): median of 3 12.0 ms (runs 13, 11, 12 ms; roc()+auc() 36 ms not included); CI 0.850955-0.858514
-       pROC / ours = 2.8 (target >= 1); same interval to 1e-9: True
+       ours, the default (from_scores + interval): best 3.7 ms, median 4.1 ms of 10 runs
+       pROC ci.auc(method='delong'): median of 3 12.0 ms (runs 12, 12, 11 ms; roc()+auc() 35 ms not included); CI 0.850955-0.858514
+       pROC / ours = 3.2 (target >= 1); same interval to 1e-9: True
 
     3. Dirichlet, 10000 draws, ConfusionMatrix(tp=850, fp=1200, fn=150, tn=7800)
        F1 score = 0.5574, 95% CI 0.5416-0.5725 (Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, equal-tailed)
        OPS(F1 score = 0.5574 at prevalence 0.1) = 0.9459, 95% CI 0.9409-0.9503 (Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, equal-tailed) [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]
-       cm.interval('f1'): best 1.0 ms, median 1.0 ms; cm.ops('f1', ci='dirichlet'): best 1.2 ms, median 1.3 ms (target < 100 ms each)
+       cm.interval('f1'): best 0.8 ms, median 0.9 ms; cm.ops('f1', ci='dirichlet'): best 1.0 ms, median 1.1 ms (target < 100 ms each)
 
     4. The default interval of the PR AUC (stratified jackknife, logit scale, t), from raw scores
        AUC(PR, step) = 0.4792, 95% CI 0.4698-0.4887 (stratified jackknife (leave one row out), logit scale, t with 1.793e+04 df)
-       from_scores + interval: best 5.3 ms, median 5.5 ms of 10 runs (no resampling; compare section 1's bootstrap)
+       from_scores + interval: best 3.4 ms, median 3.6 ms of 10 runs (no resampling; compare section 1's bootstrap)
+
+    5. The default intervals with 50 positives among 99950 negatives (the Dirichlet posterior, 2000 draws), from raw scores
+       AUC(ROC, trapezoid) = 0.8576, 95% CI 0.7800-0.8996 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed)
+       from_scores + interval: best 11.1 ms, median 11.3 ms of 5 runs
+       AUC(PR, step) = 0.0290, 95% CI 0.0064-0.0968 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed)
+       from_scores + interval: best 7.9 ms, median 8.0 ms of 5 runs
 
 Notes. Our bootstrap's cost per resample is the shared curve geometry on about 17,000
 (ROC) or 10,000 (average precision) cells, plus the multinomial counts: not a sort of
@@ -93,8 +99,10 @@ n rows. The DeLong interval costs one O(n log n) sort (building the curve, about
 and a few O(J) passes (about 1.5 ms); pROC's figure excludes building its ROC object.
 The default interval (logit scale, t) adds one t quantile to DeLong's, about 0.2 ms.
 The default PR AUC interval (section 4) is one pass over the at most 2J distinct
-leave-one-out curves: about 5 ms, against about 0.8 s for the PR half of section 1's
-2000-resample bootstrap.
+leave-one-out curves: about 4 ms, against about 0.8 s for the PR half of section 1's
+2000-resample bootstrap. The Dirichlet posterior of section 5 draws 2000 weightings of
+the about 2 x 50 + 3 cells left after merging the runs of negatives: about 10 ms with
+the curve's sort of 1e5 rows included.
 """
 
 from __future__ import annotations
@@ -300,8 +308,7 @@ def main() -> None:
     y_few = np.zeros(n, dtype=np.int8)
     y_few[:FEW] = 1
     s_few = np.random.default_rng(3).standard_normal(n) + 1.5 * y_few
-    print(f"
-5. The default intervals with {FEW} positives among {n - FEW:.0f} negatives (the "
+    print(f"\n5. The default intervals with {FEW} positives among {n - FEW:.0f} negatives (the "
           "Dirichlet posterior, 2000 draws), from raw scores")
     for name in ("roc_auc", "pr_auc"):
         def run(name=name):

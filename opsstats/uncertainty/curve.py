@@ -733,6 +733,14 @@ def _prevalence_dependent(quantity: Any) -> bool:
     return depends_on_prevalence(quantity)
 
 
+def _batches(n: int, k: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """The batch size for n curves of k cells (it depends only on the data, so the same
+    ``rng`` gives the same draws), the (batch, k + 1) alpha and beta buffers and the n
+    values to fill."""
+    batch = max(1, min(n, _CHUNK_ELEMENTS // (k + 1)))
+    return batch, np.empty((batch, k + 1)), np.empty((batch, k + 1)), np.empty(n)
+
+
 def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generator,
                       stratified: bool, show_progress: bool) -> np.ndarray:
     """The quantity on n bootstrap resamples of the curve's rows (NaN where undefined).
@@ -752,9 +760,7 @@ def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generato
                              np.concatenate((has_pos, k + has_neg)), 2 * k)
     by_prevalence = not stratified and _prevalence_dependent(quantity)
     fix = _first_limit_fix(quantity)
-    batch = max(1, min(n, _CHUNK_ELEMENTS // (k + 1)))
-    alpha_buf, beta_buf = np.empty((batch, k + 1)), np.empty((batch, k + 1))
-    values = np.empty(n)
+    batch, alpha_buf, beta_buf, values = _batches(n, k)
     pi = curve.prevalence
     with progress(n, show_progress, "bootstrap") as tick, \
             np.errstate(divide="ignore", invalid="ignore"):
@@ -1073,10 +1079,7 @@ def _dirichlet_values(curve: Any, quantity: Any, n: int, a: float,
     :func:`_bootstrap_values`.
     """
     cells = _Cells(curve, _cell_mode(quantity))
-    k = cells.k + 2
-    batch = max(1, min(n, _CHUNK_ELEMENTS // (k + 1)))
-    alpha_buf, beta_buf = np.empty((batch, k + 1)), np.empty((batch, k + 1))
-    values = np.empty(n)
+    batch, alpha_buf, beta_buf, values = _batches(n, cells.k + 2)
     pi = curve.prevalence
     with progress(n, show_progress, "Dirichlet draws") as tick, \
             np.errstate(divide="ignore", invalid="ignore"):
