@@ -385,7 +385,10 @@ def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
     return "bootstrap", "percentile"
 
 
-def _check_auto_rows(curve: Any, name: str) -> None:
+def _check_dirichlet_rows(curve: Any, method: str, name: str) -> None:
+    """The Dirichlet posterior needs 2 rows of each class (as the studies defined it)."""
+    if method != "dirichlet" or min(curve.n_positive, curve.n_negative) >= 2:
+        return
     raise ValueError(f"the Dirichlet posterior (`{name}='dirichlet'`, the default below 100 "
                      "rows of a class) needs at least 2 positives and 2 negatives (the "
                      "coverage studies' smallest test sets); got "
@@ -1132,8 +1135,7 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
     if method == "auto":
         method, kind = _auto(quantity, curve)
     prior = _check_prior_use(prior, method)
-    if method == "dirichlet" and min(curve.n_positive, curve.n_negative) < 2:
-        _check_auto_rows(curve, "method")
+    _check_dirichlet_rows(curve, method, "method")
     if kind == "logit-t":
         _check_logit_t(quantity, curve.n_positive, curve.n_negative)
     if method == "delong":
@@ -1248,8 +1250,7 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
         method, kind = _auto(quantity, curve)
         extra["interval"] = kind
     prior = _check_prior_use(prior, method, "ci")
-    if method == "dirichlet" and min(curve.n_positive, curve.n_negative) < 2:
-        _check_auto_rows(curve, "ci")
+    _check_dirichlet_rows(curve, method, "ci")
     if kind == "logit-t":
         _check_logit_t(quantity, curve.n_positive, curve.n_negative)
 
