@@ -32,9 +32,10 @@ class SmallCountWarning(UserWarning):
     bootstrap covers far below its nominal level whenever an expected cell count is 5 or
     less (its resamples collapse when a count is 0), while the Dirichlet-multinomial
     interval stays at or above it. Raised too by the logit-t intervals of a score curve
-    (the defaults for the ROC and PR AUC) when the smaller class has fewer than 10 rows,
-    where their coverage in ``benchmarks/results/coverage_curve.md`` leaves the 93%-97%
-    band on either side.
+    (the defaults for the ROC and PR AUC from 100 rows of each class on) when they are
+    asked for with fewer than 10 rows in the smaller class, where their coverage in
+    ``benchmarks/results/coverage_shapes.md`` leaves the 93%-97% band on either side,
+    depending on the shape of the score distributions.
 
     Examples
     --------
