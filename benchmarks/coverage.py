@@ -1406,6 +1406,13 @@ def _curve_band_thresholds(defaults: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _where_dirichlet(rows: pd.DataFrame) -> str:
+    """", where the default is the Dirichlet posterior" when every row's cell expects
+    fewer than 100 rows in the smaller class (the posterior's range in ``auto``)."""
+    return (", where the default is the Dirichlet posterior"
+            if rows["min_expected_count"].max() < 100 else "")
+
+
 def _curve_reading(defaults: pd.DataFrame) -> str:
     """Why the defaults miss, from the rows: the side of the misses and the bias."""
     out = ["Why, from the same rows:", ""]
@@ -1419,8 +1426,8 @@ def _curve_reading(defaults: pd.DataFrame) -> str:
             high = (below["miss_high"] * below["n_defined"]).sum()
             out.append(
                 f"- {QUANTITY_LABEL[q]}, below the band ({len(below)} entries, all with "
-                f"E[min class] <= {below['min_expected_count'].max():g}, where the default "
-                f"is the Dirichlet posterior): {100 * low / (low + high):.0f}% of their "
+                f"E[min class] <= {below['min_expected_count'].max():g}"
+                f"{_where_dirichlet(below)}): {100 * low / (low + high):.0f}% of their "
                 "misses have the truth *below* the interval, i.e. the interval too high. "
                 + ("Average precision is biased upwards with few positives at low "
                    "prevalence, and the posterior is centred near the estimate (see the "
@@ -1430,8 +1437,8 @@ def _curve_reading(defaults: pd.DataFrame) -> str:
         if len(above):
             out.append(
                 f"- {QUANTITY_LABEL[q]}, above the band ({len(above)} entries, all with "
-                f"E[min class] <= {above['min_expected_count'].max():g}, where the default "
-                "is the Dirichlet posterior): the price of an interval that stays honest "
+                f"E[min class] <= {above['min_expected_count'].max():g}"
+                f"{_where_dirichlet(above)}): the price of an interval that stays honest "
                 "with a handful of rows of a class. Its four Jeffreys pseudo-rows (weight "
                 "1/2 each, at both ends of the score scale) weigh as much as a row of the "
                 "smaller class and widen the interval most when that class has few rows: "

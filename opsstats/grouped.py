@@ -22,6 +22,7 @@ from .confusion import ConfusionMatrix
 from .curves._geometry import CURVES
 from .exceptions import UndefinedMetricWarning
 from .metrics import get_metric
+from .uncertainty.curve import METHODS as CURVE_METHODS
 
 __all__ = ["evaluate", "COLUMNS"]
 
@@ -299,8 +300,7 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
         threshold = float(threshold)
     if ci is not None:
         ci = check_choice("ci", ci, ("dirichlet", "bootstrap", "delong"))
-    curve_ci = check_choice("curve_ci", curve_ci,
-                            ("auto", "bootstrap", "delong", "dirichlet", "jackknife"))
+    curve_ci = check_choice("curve_ci", curve_ci, CURVE_METHODS)
     if ci == "delong":  # DeLong for curves, the default for confusion-matrix metrics
         ci, curve_ci = "dirichlet", "delong"
     confidence_level = check_confidence_level(confidence_level)
