@@ -173,7 +173,9 @@ number of prevalences and the CPU time of the precomputation per cell.
 
 Methods (``CURVE_METHODS``): ``auto`` (the default of ``ScoreCurve.interval`` and
 ``ScoreCurve.ops(ci="auto")``: the Dirichlet posterior of each class's scores where the
-smaller class has fewer than 100 rows, from 100 on DeLong's logit-t interval for the ROC
+smaller class has fewer than 100 rows, equal-tailed for the ROC AUC and bias-extended for
+the PR AUC (the lower end moved down by the draws' mean excess over the estimate), from
+100 on DeLong's logit-t interval for the ROC
 AUC and the stratified jackknife's logit-t interval for the PR AUC; the one held to the
 93%-97% band), ``dirichlet`` (the Dirichlet posterior at every size), ``delong-logit-t``
 and ``jackknife-logit-t`` (the logit-t intervals at every size: for the ROC AUC and the
@@ -945,13 +947,16 @@ CURVE_METHODS = (
     CurveMethod("auto", {"ci": "auto"}, "fixed", default=True,
                 note="the default (`method=\"auto\"`): where the smaller class has fewer "
                      "than 100 rows, the Dirichlet posterior of each class's scores "
-                     "(`dirichlet`); from 100 rows on, the logit-t interval of DeLong's "
+                     "(`dirichlet`; for the PR AUC bias-extended, its lower end moved down "
+                     "by the draws' mean excess over the estimate); from 100 rows on, the "
+                     "logit-t interval of DeLong's "
                      "variance for the ROC AUC (`delong-logit-t`) and of the jackknife's "
                      "for the PR AUC (`jackknife-logit-t`)"),
     CurveMethod("dirichlet", {"ci": "dirichlet"}, "fixed",
                 note="the Dirichlet posterior of each class's scores (Bayesian bootstrap, "
                      "a Jeffreys pseudo-row of each class tied above the highest score and "
-                     "another below the lowest), equal-tailed (`ci=\"dirichlet\"`)"),
+                     "another below the lowest), equal-tailed (`ci=\"dirichlet\"`; for the "
+                     "PR AUC the default below 100 rows before the bias extension)"),
     CurveMethod("delong-logit-t", {"ci": "delong", "interval": "logit-t"}, "fixed",
                 roc_only=True,
                 note="DeLong's variance on the logit scale, bias-corrected, Welch-"
@@ -1221,8 +1226,11 @@ def curve_render(df: pd.DataFrame) -> str:
                "`report` and the command line): where the smaller class has fewer than 100 "
                "rows, the Dirichlet posterior of each class's scores (the Bayesian bootstrap "
                "of each class with a Jeffreys pseudo-row tied with the other class's above "
-               "the highest score and another below the lowest; equal-tailed; 1000 draws "
-               "here); from 100 rows on, the logit-t interval: for the ROC AUC DeLong's "
+               "the highest score and another below the lowest; 1000 draws here; "
+               "equal-tailed for the ROC AUC; for the PR AUC with its lower end moved down by "
+               "the draws' mean excess over the estimate, the posterior's estimate of "
+               "average precision's upward small-sample bias); from 100 rows on, the "
+               "logit-t interval: for the ROC AUC DeLong's "
                "variance on the logit scale, bias-corrected, with a Welch-Satterthwaite t "
                "quantile, for the PR AUC the stratified jackknife variance on the logit scale "
                "with t on (k - 1) V^2 / (V1^2 + V0^2) degrees of freedom "

@@ -639,10 +639,12 @@ def test_auto_draws_the_dirichlet_posterior_below_100_rows_of_a_class(n_small):
     rng = np.random.default_rng(n_small)
     y = np.r_[np.ones(n_small), np.zeros(400)]
     curve = ScoreCurve.from_scores(y, rng.normal(y, 1))
-    for name, former in (("roc_auc", "delong"), ("pr_auc", "jackknife")):
+    for name, former, kind in (("roc_auc", "delong", "equal-tailed"),
+                               ("pr_auc", "jackknife", "bias-extended")):
         auto = curve.interval(name, rng=5, n_resamples=300)
         if n_small < 100:
-            assert auto == curve.interval(name, method="dirichlet", rng=5, n_resamples=300)
+            assert auto == curve.interval(name, method="dirichlet", interval=kind, rng=5,
+                                          n_resamples=300)
             assert auto.method.startswith("Dirichlet posterior of each class's scores")
         else:
             assert auto == curve.interval(name, method=former, interval="logit-t")
@@ -978,3 +980,61 @@ def test_ops_dirichlet_maps_the_draws(name):
     assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
                                                                            abs=1e-12)
     assert r.ci_method.startswith(iv.method)
+
+
+def _weak_few_positives():
+    """8 positives among 400 negatives, weakly separated: average precision biased
+    upwards, and the Dirichlet draws' mean above the estimate."""
+    rng = np.random.default_rng(11)
+    y = np.r_[np.ones(8), np.zeros(400)]
+    return ScoreCurve.from_scores(y, rng.normal(size=408) + 1.2 * y)
+
+
+def test_bias_extended_moves_the_lower_end_down_by_the_draws_excess():
+    curve = _weak_few_positives()
+    plain = curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
+    ext = curve.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=3,
+                         n_resamples=500)
+    np.testing.assert_array_equal(ext.draws, plain.draws)   # the same posterior draws
+    b = float(np.mean(plain.draws)) - plain.estimate
+    assert 0.05 < b < 0.07 < plain.ci.low   # b = 0.0564: a real shift, not rounding
+    assert ext.details["bias_extension"] == pytest.approx(b, rel=1e-12)
+    assert ext.ci.low == pytest.approx(plain.ci.low - b, abs=1e-15)
+    assert ext.ci.high == plain.ci.high and ext.estimate == plain.estimate
+    assert ext.method == (plain.method + ", lower end extended by the draws' mean excess "
+                          f"over the estimate ({b:.3g})")
+    # below 100 rows of a class this is the PR AUC default (the ROC AUC's stays plain)
+    assert curve.interval("pr_auc", rng=3, n_resamples=500) == ext
+    assert curve.interval("roc_auc", rng=3, n_resamples=500) == curve.interval(
+        "roc_auc", method="dirichlet", rng=3, n_resamples=500)
+
+
+def test_bias_extended_never_narrows_and_stops_at_zero():
+    # two positives at the bottom of 62 rows: the extension would pass 0
+    y = np.r_[np.ones(2), np.zeros(60)]
+    curve = ScoreCurve.from_scores(y, np.r_[0.1, 0.2, np.linspace(0.05, 1, 60)])
+    plain = curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
+    ext = curve.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=3,
+                         n_resamples=500)
+    assert plain.ci.low - ext.details["bias_extension"] < 0 == ext.ci.low
+    # a separated test set: the draws fall below the estimate 1, no extension
+    sep = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
+    plain = sep.interval("pr_auc", method="dirichlet", rng=0)
+    ext = sep.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=0)
+    assert ext.details["bias_extension"] == 0.0 and ext.ci == plain.ci
+
+
+def test_ops_bias_extended_maps_the_extended_ends():
+    curve = _weak_few_positives()
+    iv = curve.interval("pr_auc", method="dirichlet", interval="bias-extended",
+                        n_resamples=401, rng=4)
+    r = curve.ops("pr_auc", reference=REF, ci="dirichlet", interval="bias-extended",
+                  n_resamples=401, rng=4)
+    assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-12)
+    assert r.details["bias_extension"] == iv.details["bias_extension"]
+    assert r.details["n_resamples"] == 401 and r.details["n_undefined"] == 0
+    ends = REF.ops("pr_auc", list(iv.ci), prevalence=curve.prevalence).estimate
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
+                                                                           abs=1e-12)
+    assert r.ci_method.startswith(iv.method)
+    assert curve.ops("pr_auc", reference=REF, ci="auto", n_resamples=401, rng=4) == r

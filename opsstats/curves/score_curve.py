@@ -923,7 +923,8 @@ class ScoreCurve:
             ``"auto"`` (default): the method the coverage studies found nearest to
             nominal for the quantity (see Notes). For the ROC and PR AUC (and the other
             [0, 1] areas): with fewer than 100 rows in the smaller class, the Dirichlet
-            posterior of each class's scores (``"dirichlet"``); from 100 rows on, the
+            posterior of each class's scores (``"dirichlet"``; for the PR areas with
+            ``interval="bias-extended"``); from 100 rows on, the
             logit-scale interval of DeLong's variance for the ROC AUC (``"delong"`` with
             ``interval="logit-t"``) and of the stratified jackknife's for the other areas
             (``"jackknife"`` with ``interval="logit-t"``), which costs milliseconds at
@@ -934,7 +935,7 @@ class ScoreCurve:
             O(n log n) algorithm of Sun and Xu (2014). ``"dirichlet"``: the Bayesian
             bootstrap of each class (Dirichlet weights on its rows) with a pseudo-row of
             each class above the highest score and another below the lowest (weight
-            ``prior``), equal-tailed; the prevalence fixed. ``"jackknife"``: the
+            ``prior``); the prevalence fixed. ``"jackknife"``: the
             two-sample jackknife variance of a curve area (leave one row out, per class;
             DeLong's variance for the ROC AUC), exact in O(n).
         confidence_level : float, default 0.95
@@ -945,7 +946,15 @@ class ScoreCurve:
             For an explicit ``method`` (not with ``"auto"``): ``"percentile"``
             (default), ``"bca"`` or ``"logit-t"`` for the bootstrap; ``"normal"``
             (default, as pROC) or ``"logit-t"`` for DeLong and for the jackknife;
-            ``"equal-tailed"`` for the Dirichlet posterior.
+            ``"equal-tailed"`` (default) or ``"bias-extended"`` for the Dirichlet
+            posterior: the equal-tailed interval with its lower end moved down by
+            b = max(0, mean of the draws - estimate), the posterior's estimate of the
+            estimator's upward small-sample bias (``details["bias_extension"]``). The
+            average precision of a few positives is biased upwards, by an amount that
+            depends on the upper tails of the scores; the equal-tailed PR AUC interval
+            covers 62%-92% on some shapes with 5-50 positives, the extended one at
+            least 90% in the shapes study (``benchmarks/results/coverage_shapes.md``),
+            often conservatively.
         stratified : bool, default True
             Resample within each class (prevalence fixed). Not stratified, resamples
             where a class is absent are undefined and counted in ``n_undefined``.

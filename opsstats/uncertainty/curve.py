@@ -40,6 +40,10 @@ Four methods, and a default that picks per quantity and class size:
   placements of 0 or 1 the ROC AUC's posterior tends to the Jeffreys Beta posterior of a
   proportion, and a separated test set needs no special rule. A cell's rows share one
   Gamma(rows) weight, over the same merged cells as the bootstrap (:func:`_dirichlet_values`).
+  Interval ``"bias-extended"``: the equal-tailed interval with its lower end moved down
+  by max(0, mean of the draws - estimate), the posterior's estimate of the estimator's
+  upward small-sample bias (:func:`_bias_extended`); for average precision with few
+  positives, whose bias depends on the scores' upper tails.
 * ``"bootstrap"``: resampling the test set's (score, label) rows. The rows of one
   distinct score and one class are exchangeable, so a bootstrap resample is fully
   described by how many rows of each (threshold, class) cell it draws: stratified (the
@@ -74,7 +78,8 @@ At an estimate of exactly 0 or 1, where no logit exists, the logit-t intervals a
 one-sided: ``[((1 - level) / 2) ** (1 / k), 1]``, k the smaller class's size.
 
 ``method="auto"`` (the default), for the ROC and PR areas: the Dirichlet posterior when
-the smaller class has fewer than ``DIRICHLET_BELOW`` (100) rows; from there on DeLong's
+the smaller class has fewer than ``DIRICHLET_BELOW`` (100) rows (equal-tailed for the ROC
+areas, bias-extended for the PR areas); from there on DeLong's
 logit-t interval for the ROC AUC and the jackknife's for the other areas, deterministic
 and milliseconds at millions of rows. The percentile bootstrap for every other quantity.
 The coverage studies (``benchmarks/coverage.py --part curve`` and
@@ -118,7 +123,8 @@ __all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "d
 METHODS = ("auto", "bootstrap", "delong", "dirichlet", "jackknife")
 DEFAULT_RESAMPLES = 2000
 _KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "logit-t"),
-          "dirichlet": ("equal-tailed",), "jackknife": ("normal", "logit-t")}
+          "dirichlet": ("equal-tailed", "bias-extended"),
+          "jackknife": ("normal", "logit-t")}
 _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
 #: Share of the logit-scale resamples whose spread gives the bootstrap logit-t standard
 #: error: their central 68.27% spans +-1 standard deviation of a normal distribution.
@@ -378,7 +384,7 @@ def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
     coverage_curve.md`` and ``coverage_shapes.md``)."""
     if _unit_area(quantity):
         if min(curve.n_positive, curve.n_negative) < DIRICHLET_BELOW:
-            return "dirichlet", "equal-tailed"
+            return "dirichlet", "bias-extended" if quantity.curve == "pr" else "equal-tailed"
         if quantity.curve == "roc" and quantity.rule == "trapezoid":
             return "delong", "logit-t"
         return "jackknife", "logit-t"
@@ -1110,6 +1116,29 @@ def _run_dirichlet(curve: Any, quantity: Any, n: int, level: float, prior: Any, 
     return _Bootstrap(defined, (tail, 1 - tail), n, how, "fixed")
 
 
+def _bias_extended(boot: _Bootstrap, estimate: float) -> tuple[float, float, str, float]:
+    """The equal-tailed posterior interval with its lower end moved down by
+    b = max(0, mean of the draws - estimate), clipped at 0.
+
+    b is the Bayesian bootstrap's estimate of the estimator's upward small-sample bias
+    (the bootstrap principle: the posterior mean exceeds the estimate about as much as
+    the estimate exceeds the truth). The average precision of a few positives is biased
+    upwards (each precision i / (i + FP_i) is a convex function of a small count), and
+    by how much depends on the scores' upper tails, which a few positives cannot show;
+    the extension covers a truth below a biased estimate and never narrows the interval
+    (``benchmarks/results/coverage_shapes.md``).
+    """
+    values = boot.sorted_values
+    if values.size == 0:
+        return float("nan"), float("nan"), boot.description, float("nan")
+    low, high = (float(v) for v in at_positions(
+        values, quantile_positions(values.size, boot.levels)))
+    bias = max(0.0, float(values.mean()) - estimate)
+    text = (f"{boot.description}, lower end extended by the draws' mean excess over the "
+            f"estimate ({bias:.3g})")
+    return max(low - bias, 0.0), high, text, bias
+
+
 def curve_interval(curve: Any, name: Any, *, method: str = "auto",
                    confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                    interval: str | None = None, stratified: bool = True, rng: Any = None,
@@ -1164,9 +1193,12 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
                               progress)
     values = boot.sorted_values
     description = boot.description
+    details: dict[str, Any] = {"levels": boot.levels, "interval": kind}
     if kind == "logit-t":
         low, high, description = _bootstrap_logit_t(curve, quantity, boot, estimate,
                                                     level)
+    elif kind == "bias-extended":
+        low, high, description, details["bias_extension"] = _bias_extended(boot, estimate)
     elif values.size == 0:
         low = high = float("nan")
     else:
@@ -1176,7 +1208,7 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
         estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
         quantity=quantity.label, method=description, n_resamples=n,
         n_undefined=int(n - values.size), prevalence_mode=boot.prevalence_mode,
-        draws=values, details={"levels": boot.levels, "interval": kind})
+        draws=values, details=details)
 
 
 def _widen(estimate: float, low: float, high: float, se_low: float, se_high: float,
@@ -1278,11 +1310,16 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
         n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
         extra.update(variance=info["variance"], standard_error_value=info["standard_error"])
         mode = "fixed"
-    elif kind == "logit-t":
-        boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
-                              rng, progress)
-        low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value,
-                                                 level)
+    elif kind in ("logit-t", "bias-extended"):
+        if kind == "logit-t":
+            boot = _run_bootstrap(curve, quantity, kind, n, level, result.value,
+                                  stratified, rng, progress)
+            low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value,
+                                                     level)
+        else:
+            boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
+            low_v, high_v, text, extra["bias_extension"] = _bias_extended(boot,
+                                                                          result.value)
         low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = boot.sorted_values.size, ConfidenceInterval(low_v, high_v)
         mode = boot.prevalence_mode
