@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--ci", choices=CI_CHOICES, default="dirichlet",
                      help="interval method (default dirichlet; curves use, for the ROC "
                           "and PR AUC, the Dirichlet posterior of each class's scores below "
-                          "100 rows of the smaller class and the logit-scale DeLong or "
+                          "100 rows of the smaller class (for the PR AUC with the lower "
+                          "end extended by its bias estimate) and the logit-scale DeLong or "
                           "jackknife interval from 100 on, the percentile bootstrap "
                           "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
                           "delong; none for no intervals)")

@@ -951,10 +951,10 @@ class ScoreCurve:
             b = max(0, mean of the draws - estimate), the posterior's estimate of the
             estimator's upward small-sample bias (``details["bias_extension"]``). The
             average precision of a few positives is biased upwards, by an amount that
-            depends on the upper tails of the scores; the equal-tailed PR AUC interval
-            covers 62%-92% on some shapes with 5-50 positives, the extended one at
-            least 90% in the shapes study (``benchmarks/results/coverage_shapes.md``),
-            often conservatively.
+            depends on the upper tails of the scores; below 100 rows the equal-tailed
+            PR AUC interval covered as little as 60% in the shapes study
+            (``benchmarks/results/coverage_shapes.md``), the extended one at least
+            89.6%, often conservatively.
         stratified : bool, default True
             Resample within each class (prevalence fixed). Not stratified, resamples
             where a class is absent are undefined and counted in ``n_undefined``.
@@ -1040,12 +1040,15 @@ class ScoreCurve:
         binormal scores, but not for others: with 10 positives among 2000 negatives and
         a ROC AUC of 0.92 they covered about 77% when 15% of the positives scored like
         negatives (``benchmarks/results/coverage_shapes.md``). For the ROC AUC the
-        Dirichlet posterior stayed within 93%-97% (93.7% to 97.2%) across the three
-        shapes, both AUCs and every class size studied. For the PR AUC it missed less
-        often than the logit-t interval across the shapes, but it still covers only
-        82%-92% with a weak classifier, at most 20 positives and a prevalence of 2% or
-        less, where average precision is biased upwards. From 100 rows of each class
-        on, both are near nominal and the logit-t interval is used because it is
+        Dirichlet posterior covered 93.7% to 99.6% below 100 rows of the smaller class,
+        across five shapes and both AUCs: never below the band, above it (conservative)
+        mostly with positives less spread than the negatives or heavy tails. For the PR AUC
+        the equal-tailed posterior fell to 60% with few positives less spread than the
+        negatives, because average precision is then biased upwards by more than the
+        posterior's spread; the default below 100 rows, the same posterior with its lower
+        end extended by the draws' mean excess over the estimate, covered 89.6% to 100%
+        there, often conservatively. From 100 rows of each class on, both are near
+        nominal and the logit-t interval is used because it is
         deterministic and fast. The studies report every method's coverage cell by
         cell.
 
