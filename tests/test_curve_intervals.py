@@ -1038,3 +1038,17 @@ def test_ops_bias_extended_maps_the_extended_ends():
                                                                            abs=1e-12)
     assert r.ci_method.startswith(iv.method)
     assert curve.ops("pr_auc", reference=REF, ci="auto", n_resamples=401, rng=4) == r
+
+
+@pytest.mark.parametrize("name, kw", [("lift_auc", {}), ("precision", {"at": {"recall": 0.5}})])
+def test_bias_extended_only_for_the_roc_and_pr_areas(name, kw):
+    curve = _curve("medium")
+    with pytest.raises(ValueError, match="`interval='bias-extended'` applies to the ROC and "
+                                         "PR areas"):
+        curve.interval(name, method="dirichlet", interval="bias-extended", rng=0, **kw)
+    with pytest.raises(ValueError, match="`interval='bias-extended'` applies"):
+        curve.ops(name, reference=REF, ci="dirichlet", interval="bias-extended", rng=0, **kw)
+    # the ROC area accepts it (the extension is 0 when the draws fall below the estimate)
+    r = curve.interval("roc_auc", method="dirichlet", interval="bias-extended", rng=0,
+                       n_resamples=200)
+    assert r.details["bias_extension"] >= 0.0

@@ -392,6 +392,14 @@ def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
     return "bootstrap", "percentile"
 
 
+def _check_bias_extended(quantity: Any, kind: str) -> None:
+    """The bias extension clips at 0 and was studied on the ROC and PR areas only."""
+    if kind == "bias-extended" and not _unit_area(quantity):
+        raise ValueError("`interval='bias-extended'` applies to the ROC and PR areas (values "
+                         "in [0, 1], where the coverage studies checked it); got "
+                         f"{quantity.label}. Use interval='equal-tailed'.")
+
+
 def _check_dirichlet_rows(curve: Any, method: str, name: str) -> None:
     """The Dirichlet posterior needs 2 rows of each class (as the studies defined it)."""
     if method != "dirichlet" or min(curve.n_positive, curve.n_negative) >= 2:
@@ -1166,6 +1174,7 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
         method, kind = _auto(quantity, curve)
     prior = _check_prior_use(prior, method)
     _check_dirichlet_rows(curve, method, "method")
+    _check_bias_extended(quantity, kind)
     if kind == "logit-t":
         _check_logit_t(quantity, curve.n_positive, curve.n_negative)
     if method == "delong":
@@ -1284,6 +1293,7 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
         extra["interval"] = kind
     prior = _check_prior_use(prior, method, "ci")
     _check_dirichlet_rows(curve, method, "ci")
+    _check_bias_extended(quantity, kind)
     if kind == "logit-t":
         _check_logit_t(quantity, curve.n_positive, curve.n_negative)
 
