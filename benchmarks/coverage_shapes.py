@@ -116,6 +116,11 @@ N_DRAWS = 1000
 SKIP_DRAWS = 1000
 
 
+#: the standardized score distributions (frozen once: building one costs more than
+#: evaluating it, and the quadrature of ``Shape.ap`` evaluates them thousands of times)
+_BASES = {"normal": stats.norm(), "t3": stats.t(3)}
+
+
 @dataclass(frozen=True)
 class Shape:
     """Scores: negatives B; positives a mixture, share ``q`` B and the rest
@@ -130,7 +135,7 @@ class Shape:
 
     @property
     def base(self) -> Any:
-        return stats.norm() if self.tails == "normal" else stats.t(3)
+        return _BASES[self.tails]
 
     def auc(self) -> float:
         """P(X > Y) for a positive X and a negative Y."""
