@@ -106,7 +106,11 @@ of the interval the Dirichlet method estimates by Monte Carlo (the Beta(x + 1/2,
 t - x + 1/2) quantiles), computed exactly by summing over the class totals and counts;
 the simulated coverage must agree with it within its standard error, and it shows
 which deviations from 95% belong to the interval itself (discreteness at small counts)
-rather than to the simulation. ``min_expected_count`` is the smallest expected count a
+rather than to the simulation. Beside each alpha or beta entry outside the band, the
+rendering prints the cell's ``floor`` (``_coverage_floor``, exact): the lowest coverage
+any interval can have there if it covers at least 93% given each class total; where it
+is above 97%, no interval can be inside the band without undercovering some test sets.
+``min_expected_count`` is the smallest expected count a
 quantity depends on (alpha: E[FP], E[TN]; beta: E[TP], E[FN]; the metrics: all four),
 the variable that orders where intervals fail.
 
@@ -474,6 +478,26 @@ def _cm_truths(n: int, pi: float, a: float, b: float, positives: np.ndarray
     return out
 
 
+def _class_totals(n: int, pi: float, rate: str, positives: str
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The class totals t the interval for alpha (t = N) or beta (t = P) is computed from,
+    and their probabilities, as the study draws them (P ~ Binomial(n, pi), or fixed at
+    round(n pi)); t = 0 (quantity undefined) and totals of probability below 1e-12 left
+    out, the probabilities renormalized over the rest."""
+    from scipy import stats
+
+    if positives == "fixed":
+        totals = np.array([round(n * pi)])
+        weights = np.array([1.0])
+    else:
+        totals = np.arange(n + 1)
+        weights = stats.binom.pmf(totals, n, pi)
+    if rate == "alpha":
+        totals = n - totals
+    keep = (totals > 0) & (weights > 1e-12)
+    return totals[keep], weights[keep] / weights[keep].sum()
+
+
 def _exact_rate_coverage(n: int, pi: float, p: float, rate: str, positives: str) -> float:
     """Coverage of the interval the Dirichlet method estimates for alpha or beta,
     computed exactly rather than simulated.
@@ -486,24 +510,63 @@ def _exact_rate_coverage(n: int, pi: float, p: float, rate: str, positives: str)
     """
     from scipy import stats
 
-    if positives == "fixed":
-        totals = np.array([round(n * pi)])
-        weights = np.array([1.0])
-    else:
-        totals = np.arange(n + 1)
-        weights = stats.binom.pmf(totals, n, pi)
-    if rate == "alpha":
-        totals = n - totals
-    keep = (totals > 0) & (weights > 1e-12)
     covered = 0.0
-    for t, w in zip(totals[keep], weights[keep], strict=True):
+    for t, w in zip(*_class_totals(n, pi, rate, positives), strict=True):
         lo_x, hi_x = stats.binom.ppf([1e-12, 1 - 1e-12], t, p)
         x = np.arange(int(max(lo_x - 1, 0)), int(min(hi_x + 1, t)) + 1)
         tail = (1 - CONFIDENCE_LEVEL) / 2
         lo = stats.beta.ppf(tail, x + 0.5, t - x + 0.5)
         hi = stats.beta.ppf(1 - tail, x + 0.5, t - x + 0.5)
         covered += w * np.sum(stats.binom.pmf(x, t, p) * ((lo <= p) & (p <= hi)))
-    return float(covered / weights[keep].sum())
+    return float(covered)
+
+
+#: outcomes of a binomial with probability below this are not enumerated by
+#: ``_coverage_floor``: their total is counted as if they could all be left out
+FLOOR_TINY = 1e-9
+#: at most this many outcomes are enumerated (2**22 subsets); with more, the floor of
+#: that class total is taken as the bound itself (a valid, weaker, floor)
+FLOOR_MAX_OUTCOMES = 22
+
+
+def _coverage_floor(n: int, pi: float, p: float, rate: str, positives: str,
+                    bound: float = ACCEPT_LOW) -> float:
+    """A lower bound, exact and without simulation, on the coverage that *any* interval
+    for alpha or beta can have in a cell if it covers the truth with probability at least
+    ``bound`` given each class total.
+
+    Why: the prevalence-fixed methods condition on the class totals (a user's test set
+    has the totals it has), so their coverage given the totals is what they promise.
+    Given the total t, an interval procedure covers p for a set S of outcomes x in
+    0..t, with coverage sum over S of Binomial(t, p) probabilities; the smallest such sum
+    that is at least ``bound`` is found by enumerating which outcomes can be left out
+    (their probabilities summing to at most 1 - ``bound``). The cell's floor averages
+    that over t as the study draws it. Where the floor is above 97%, no interval, of any
+    construction, can be inside the 93%-97% band in that cell without covering less
+    than 93% given some class total: a test set with one positive gives beta's interval
+    two possible outcomes, so its coverage given t = 1 is 0, beta, 1 - beta or 1.
+
+    The bound is conservative in two places, both towards a lower floor: outcomes of
+    probability below ``FLOOR_TINY`` are counted as left out, and a class total with more
+    than ``FLOOR_MAX_OUTCOMES`` outcomes that could be left out contributes ``bound``.
+    """
+    from scipy import stats
+
+    budget = 1.0 - bound
+    floor = 0.0
+    for t, w in zip(*_class_totals(n, pi, rate, positives), strict=True):
+        pmf = stats.binom.pmf(np.arange(t + 1), t, p)
+        tiny = float(pmf[pmf < FLOOR_TINY].sum())
+        droppable = pmf[(pmf >= FLOOR_TINY) & (pmf <= budget)]
+        if len(droppable) > FLOOR_MAX_OUTCOMES:
+            floor += w * bound
+            continue
+        sums = np.zeros(1)              # totals of the subsets of droppable outcomes
+        for q in droppable:
+            sums = np.concatenate([sums, sums + q])
+            sums = sums[sums <= budget]
+        floor += w * max(bound, 1.0 - float(sums.max()) - tiny)
+    return floor
 
 
 def cm_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -873,6 +936,12 @@ def _outside_counts(sub: pd.DataFrame, mine: pd.DataFrame) -> _Outside:
                     len(larger), int(out.sum()))
 
 
+def _row_floor(r: pd.Series) -> float:
+    """``_coverage_floor`` of an alpha or beta row's cell."""
+    return _coverage_floor(int(r["n"]), float(r["prevalence"]), float(r[r["quantity"]]),
+                           r["quantity"], r["positives"])
+
+
 def _acceptance_summary(defaults: pd.DataFrame) -> str:
     bad, n_total = _outside_band(defaults)
     if bad.empty:
@@ -881,7 +950,11 @@ def _acceptance_summary(defaults: pd.DataFrame) -> str:
               "depends on (alpha: E[FP], E[TN]; beta: E[TP], E[FN]; the metrics: all "
               "four); the share of test sets with the truth below / above the interval; "
               "for alpha and beta, the exact coverage of the Dirichlet interval (no "
-              "simulation).")]
+              "simulation) and the cell's `floor`: the lowest coverage any interval, of "
+              "any construction, can have in the cell if it covers at least 93% given "
+              "each possible class total (exact, by enumerating the binomial outcomes; "
+              "`_coverage_floor`). Where the floor is above 97%, the band cannot be "
+              "reached there without undercovering the test sets of some class total.")]
     for method in ("dirichlet", "bootstrap"):
         sub = bad[bad["method"] == method]
         mine = defaults[(defaults["method"] == method) & defaults["coverage"].notna()]
@@ -899,6 +972,8 @@ def _acceptance_summary(defaults: pd.DataFrame) -> str:
         for _, r in _cell_order(sub).iterrows():
             ex = (f"; exact {100 * r['exact_coverage']:.1f}%"
                   if np.isfinite(r.get("exact_coverage", np.nan)) else "")
+            if r["quantity"] in ("alpha", "beta"):
+                ex += f"{', ' if ex else '; '}floor {100 * _row_floor(r):.1f}%"
             lines.append(f"- {QUANTITY_LABEL[r['quantity']]}, {_row_label(r)}: "
                          f"{100 * r['coverage']:.1f}% +- {100 * r['coverage_se']:.1f}, "
                          f"p = {r['p_band']:.2g}, min E = {r['min_expected_count']:.3g}; "

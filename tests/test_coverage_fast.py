@@ -352,3 +352,61 @@ def test_pr_default_with_few_positives_among_many_negatives(monkeypatch):
         hits["former"].append(low <= truth <= high)
     assert_within_band(hits["default"], "default")
     assert_beyond(hits["former"], 0.93, "below", "equal-tailed Dirichlet")
+
+
+def _brute_force_floor(n: int, pi: float, p: float, rate: str, bound: float = 0.93,
+                       largest_total: int | None = None) -> tuple[float, float]:
+    """The coverage floor of ``benchmarks/coverage.py::_coverage_floor`` the slow,
+    obvious way: for each class total t, every subset of the outcomes 0..t (all
+    2**(t + 1) of them) is tried as the set an interval covers p on, and the smallest
+    probability at least ``bound`` is kept. Totals above ``largest_total`` are not
+    enumerated; their weight is returned beside the floor (their floor lies in
+    [bound, 1])."""
+    from itertools import combinations
+
+    from scipy import stats
+
+    totals = np.arange(n + 1) if rate == "beta" else n - np.arange(n + 1)
+    weights = stats.binom.pmf(np.arange(n + 1), n, pi)
+    keep = totals > 0
+    totals, weights = totals[keep], weights[keep] / weights[keep].sum()
+    floor, rest = 0.0, 0.0
+    for t, w in zip(totals, weights, strict=True):
+        if largest_total is not None and t > largest_total:
+            rest += w
+            continue
+        pmf = stats.binom.pmf(np.arange(t + 1), t, p)
+        best = min(s for k in range(t + 2) for c in combinations(pmf, k)
+                   if (s := sum(c)) >= bound - 1e-15)
+        floor += w * best
+    return floor, rest
+
+
+def test_coverage_floor_agrees_with_enumerating_every_subset(monkeypatch):
+    """``_coverage_floor`` (subsets of the outcomes that can be left out) against trying
+    every subset of every class total, on a cell small enough to enumerate."""
+    study = _load_study(monkeypatch)
+    for rate, p in (("beta", 0.4), ("alpha", 0.1), ("beta", 0.05)):
+        expected, rest = _brute_force_floor(10, 0.3, p, rate)
+        assert rest == 0
+        assert study._coverage_floor(10, 0.3, p, rate, "binomial") == pytest.approx(
+            expected, abs=1e-12)
+
+
+def test_band_is_out_of_reach_where_the_default_overcovers_most(monkeypatch):
+    """beta of classifier B (0.4) at n = 50, prevalence 0.02 (one positive expected): the
+    default Dirichlet interval covers 99.5% +- 0.3 (simulated) and 99.3% (exact) in
+    ``benchmarks/results/coverage_cm.md``. No interval that covers at least 93% given the
+    number of positives can cover less than 99.3% there: given one positive, beta's
+    interval has two possible outcomes, so its coverage is 0, 0.4, 0.6 or 1. Checked by
+    enumerating every subset for up to 10 positives (the rest have probability 1e-8)."""
+    study = _load_study(monkeypatch)
+    low, rest = _brute_force_floor(50, 0.02, 0.4, "beta", largest_total=10)
+    assert rest < 1e-8
+    assert low > 0.992
+    floor = study._coverage_floor(50, 0.02, 0.4, "beta", "binomial")
+    assert low <= floor <= low + rest
+    exact = study._exact_rate_coverage(50, 0.02, 0.4, "beta", "binomial")
+    assert exact == pytest.approx(floor, abs=0.001)      # the default reaches the floor
+    # classifier A (beta 0.25) in the same cell: floor 97.9%, above the band too
+    assert study._coverage_floor(50, 0.02, 0.25, "beta", "binomial") > 0.97
