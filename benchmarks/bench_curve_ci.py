@@ -53,8 +53,8 @@ Run from the repository root::
     python benchmarks/bench_curve_ci.py
     python benchmarks/bench_curve_ci.py --no-r --repeat 3
 
-Measured output (2-core VM, 2026-11-22 16:04 UTC, R 4.2.2 + pROC 1.18.0, 5-minute load
-average about 1.3)::
+Measured output (2-core VM, 2026-11-22 17:28 UTC, R 4.2.2 + pROC 1.18.0, 5-minute load
+average about 0.6)::
 
     numpy 2.4.6, scikit-learn 1.9.1, Python 3.11.7; n = 1e+05, prevalence 0.1, continuous scores
 
@@ -63,35 +63,35 @@ average about 1.3)::
        ours  PR AUC : AUC(PR, step) = 0.4792, 95% CI 0.4699-0.4884 (2000 stratified bootstrap resamples, percentile)
        scikit-learn loop (100 resamples): ROC AUC 95% 0.8510-0.8583, AP 0.4702-0.4880
                                                       best s  median s  runs
-       ours, ROC AUC + PR AUC (curve built inside)     1.580     1.599  4
-       ours, ROC AUC only                              0.898     0.912  4
-       scikit-learn loop, extrapolated from 100        70.37
-       scikit-learn loop / ours = 44.5 (target >= 25)
-       pROC ci.auc(bootstrap), ROC AUC, extrapolated from 200 resamples: 56.44 s (95% CI 0.8508-0.8582 from 200)
-       pROC bootstrap / ours (ROC AUC only) = 62.9
+       ours, ROC AUC + PR AUC (curve built inside)     1.827     1.901  4
+       ours, ROC AUC only                              1.059     1.080  4
+       scikit-learn loop, extrapolated from 100        81.08
+       scikit-learn loop / ours = 44.4 (target >= 25)
+       pROC ci.auc(bootstrap), ROC AUC, extrapolated from 200 resamples: 65.53 s (95% CI 0.8508-0.8582 from 200)
+       pROC bootstrap / ours (ROC AUC only) = 61.9
 
     2. DeLong interval of the ROC AUC, from raw scores
        ours: AUC(ROC, trapezoid) = 0.8547, 95% CI 0.8510-0.8585 (DeLong, Sun-Xu algorithm)
-       ours (from_scores + interval): best 3.7 ms, median 3.8 ms of 10 runs
+       ours (from_scores + interval): best 4.3 ms, median 4.4 ms of 10 runs
        ours, the default (logit scale, t): AUC(ROC, trapezoid) = 0.8547, 95% CI 0.8509-0.8585 (DeLong, Sun-Xu algorithm, logit scale, bias-corrected, t with 1.26e+04 df)
-       ours, the default (from_scores + interval): best 3.7 ms, median 3.9 ms of 10 runs
-       pROC ci.auc(method='delong'): median of 3 12.0 ms (runs 12, 10, 14 ms; roc()+auc() 41 ms not included); CI 0.850955-0.858514
-       pROC / ours = 3.2 (target >= 1); same interval to 1e-9: True
+       ours, the default (from_scores + interval): best 4.3 ms, median 4.6 ms of 10 runs
+       pROC ci.auc(method='delong'): median of 3 11.0 ms (runs 13, 11, 11 ms; roc()+auc() 35 ms not included); CI 0.850955-0.858514
+       pROC / ours = 2.6 (target >= 1); same interval to 1e-9: True
 
     3. Dirichlet, 10000 draws, ConfusionMatrix(tp=850, fp=1200, fn=150, tn=7800)
        F1 score = 0.5574, 95% CI 0.5416-0.5725 (Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, equal-tailed)
        OPS(F1 score = 0.5574 at prevalence 0.1) = 0.9459, 95% CI 0.9409-0.9503 (Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, equal-tailed) [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]
-       cm.interval('f1'): best 0.8 ms, median 0.8 ms; cm.ops('f1', ci='dirichlet'): best 1.1 ms, median 1.2 ms (target < 100 ms each)
+       cm.interval('f1'): best 1.0 ms, median 1.0 ms; cm.ops('f1', ci='dirichlet'): best 1.2 ms, median 1.2 ms (target < 100 ms each)
 
     4. The default interval of the PR AUC (stratified jackknife, logit scale, t), from raw scores
        AUC(PR, step) = 0.4792, 95% CI 0.4698-0.4887 (stratified jackknife (leave one row out), logit scale, t with 1.793e+04 df)
-       from_scores + interval: best 4.7 ms, median 4.9 ms of 10 runs (no resampling; compare section 1's bootstrap)
+       from_scores + interval: best 4.2 ms, median 4.3 ms of 10 runs (no resampling; compare section 1's bootstrap)
 
     5. The default intervals with 50 positives among 99950 negatives (the Dirichlet posterior, 2000 draws), from raw scores
        AUC(ROC, trapezoid) = 0.8576, 95% CI 0.7800-0.8996 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed)
-       from_scores + interval: best 10.6 ms, median 10.6 ms of 5 runs
-       AUC(PR, step) = 0.0290, 95% CI 0.0014-0.0968 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed, lower end extended by the draws' mean excess over the estimate (0.00505))
-       from_scores + interval: best 7.6 ms, median 7.7 ms of 5 runs
+       from_scores + interval: best 13.1 ms, median 13.4 ms of 5 runs
+       AUC(PR, step) = 0.0290, 95% CI 0.0047-0.0968 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed, lower end extended by the jackknife bias estimate over the positives (0.00173))
+       from_scores + interval: best 9.2 ms, median 9.5 ms of 5 runs
 
 Notes. Our bootstrap's cost per resample is the shared curve geometry on about 17,000
 (ROC) or 10,000 (average precision) cells, plus the multinomial counts: not a sort of

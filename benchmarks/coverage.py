@@ -178,7 +178,8 @@ number of prevalences and the CPU time of the precomputation per cell.
 Methods (``CURVE_METHODS``): ``auto`` (the default of ``ScoreCurve.interval`` and
 ``ScoreCurve.ops(ci="auto")``: the Dirichlet posterior of each class's scores where the
 smaller class has fewer than 100 rows, equal-tailed for the ROC AUC and bias-extended for
-the PR AUC (the lower end moved down by the draws' mean excess over the estimate), from
+the PR AUC (the lower end moved down by the jackknife's estimate of its upward bias,
+leaving out one positive at a time at the test set's prevalence), from
 100 on DeLong's logit-t interval for the ROC
 AUC and the stratified jackknife's logit-t interval for the PR AUC; the one held to the
 93%-97% band), ``dirichlet`` (the Dirichlet posterior at every size), ``delong-logit-t``
@@ -1023,7 +1024,8 @@ CURVE_METHODS = (
                 note="the default (`method=\"auto\"`): where the smaller class has fewer "
                      "than 100 rows, the Dirichlet posterior of each class's scores "
                      "(`dirichlet`; for the PR AUC bias-extended, its lower end moved down "
-                     "by the draws' mean excess over the estimate); from 100 rows on, the "
+                     "by the jackknife's estimate of the upward bias, leaving out one "
+                     "positive at a time); from 100 rows on, the "
                      "logit-t interval of DeLong's "
                      "variance for the ROC AUC (`delong-logit-t`) and of the jackknife's "
                      "for the PR AUC (`jackknife-logit-t`)"),
@@ -1304,8 +1306,9 @@ def curve_render(df: pd.DataFrame) -> str:
                "the highest score and another below the lowest; 1000 draws here; "
                "equal-tailed for the ROC AUC; for the PR AUC with its lower end moved down "
                "by "
-               "the draws' mean excess over the estimate, the posterior's estimate of "
-               "average precision's upward small-sample bias); from 100 rows on, the "
+               "the jackknife's estimate of average precision's upward small-sample bias, "
+               "leaving out one positive at a time at the test set's prevalence); from "
+               "100 rows on, the "
                "logit-t interval: for the ROC AUC DeLong's "
                "variance on the logit scale, bias-corrected, with a Welch-Satterthwaite t "
                "quantile, for the PR AUC the stratified jackknife variance on the logit scale "

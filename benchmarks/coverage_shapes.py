@@ -91,8 +91,8 @@ METHODS = (
 METHOD_NOTE = {
     "auto": "the default, `method=\"auto\"`: below 100 rows of the smaller class the "
             "Dirichlet posterior, equal-tailed for the ROC AUC and bias-extended for the "
-            "PR AUC (its lower end moved down by the draws' mean excess over the "
-            "estimate); the "
+            "PR AUC (its lower end moved down by the jackknife's estimate of the upward "
+            "bias, one positive left out at a time); the "
             "logit-t interval from 100 rows on",
     "dirichlet": "`method=\"dirichlet\"` at every size: the Dirichlet posterior of each "
                  "class's scores (Bayesian bootstrap with Jeffreys pseudo-rows at both "

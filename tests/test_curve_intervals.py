@@ -984,35 +984,78 @@ def test_ops_dirichlet_maps_the_draws(name):
 
 def _weak_few_positives():
     """8 positives among 400 negatives, weakly separated: average precision biased
-    upwards, and the Dirichlet draws' mean above the estimate."""
+    upwards."""
     rng = np.random.default_rng(11)
     y = np.r_[np.ones(8), np.zeros(400)]
-    return ScoreCurve.from_scores(y, rng.normal(size=408) + 1.2 * y)
+    return ScoreCurve.from_scores(y, rng.normal(size=408) + 1.2 * y), y
 
 
-def test_bias_extended_moves_the_lower_end_down_by_the_draws_excess():
-    curve = _weak_few_positives()
+def _ap_at(y, s, prevalence):
+    """Average precision (step rule) at a given prevalence, the slow obvious way (no
+    ties): each positive's precision pi TPR / (pi TPR + (1 - pi) FPR) at its own score."""
+    order = np.argsort(-np.asarray(s))
+    y = np.asarray(y)[order]
+    tpr = np.cumsum(y)[y == 1] / y.sum()
+    fpr = np.cumsum(1 - y)[y == 1] / (1 - y).sum()
+    return float(np.mean(prevalence * tpr / (prevalence * tpr + (1 - prevalence) * fpr)))
+
+
+def test_bias_extended_moves_the_lower_end_down_by_the_jackknife_bias():
+    curve, y = _weak_few_positives()
+    s = np.random.default_rng(11).normal(size=408) + 1.2 * y
     plain = curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
     ext = curve.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=3,
                          n_resamples=500)
     np.testing.assert_array_equal(ext.draws, plain.draws)   # the same posterior draws
-    b = float(np.mean(plain.draws)) - plain.estimate
-    assert 0.05 < b < 0.07 < plain.ci.low   # b = 0.0564: a real shift, not rounding
-    assert ext.details["bias_extension"] == pytest.approx(b, rel=1e-12)
-    assert ext.ci.low == pytest.approx(plain.ci.low - b, abs=1e-15)
+    # Quenouille's jackknife over the 8 positives, each left out in turn by deleting its
+    # row, every average precision read at the test set's prevalence 8 / 408
+    pi = y.mean()
+    assert _ap_at(y, s, pi) == pytest.approx(plain.estimate, rel=1e-12)
+    loo = [_ap_at(np.delete(y, i), np.delete(s, i), pi) for i in np.flatnonzero(y)]
+    b = 7 * (np.mean(loo) - plain.estimate)
+    assert 0.03 < b < 0.04 < plain.ci.low      # b = 0.0347: a real shift, not rounding
+    assert ext.details["bias_extension"] == pytest.approx(b, rel=1e-10)
+    assert ext.ci.low == pytest.approx(plain.ci.low - b, abs=1e-12)
     assert ext.ci.high == plain.ci.high and ext.estimate == plain.estimate
-    assert ext.method == (plain.method + ", lower end extended by the draws' mean excess "
-                          f"over the estimate ({b:.3g})")
+    assert ext.method == (plain.method + ", lower end extended by the jackknife bias "
+                          f"estimate over the positives ({ext.details['bias_extension']:.3g})")
     # below 100 rows of a class this is the PR AUC default (the ROC AUC's stays plain)
     assert curve.interval("pr_auc", rng=3, n_resamples=500) == ext
     assert curve.interval("roc_auc", rng=3, n_resamples=500) == curve.interval(
         "roc_auc", method="dirichlet", rng=3, n_resamples=500)
 
 
+def test_jackknife_bias_of_average_precision_is_never_negative():
+    """Every arrangement of 2-4 positives among 4-10 rows (no ties): the bias estimate
+    the extension uses is >= 0 up to rounding, so only the lower end ever moves."""
+    from itertools import combinations
+
+    from opsstats.curves._geometry import CurveArea
+    from opsstats.uncertainty.curve import _jackknife
+
+    quantity = CurveArea("pr", "step", False)
+    lowest = 0.0
+    for n in range(4, 11):
+        for p in range(2, min(5, n - 1)):
+            for ranks in combinations(range(n), p):
+                y = np.zeros(n)
+                y[list(ranks)] = 1
+                s = -np.arange(n, dtype=float)
+                jack = _jackknife(ScoreCurve.from_scores(y, s), quantity,
+                                  fixed_prevalence=True)
+                loo = [_ap_at(np.delete(y, i), np.delete(s, i), p / n) for i in ranks]
+                # the O(k) jackknife agrees with deleting each positive's row
+                per_row = np.repeat(jack.values[0], jack.weights[0].astype(int))
+                np.testing.assert_allclose(np.sort(per_row), np.sort(loo), rtol=1e-12)
+                lowest = min(lowest, (p - 1) * (np.mean(loo) - _ap_at(y, s, p / n)))
+    assert lowest > -1e-12
+
+
 def test_bias_extended_never_narrows_and_stops_at_zero():
-    # two positives at the bottom of 62 rows: the extension would pass 0
-    y = np.r_[np.ones(2), np.zeros(60)]
-    curve = ScoreCurve.from_scores(y, np.r_[0.1, 0.2, np.linspace(0.05, 1, 60)])
+    # three positives among 60 negatives, one on top: b = 0.0778 > the plain low end 0.0698
+    y = np.r_[np.ones(3), np.zeros(60)]
+    curve = ScoreCurve.from_scores(y, np.round(np.random.default_rng(3).normal(size=63)
+                                               + y, 3))
     plain = curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
     ext = curve.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=3,
                          n_resamples=500)
@@ -1025,7 +1068,7 @@ def test_bias_extended_never_narrows_and_stops_at_zero():
 
 
 def test_ops_bias_extended_maps_the_extended_ends():
-    curve = _weak_few_positives()
+    curve, _ = _weak_few_positives()
     iv = curve.interval("pr_auc", method="dirichlet", interval="bias-extended",
                         n_resamples=401, rng=4)
     r = curve.ops("pr_auc", reference=REF, ci="dirichlet", interval="bias-extended",

@@ -948,13 +948,14 @@ class ScoreCurve:
             (default, as pROC) or ``"logit-t"`` for DeLong and for the jackknife;
             ``"equal-tailed"`` (default) or ``"bias-extended"`` for the Dirichlet
             posterior: the equal-tailed interval with its lower end moved down by
-            b = max(0, mean of the draws - estimate), the posterior's estimate of the
-            estimator's upward small-sample bias (``details["bias_extension"]``). The
-            average precision of a few positives is biased upwards, by an amount that
-            depends on the upper tails of the scores; below 100 rows the equal-tailed
-            PR AUC interval covered as little as 60% in the shapes study
-            (``benchmarks/results/coverage_shapes.md``), the extended one at least
-            89.6%, often conservatively.
+            b = max(0, (P - 1)(mean of the leave-one-positive-out estimates -
+            estimate)), the jackknife estimate of the estimator's upward small-sample
+            bias [8]_, each leave-one-out curve read at the test set's prevalence
+            (``details["bias_extension"]``). The average precision of a few positives
+            is biased upwards, by an amount that depends on the upper tails of the
+            scores; below 100 rows the equal-tailed PR AUC interval covered as little
+            as 60% in the shapes study (``benchmarks/results/coverage_shapes.md``), the
+            extended one at least 90.0%.
         stratified : bool, default True
             Resample within each class (prevalence fixed). Not stratified, resamples
             where a class is absent are undefined and counted in ``n_undefined``.
@@ -1046,8 +1047,8 @@ class ScoreCurve:
         the equal-tailed posterior fell to 60% with few positives less spread than the
         negatives, because average precision is then biased upwards by more than the
         posterior's spread; the default below 100 rows, the same posterior with its lower
-        end extended by the draws' mean excess over the estimate, covered 89.6% to 100%
-        there, often conservatively. From 100 rows of each class on, both are near
+        end extended by the jackknife's estimate of that bias, covered 90.0% to 100%
+        there. From 100 rows of each class on, both are near
         nominal and the logit-t interval is used because it is
         deterministic and fast. The studies report every method's coverage cell by
         cell.
@@ -1077,6 +1078,8 @@ class ScoreCurve:
            Statistics 40(6), 2076-2100 (1969). https://doi.org/10.1214/aoms/1177697287
         .. [7] D. B. Rubin, "The Bayesian bootstrap", The Annals of Statistics 9(1),
            130-134 (1981). https://doi.org/10.1214/aos/1176345338
+        .. [8] M. H. Quenouille, "Notes on bias in estimation", Biometrika 43(3/4),
+           353-360 (1956). https://doi.org/10.1093/biomet/43.3-4.353
 
         Examples
         --------
