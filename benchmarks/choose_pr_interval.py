@@ -11,10 +11,10 @@ scores. The remedy is to extend the interval by an estimate of that bias; this s
 compares, on the same test sets and draws, two such estimates and no extension:
 
 * ``T``: equal-tailed, Jeffreys pseudo-rows (weight 1/2; ``prior="jeffreys"``);
-* ``T_jack``: the same draws, extended by the jackknife bias estimate over the positives
-  at the test set's prevalence, b_J = (P - 1)(mean of the leave-one-positive-out values
-  - estimate): lower end down by b_J when b_J > 0, upper end up by -b_J when b_J < 0
-  (``interval="bias-extended"``: the default adopted);
+* ``T_jack``: the same draws, lower end moved down by the jackknife bias estimate over
+  the positives at the test set's prevalence, b_J = max(0, (P - 1)(mean of the
+  leave-one-positive-out values - estimate)) (``interval="bias-extended"``: the default
+  adopted);
 * ``T_boot``: lower end down by b = max(0, mean of the draws - estimate), the Bayesian
   bootstrap's bias estimate (the default before ``T_jack``), and ``T_boot2`` by 2 b;
 * ``Q``, ``Q_jack``, ``Q_boot``: the same with pseudo-rows of weight 1/4 (``prior=0.25``).

@@ -1148,9 +1148,9 @@ def _bias_extended(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
     leave-one-out curve read at the test set's prevalence (Quenouille's jackknife bias
     estimate, over the class whose small count the bias comes from; a change of
     prevalence is not a bias). The upper end is unchanged, so the interval is never
-    narrower than the equal-tailed one. For average precision the jackknife estimate is never negative (every
-    arrangement of up to 5 positives among up to 14 rows checked, ties included, to
-    rounding); for the ROC AUC, a U-statistic, it is 0.
+    narrower than the equal-tailed one. For average precision the jackknife estimate is
+    not negative (the tests check every arrangement of 2 to 4 positives among 4 to 10
+    rows); for the ROC AUC, a U-statistic, it is 0 up to rounding.
 
     Why: the average precision of a few positives is biased upwards. Each positive's
     precision counts the positive itself, i / (i + FP_i), a convex function of small
