@@ -719,8 +719,12 @@ def cm_render(df: pd.DataFrame) -> str:
     # --- acceptance: the defaults
     out.append("## Acceptance: the default methods\n")
     out.append("Issue 5: *every method used as a default must cover within 93%-97% wherever "
-               "it is defined*. Defaults: `dirichlet` (equal-tailed, Jeffreys prior, "
-               "prevalence fixed) and `bootstrap` (stratified percentile), each against its "
+               "it is defined*. The default is `dirichlet` (equal-tailed, Jeffreys prior, "
+               "prevalence fixed): `ConfusionMatrix.interval`, `evaluate`, `report` and "
+               "the command line use it unless told otherwise. Beside it, `bootstrap` "
+               "with its own default options (stratified percentile), which opsstats "
+               "never uses unasked (`method=\"bootstrap\"` or `ci=\"bootstrap\"`) and "
+               "which warns (`SmallCountWarning`) when a count is below 5. Each against its "
                "matched (conditional) target. Coverage in %, over the test sets where the "
                "quantity and interval are defined; **bold v** below 93, **bold ^** above 97. "
                f"Binomial s.e. of a coverage near 95% over {n_reps} test sets: "
