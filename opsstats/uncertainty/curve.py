@@ -1167,7 +1167,7 @@ def _bias_extended(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
     jack = _jackknife(curve, quantity, fixed_prevalence=True)
     values, weights = jack.values[0], jack.weights[0]
     ok = ~np.isnan(values)
-    if not ok.any():        # one positive: nothing to leave out
+    if not ok.any():        # a guard: the posterior needs 2 positives, so not reached
         return low, high, (f"{boot.description}, not extended (one positive: no "
                            "jackknife bias estimate)"), float("nan")
     m = float(weights[ok].sum())
