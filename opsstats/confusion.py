@@ -9,9 +9,16 @@ import numpy as np
 import pandas as pd
 
 from ._labels import positive_mask
+from ._seam import upcall
 from ._summary import Summary
-from ._validation import check_1d, check_count, check_probability, check_real, \
-    check_sample_weight, check_same_length
+from ._validation import (
+    check_1d,
+    check_count,
+    check_probability,
+    check_real,
+    check_same_length,
+    check_sample_weight,
+)
 from .exceptions import UndefinedMetricWarning
 from .metrics import BoundMetric, Metric, available_metrics, get_metric, resolve_metric
 
@@ -323,9 +330,7 @@ class ConfusionMatrix:
         >>> r.ci.low < r.estimate < r.ci.high
         True
         """
-        from .uncertainty.confusion import confusion_ops
-
-        return confusion_ops(self, metric, reference=reference, ci=ci,
+        return upcall("confusion_ops")(self, metric, reference=reference, ci=ci,
                              confidence_level=confidence_level, n_resamples=n_resamples,
                              interval=interval, prior=prior, prevalence=prevalence,
                              stratified=stratified, rng=rng, progress=progress, ties=ties,
@@ -397,9 +402,7 @@ class ConfusionMatrix:
         >>> cm.interval("alpha", method="clopper-pearson").ci  # doctest: +ELLIPSIS
         ConfidenceInterval(low=0.0859..., high=0.1736...)
         """
-        from .uncertainty.confusion import confusion_interval
-
-        return confusion_interval(self, name, method=method,
+        return upcall("confusion_interval")(self, name, method=method,
                                   confidence_level=confidence_level, n_resamples=n_resamples,
                                   interval=interval, prior=prior, prevalence=prevalence,
                                   stratified=stratified, rng=rng, progress=progress, **params)
@@ -409,9 +412,7 @@ class ConfusionMatrix:
         matrix and the outperformed region shaded; its area is the OPS under the uniform
         reference (the paper's Figure 1a-b; :func:`opsstats.plotting.plot_unit_square`).
         Returns the Axes."""
-        from .plotting import plot_unit_square
-
-        return plot_unit_square(metric, self.metric(metric), self.prevalence, ax=ax, **kwargs)
+        return upcall("plot_unit_square")(metric, self.metric(metric), self.prevalence, ax=ax, **kwargs)
 
     # ---------------------------------------------------------------- printing
     def __repr__(self) -> str:

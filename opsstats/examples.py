@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_probability
+from .datasets import load_affairs
+from .report import report
 
 __all__ = ["AffairsExample", "affairs_example", "FEATURES"]
 
@@ -45,8 +47,6 @@ class AffairsExample:
 
     def report(self, *, ci: str | None = "dirichlet", rng: int = 0):
         """The full evaluation report on the three test sets."""
-        from .report import report
-
         title = ("Affairs data (Fair 1978, via statsmodels): logistic model on "
                  f"{', '.join(FEATURES)}, fitted on a random half (seed 0), evaluated on "
                  f"held-out test sets at threshold {self.threshold:g}")
@@ -67,7 +67,6 @@ def affairs_example(threshold: float = 0.5, *, seed: int = 0) -> AffairsExample:
     """
     import statsmodels.api as sm
 
-    from .datasets import load_affairs
 
     threshold = check_probability("threshold", threshold)
     df = load_affairs()

@@ -17,11 +17,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice, check_confidence_level, check_positive_int, describe
+from ._labels import positive_mask
+from ._validation import (
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    describe,
+)
 from .confusion import ConfusionMatrix
-from .curves._geometry import CURVES
+from .curves._geometry import CURVES, parse_area, parse_at
+from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
 from .metrics import get_metric
+from .ops import default_reference
+from .uncertainty._draws import check_rng
 from .uncertainty.curve import METHODS as CURVE_METHODS
 
 __all__ = ["evaluate", "COLUMNS"]
@@ -280,9 +289,6 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
     >>> bool(((out["ops_ci_low"] <= out["ops"]) & (out["ops"] <= out["ops_ci_high"])).all())
     True
     """
-    from .curves.score_curve import ScoreCurve
-    from .uncertainty._draws import check_rng
-
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"`data` must be a pandas DataFrame; got {describe(data)}.")
     specs = parse_metrics(metrics)
@@ -319,7 +325,6 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
                                     if c is not None))].reset_index(drop=True)
     groups = [((), frame)] if not by_cols else frame.groupby(by_cols, sort=True,
                                                               dropna=False, observed=True)
-    from ._labels import positive_mask
 
     all_truth, pos = positive_mask(frame[truth].to_numpy(), name="truth",
                                    pos_label=pos_label,
@@ -329,9 +334,6 @@ def evaluate(data: pd.DataFrame, *, truth: str, score: str | None = None,
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs and score is not None:
         # one pass over the reference curves serves every group's prevalence
-        from .curves._geometry import parse_area, parse_at
-        from .ops import default_reference
-
         if curve_reference is None:
             curve_reference = default_reference("curve")
         if hasattr(curve_reference, "precompute"):

@@ -13,15 +13,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._seam import upcall
 from ._summary import Summary
-from ._validation import check_choice, check_confidence_level, check_positive_int, describe
+from ._validation import (
+    check_1d,
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_sample_weight,
+    describe,
+)
 from .confusion import ConfusionMatrix
-from .curves._geometry import CurveArea, curve_area, value_at
-from .grouped import COLUMNS, MetricSpec, evaluate_unit, parse_metrics
+from .curves._geometry import CurveArea, curve_area, parse_area, parse_at, value_at
+from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
-from .ops import _check_reference
+from .grouped import COLUMNS, MetricSpec, evaluate_unit, parse_metrics
+from .metrics import resolve_metric
+from .ops import _check_reference, confusion_matrix_ops, default_reference
 from .results import ConfidenceInterval, OPSResult
 from .uncertainty._draws import check_rng, equal_tailed, progress
+from .uncertainty.confusion import _Draws
 
 __all__ = ["MultiLabel", "MultiLabelOPS", "AVERAGES"]
 
@@ -154,9 +165,7 @@ class MultiLabelOPS:
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Forest plot of the per-label OPS with their intervals
         (:func:`opsstats.plotting.plot_forest`); returns the Axes."""
-        from .plotting import plot_forest
-
-        return plot_forest(self.table, label="label", ax=ax, **kwargs)
+        return upcall("plot_forest")(self.table, label="label", ax=ax, **kwargs)
 
 
 class MultiLabel:
@@ -203,8 +212,6 @@ class MultiLabel:
                              f"and {p.shape}.")
         w = None
         if sample_weight is not None:
-            from ._validation import check_sample_weight
-
             w = check_sample_weight(sample_weight, t.shape[0])
         return cls(names, _indicator("y_true", t), pred=_indicator("y_pred", p),
                    sample_weight=w)
@@ -232,8 +239,6 @@ class MultiLabel:
         predicted labels ``y_pred`` and/or an (n x K) score matrix ``y_score`` whose
         columns follow ``classes`` (default: the sorted classes of ``y_true`` and
         ``y_pred``, or the score frame's columns)."""
-        from ._validation import check_1d
-
         t = check_1d("y_true", y_true)
         if classes is None:
             if isinstance(y_score, pd.DataFrame):
@@ -288,8 +293,6 @@ class MultiLabel:
 
     def curves(self) -> dict[Any, Any]:
         """One :class:`~opsstats.ScoreCurve` per label with both classes (needs scores)."""
-        from .curves.score_curve import ScoreCurve
-
         if self.score is None:
             raise ValueError("curve quantities need scores: build with `from_scores`.")
         out = {}
@@ -318,7 +321,6 @@ class MultiLabel:
         curve_specs = [(sp.name, sp.at) if sp.at else sp.name for sp in specs
                        if sp.kind == "curve"]
         if curve_specs and curves:  # every label in one pass over the reference curves
-            from .ops import default_reference
 
             if curve_reference is None:
                 curve_reference = default_reference("curve")
@@ -414,8 +416,6 @@ class MultiLabel:
         se = float(np.sum(w * table["ops_se"].fillna(0).to_numpy()))
         micro = None
         if kind == "point" and self.pred is not None:
-            from .ops import confusion_matrix_ops
-
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
                 micro = confusion_matrix_ops(self.micro(), spec.name, reference=ref, **params)
@@ -506,8 +506,6 @@ class MultiLabel:
             if spec.kind != "point":
                 raise ValueError("`ci='dirichlet'` applies to confusion-matrix metrics; use "
                                  "'bootstrap' for curve quantities.")
-            from .metrics import resolve_metric
-            from .uncertainty.confusion import _Draws
 
             metric = resolve_metric(spec.name, **params)
             # independent draws per label, kept in draw order (sorting them would couple
@@ -545,7 +543,6 @@ class MultiLabel:
         B = draws.shape[0]
         K = patterns.shape[0]
         per = max(1, _CHUNK_ROWS // K)
-        from .metrics import resolve_metric
 
         metric = resolve_metric(spec.name, **params)
         pis = table["prevalence"].to_numpy(dtype=float)
@@ -575,7 +572,6 @@ class MultiLabel:
         # kept); per label the counts are accumulated over its sorted distinct scores.
         from scipy import sparse
 
-        from .curves._geometry import parse_area, parse_at
 
         quantity = parse_area(spec.name) if spec.at is None else parse_at(spec.name, spec.at)
         n = self.n

@@ -17,6 +17,8 @@ import pandas as pd
 from .curves._geometry import CurveArea, curve_area, parse_at, value_at
 from .exceptions import UndefinedMetricWarning
 from .reference.base import CurveReference, PointReference, ReferenceDistribution
+from .reference.dbt import DirectedBinaryTree
+from .reference.uniform import Uniform
 from .results import OPSResult
 
 __all__ = ["confusion_matrix_ops", "curve_ops", "standardized_curve", "default_reference"]
@@ -34,11 +36,7 @@ def default_reference(kind: str) -> ReferenceDistribution:
     DirectedBinaryTree(depth=9, n_curves=100000, seed=20231)
     """
     if kind == "point":
-        from .reference.uniform import Uniform
-
         return Uniform()
-    from .reference.dbt import DirectedBinaryTree
-
     return DirectedBinaryTree()
 
 

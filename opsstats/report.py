@@ -16,6 +16,7 @@ import pandas as pd
 
 from ._summary import Summary
 from .grouped import evaluate
+from .plotting import plot_forest
 
 __all__ = ["EvaluationReport", "report"]
 
@@ -114,8 +115,6 @@ class EvaluationReport:
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Forest plot of the OPS of every group and metric with their intervals; NaN
         rows are kept with their reason (:func:`opsstats.plotting.plot_forest`)."""
-        from .plotting import plot_forest
-
         return plot_forest(self.table, ax=ax, **kwargs)
 
     def to_csv(self) -> str:

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from ._seam import upcall
 from ._summary import Summary
 
 __all__ = ["ConfidenceInterval", "OPSResult", "IntervalResult"]
@@ -34,9 +35,7 @@ class _PlotsDraws:
         """The posterior or bootstrap distribution of the draws, with the estimate and
         the interval marked (:func:`opsstats.plotting.plot_distribution`); returns the
         Axes."""
-        from .plotting import plot_distribution
-
-        return plot_distribution(self, ax=ax, **kwargs)
+        return upcall("plot_distribution")(self, ax=ax, **kwargs)
 
 
 def _num(x: Any, digits: int) -> str:

@@ -18,19 +18,21 @@ import numpy as np
 import pandas as pd
 
 from .._labels import infer_pos_label, positive_mask
+from .._seam import upcall
 from .._summary import Summary
 from .._validation import (
     check_1d,
     check_choice,
     check_positive_int,
     check_real,
-    check_sample_weight,
     check_same_length,
+    check_sample_weight,
     describe,
 )
 from ..confusion import ConfusionMatrix
 from ..exceptions import UndefinedMetricWarning
 from . import _geometry as geo
+from . import score_distribution as sd
 
 __all__ = ["ScoreCurve", "TOP_K_TIES"]
 
@@ -897,9 +899,7 @@ class ScoreCurve:
         >>> r.ci.low <= r.estimate <= r.ci.high
         True
         """
-        from ..uncertainty.curve import curve_ops_interval
-
-        return curve_ops_interval(self, metric, at=at, top_k=top_k, reference=reference,
+        return upcall("curve_ops")(self, metric, at=at, top_k=top_k, reference=reference,
                                   rule=rule, ties=ties, ci=ci,
                                   confidence_level=confidence_level, n_resamples=n_resamples,
                                   interval=interval, stratified=stratified, rng=rng,
@@ -1103,9 +1103,7 @@ class ScoreCurve:
         >>> r.method
         '2000 stratified bootstrap resamples, BCa'
         """
-        from ..uncertainty.curve import curve_interval
-
-        return curve_interval(self, name, method=method, confidence_level=confidence_level,
+        return upcall("curve_interval")(self, name, method=method, confidence_level=confidence_level,
                               n_resamples=n_resamples, interval=interval,
                               stratified=stratified, rng=rng, progress=progress, at=at,
                               top_k=top_k, rule=rule, prior=prior, **params)
@@ -1114,41 +1112,34 @@ class ScoreCurve:
     def dm(self, kernel: int | str = 1) -> float:
         """Score distance measure DM_1, DM_2, DM_3, DM_entropy or DM_log
         (:func:`opsstats.curves.score_distribution.dm`)."""
-        from .score_distribution import dm
-        return dm(self, kernel)
+        return sd.dm(self, kernel)
 
     def rui(self) -> float:
         """Recall unit interval (:func:`opsstats.curves.score_distribution.rui`)."""
-        from .score_distribution import rui
-        return rui(self)
+        return sd.rui(self)
 
     def aurc(self) -> float:
         """Area under the recall-threshold curve, the mean positive score
         (:func:`opsstats.curves.score_distribution.aurc`)."""
-        from .score_distribution import aurc
-        return aurc(self)
+        return sd.aurc(self)
 
     def pui(self) -> float:
         """Precision unit interval (:func:`opsstats.curves.score_distribution.pui`)."""
-        from .score_distribution import pui
-        return pui(self)
+        return sd.pui(self)
 
     def aupc(self) -> float:
         """Normalized area under the precision-threshold curve
         (:func:`opsstats.curves.score_distribution.aupc`)."""
-        from .score_distribution import aupc
-        return aupc(self)
+        return sd.aupc(self)
 
     def error_ratio(self) -> pd.DataFrame:
         """The error-ratio curve (:func:`opsstats.curves.score_distribution.error_ratio`)."""
-        from .score_distribution import error_ratio
-        return error_ratio(self)
+        return sd.error_ratio(self)
 
     def score_measures(self) -> pd.Series:
         """All score-distribution measures (:func:`opsstats.curves.score_distribution.
         score_measures`)."""
-        from .score_distribution import score_measures
-        return score_measures(self)
+        return sd.score_measures(self)
 
     # ----------------------------------------------------------------- printing
     def __eq__(self, other: object) -> bool:

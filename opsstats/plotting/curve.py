@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_positive_int, check_probability, describe
+from ..curves import ScoreCurve
 from ..curves import _geometry as geo
+from ..ops import default_reference
 from ..reference.base import CurveReference
 from ._axes import (
     CHANCE_COLOR,
@@ -133,16 +135,12 @@ def plot_curve(curve: Any, kind: str = "pr", *, reference: Any = None,
     chance: precision = π = 0.2...
     >>> plt.close(ax.figure)
     """
-    from ..curves import ScoreCurve
-
     if not isinstance(curve, ScoreCurve):
         raise TypeError(f"`curve` must be a ScoreCurve; got {describe(curve)}.")
     kind = check_choice("kind", kind, geo.CURVES)
     quantiles = _check_band(band)
     points = check_positive_int("points", points, minimum=2)
     if reference is None:
-        from ..ops import default_reference
-
         reference = default_reference("curve")
     elif not isinstance(reference, CurveReference):
         raise TypeError("`reference` must be a curve reference such as DirectedBinaryTree(); "

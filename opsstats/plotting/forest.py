@@ -7,6 +7,7 @@ import textwrap
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .._validation import describe
 from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, style_axes
@@ -39,8 +40,6 @@ def _cell(value: Any) -> str:
 
 
 def _check_frame(frame: Any, label: Any, estimate: str, low: str, high: str) -> None:
-    import pandas as pd
-
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"`frame` must be a pandas DataFrame (a tidy evaluation table); got "
                         f"{describe(frame)}.")

@@ -9,6 +9,7 @@ import numpy as np
 
 from .._validation import check_1d, describe
 from ..curves._geometry import CurveArea, parse_area
+from .. import ops as ops_module
 from ..reference.base import (
     CurveReference,
     ReferenceDistribution,
@@ -39,9 +40,7 @@ def _is_curve_quantity(metric: Any, at: Any) -> bool:
 
 def _reference_for(metric: Any, at: Any, reference: Any) -> ReferenceDistribution:
     if reference is None:
-        from ..ops import default_reference
-
-        return default_reference("curve" if _is_curve_quantity(metric, at) else "point")
+        return ops_module.default_reference("curve" if _is_curve_quantity(metric, at) else "point")
     if not isinstance(reference, ReferenceDistribution):
         raise TypeError("`reference` must be a reference distribution such as Uniform() or "
                         f"DirectedBinaryTree(), or None; got {describe(reference)}.")

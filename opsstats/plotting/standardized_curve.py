@@ -10,6 +10,10 @@ from typing import Any
 import numpy as np
 
 from .._validation import describe
+from ..curves import ScoreCurve
+from ..curves._geometry import parse_at
+from ..metrics import resolve_metric
+from ..ops import default_reference, standardized_curve
 from ._axes import CLASSIFIER_COLOR, NULL_STYLE, add_legend, get_axes, style_axes
 
 __all__ = ["plot_standardized_curve"]
@@ -53,8 +57,6 @@ def _degenerate(reference: Any, metric: Any, axis: str, grid: np.ndarray,
     0, 1 or 1/2 whatever the classifier does: at recall 1 every DBT curve has precision
     pi (it reaches recall 1 only at its end point), and at rate 1 every curve has lift 1.
     The values are cached by the reference after the standardized curve."""
-    from ..curves._geometry import parse_at
-
     out = np.zeros(grid.size, dtype=bool)
     for i, u in enumerate(grid):
         values = reference.reference_values(parse_at(metric, {axis: float(u)}), prevalence)
@@ -147,10 +149,6 @@ def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "
     'OPS of Precision (PPV)'
     >>> plt.close(ax.figure)
     """
-    from ..curves import ScoreCurve
-    from ..metrics import resolve_metric
-    from ..ops import standardized_curve
-
     if not isinstance(curve, ScoreCurve):
         raise TypeError(f"`curve` must be a ScoreCurve; got {describe(curve)}.")
     if ci is not None:
@@ -158,8 +156,6 @@ def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "
             raise TypeError(f"`ci` must be None or the name of an interval method such as "
                             f"'bootstrap'; got {describe(ci)}.")
     if reference is None:
-        from ..ops import default_reference
-
         reference = default_reference("curve")
     frame = standardized_curve(curve, metric, axis=axis, points=points, reference=reference,
                                ties=ties)

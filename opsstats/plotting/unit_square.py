@@ -11,6 +11,7 @@ import numpy as np
 from .._validation import check_probability
 from ..metrics import resolve_metric
 from ..reference.base import check_prevalence, check_values
+from ..reference.uniform import Uniform
 from ._axes import CHANCE_COLOR, add_legend, fmt, get_axes, style_axes
 
 __all__ = ["plot_unit_square"]
@@ -99,7 +100,6 @@ def plot_unit_square(metric: Any, value: float, prevalence: float, *, ax: Any = 
     mu = float(check_values(value, bound))
     if not np.isfinite(mu):
         raise ValueError(f"`value` must be finite to draw its level line; got {value!r}.")
-    from ..reference.uniform import Uniform
 
     ops = float(Uniform().ops(bound, mu, prevalence=pi).estimate)
 

@@ -30,13 +30,27 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_confidence_level, check_count, \
-    check_positive_int, check_real, describe
+from .._validation import (
+    check_choice,
+    check_confidence_level,
+    check_count,
+    check_positive_int,
+    check_real,
+    describe,
+)
 from ..exceptions import SmallCountWarning, UndefinedMetricWarning
 from ..metrics import resolve_metric
+from ..ops import _check_reference, confusion_matrix_ops
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
-from ._draws import at_positions, bca_levels, check_rng, equal_tailed, hpd, progress, \
-    quantile_positions
+from ._draws import (
+    at_positions,
+    bca_levels,
+    check_rng,
+    equal_tailed,
+    hpd,
+    progress,
+    quantile_positions,
+)
 from .proportion import BINOMIAL_METHODS, binomial_interval, method_label
 
 __all__ = ["confusion_interval", "confusion_ops", "METHODS"]
@@ -315,7 +329,6 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
     """
     from dataclasses import replace
 
-    from ..ops import confusion_matrix_ops
 
     result = confusion_matrix_ops(cm, metric, reference=reference, ties=ties, **params)
     if ci is None:
@@ -327,7 +340,6 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
                          "use 'dirichlet' or 'bootstrap'.")
     cl = check_confidence_level(confidence_level)
     method, kind, n = _check_options(ci, interval, prevalence, n_resamples)
-    from ..ops import _check_reference
 
     ref = _check_reference(reference, "point", "a confusion-matrix metric")
     quantity = _Quantity(metric, params)

@@ -110,11 +110,18 @@ import numpy as np
 from scipy import special, stats
 from scipy.special import ndtri
 
-from .._validation import check_choice, check_confidence_level, check_positive_int, \
-    check_real, describe
+from .._validation import (
+    check_choice,
+    check_confidence_level,
+    check_positive_int,
+    check_real,
+    describe,
+)
 from ..curves import _geometry as geo
 from ..curves._geometry import CurveArea, OperatingPoint
 from ..exceptions import SmallCountWarning
+from ..ops import _check_reference, curve_ops
+from ..reference._streamed import depends_on_prevalence
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
 from ._draws import at_positions, bca_levels, check_rng, progress, quantile_positions
 from .confusion import PRIORS
@@ -747,8 +754,6 @@ def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
 
 
 def _prevalence_dependent(quantity: Any) -> bool:
-    from ..reference._streamed import depends_on_prevalence
-
     return depends_on_prevalence(quantity)
 
 
@@ -1293,8 +1298,6 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     >>> r.ci.low <= r.estimate <= r.ci.high
     True
     """
-    from ..ops import _check_reference, curve_ops
-
     if top_k is not None:
         if at is not None:
             raise TypeError("give at most one of `at` and `top_k`; got "
