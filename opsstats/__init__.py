@@ -22,8 +22,8 @@ from .reference import (
     Uniform,
 )
 from .results import ConfidenceInterval, IntervalResult, OPSResult
+from ._version import __version__
 
-__version__ = "0.1.0"
 
 __all__ = [
     "ConfusionMatrix",

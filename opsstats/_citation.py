@@ -9,6 +9,8 @@ gives no year, volume, pages or DOI, so none is made up here.
 
 from __future__ import annotations
 
+from ._version import __version__
+
 __all__ = ["cite", "PAPER", "SOFTWARE", "FORMATS"]
 
 #: The method: Zhao, Bui, Yu and Dzieciolowski, as the manuscript gives it.
@@ -46,8 +48,6 @@ class _Citation(str):
 
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 

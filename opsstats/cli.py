@@ -8,10 +8,20 @@ affairs data. Errors print one line on stderr and exit with status 2, never a tr
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
+
+from . import plotting
+from .curves.score_curve import ScoreCurve
+from .examples import affairs_example
+from .exceptions import UndefinedMetricWarning
+from .report import report
 
 __all__ = ["main"]
 
@@ -30,8 +40,6 @@ class _Parser(argparse.ArgumentParser):
 
 def read_table(path: str) -> Any:
     """A CSV (``.csv``, ``.csv.gz``, ``.tsv``) or Parquet (``.parquet``, ``.pq``) file."""
-    import pandas as pd
-
     p = Path(path)
     if not p.exists():
         raise CommandError(f"no such file: {path}")
@@ -132,8 +140,6 @@ def _pos_label(data: Any, column: str, text: str | None) -> Any:
 
 
 def _report(args: argparse.Namespace) -> tuple[Any, Any]:
-    from .report import report
-
     data = read_table(args.file)
     if args.n_resamples < 100:
         raise CommandError(f"--n-resamples must be at least 100; got {args.n_resamples}")
@@ -147,8 +153,6 @@ def _report(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def _example(args: argparse.Namespace) -> tuple[Any, Any]:
-    from .examples import affairs_example
-
     ex = affairs_example(threshold=args.threshold)
     rep = ex.report(ci=None if args.ci == "none" else args.ci)
     return rep, ex.test_sets
@@ -160,7 +164,6 @@ def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from . import plotting
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     table = rep.table
@@ -171,8 +174,6 @@ def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
     else:
         score = getattr(args, "score", None) or ("score" if "score" in data.columns else None)
         if score is not None:
-            from .curves.score_curve import ScoreCurve
-
             curve = ScoreCurve.from_scores(data[rep.settings["truth"]], data[score])
             plotting.plot_curve(curve, "pr", ax=ax)
         else:  # predicted labels only: the unit square of the first defined metric
@@ -205,9 +206,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        import warnings
-
-        from .exceptions import UndefinedMetricWarning
 
         with warnings.catch_warnings():
             # undefined rows are printed in the report with their reason; other
@@ -228,7 +226,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             _plot(rep, data, args.plot, args)
             print(f"figure written to {args.plot}", file=sys.stderr)
     except BrokenPipeError:  # e.g. `opsstats report ... | head`: the reader left
-        import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

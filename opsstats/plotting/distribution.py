@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_positive_int, describe
+from ..results import IntervalResult, OPSResult
 from ._axes import CHANCE_COLOR, CLASSIFIER_COLOR, add_legend, get_axes, style_axes
 
 __all__ = ["plot_distribution"]
@@ -16,8 +17,6 @@ __all__ = ["plot_distribution"]
 
 def _draws_of(result: Any) -> tuple[np.ndarray, float, Any, float | None, str, str]:
     """(draws, estimate, ci, confidence_level, quantity, method) of a result."""
-    from ..results import IntervalResult, OPSResult
-
     if isinstance(result, IntervalResult):
         if result.draws is None:
             raise ValueError(
