@@ -1,7 +1,8 @@
 """Multi-label and multi-class evaluation: per-label OPS and their aggregates.
 
 OPS is comparable across labels with different prevalences, so per-label OPS can be
-averaged where raw F1 or PR AUC cannot (Zhao et al., section 5; METHOD.md 3.3).
+averaged where raw F1 or PR AUC cannot (Zhao et al., section 5;
+docs/method.md#multi-label).
 """
 
 from __future__ import annotations

@@ -24,7 +24,8 @@ TABLE_6_7 = [
     (0.3, 0.688, 0.909, 0.495, 0.902),    # Heart disease, hospital set
     (0.112, 0.316, 0.808, 0.151, 0.784),  # Loan default, general set
     # Table 7's last two precision-at-recall OPS (0.784, 0.813) are transposed in the
-    # paper: they match only when exchanged (METHOD.md 2.2). Listed here exchanged.
+    # paper: they match only when exchanged (docs/method.md#departures-from-the-paper).
+    # Listed here exchanged.
     (0.203, 0.485, 0.838, 0.278, 0.813),  # Loan default, low-income set
     (0.3, 0.581, 0.832, 0.376, 0.784),    # Loan default, risky set
 ]
@@ -73,7 +74,8 @@ def test_tables_8_9_lift(dbt, pi, n, lift_auc, ops_auc, lift, ops_lift):
 
 
 @pytest.mark.parametrize("metric, value, at, published", [
-    # METHOD.md 2.2, the authors' worked examples at pi = 0.1 (Monte Carlo, +-0.002)
+    # docs/method.md#published-values, the authors' worked examples at pi = 0.1 (Monte
+    # Carlo, +-0.002)
     ("pr_auc", 0.6, None, 0.962),
     ("precision", 0.4, {"recall": 0.9}, 0.973),
     ("lift_auc", 2.5, None, 0.955),
@@ -86,8 +88,8 @@ def test_worked_examples(dbt, metric, value, at, published):
 
 
 def test_random_classifier_readings(dbt):
-    """What users misread (METHOD.md 2.2): a random classifier's PR AUC (= pi) is well
-    below 0.5 (about 0.39 at pi = 0.1); ROC AUC 0.5 is about 0.5."""
+    """What users misread (docs/method.md#published-values): a random classifier's PR
+    AUC (= pi) is well below 0.5 (about 0.39 at pi = 0.1); ROC AUC 0.5 is about 0.5."""
     assert abs(dbt.ops("pr_auc", 0.1, prevalence=0.1).estimate - 0.39) < 0.01
     assert abs(dbt.ops("roc_auc", 0.5, prevalence=0.1).estimate - 0.5) < 0.01
 

@@ -1,10 +1,10 @@
 """Appendix A, Table 3 of the AUC-consistency paper, reproduced from its counts.
 
-Source: ``shared/papers/auc-consistency-prevalence.txt``, "Appendix A Prediction
-Results for Crime Recidivism" (Broward County recidivism, 6 models, a 0.5 cutoff).
-The table prints the four counts and 18 metric values rounded to 3 decimals, so a
-value reproduces when ``|ours - table| <= 0.0005`` (plus 1e-12 for the binary
-representation of the printed decimal).
+Source: J. Li, "Area under the ROC Curve has the Most Consistent Evaluation for Binary
+Classification", "Appendix A Prediction Results for Crime Recidivism" (Broward County
+recidivism, 6 models, a 0.5 cutoff). The table prints the four counts and 18 metric
+values rounded to 3 decimals, so a value reproduces when ``|ours - table| <= 0.0005``
+(plus 1e-12 for the binary representation of the printed decimal).
 
 Every row whose definition is the usual one reproduces in all six columns. The
 two F-beta rows do not follow the usual F-beta definition; see
@@ -128,8 +128,9 @@ def test_paper_fbeta_rows_are_not_the_usual_fbeta(beta: float, row: tuple[float,
     and by none of these, which were also tried:
 
     - the usual ``(1 + b^2) P R / (b^2 P + R)`` (off by up to 0.32 / 0.10);
-    - eq. 15 of ``evaluation-metrics-notes.txt``, the weighted harmonic mean with
-      weight ``b`` instead of ``b^2``, ``(1 + b) P R / (b P + R)`` (off by 0.30 / 0.12);
+    - eq. 15 of T. Xie, "Evaluation metrics for classification" (notes, 2022), the
+      weighted harmonic mean with weight ``b`` instead of ``b^2``,
+      ``(1 + b) P R / (b P + R)`` (off by 0.30 / 0.12);
     - precision and recall swapped in either of the above (off by 0.26 / 0.19 and
       0.27 / 0.17);
     - ``(1 + b^2) P R / ((1 + b^2) R + P)`` (off by 0.01 / 0.09);

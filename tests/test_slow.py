@@ -17,8 +17,9 @@ pytestmark = pytest.mark.slow
     ("precision", 0.4, {"recall": 0.9}),
 ])
 def test_dbt_depth_barely_moves_the_answer(metric, value, at):
-    """METHOD.md 2.2: depths 4 to 11 agree within about 0.004. Each OPS carries a Monte
-    Carlo s.e. of about 0.0006-0.0016 at G = 100,000; allow 0.004 plus 3 combined s.e."""
+    """docs/method.md#dbt-reference: depths 4 to 11 agree within about 0.004. Each OPS
+    carries a Monte Carlo s.e. of about 0.0006-0.0016 at G = 100,000; allow 0.004 plus 3
+    combined s.e."""
     results = {d: DirectedBinaryTree(depth=d).ops(metric, value, prevalence=0.1, at=at)
                for d in (4, 6, 9, 11)}
     ref = results[9]

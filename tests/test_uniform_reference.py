@@ -33,7 +33,8 @@ def closed(name, values, prevalence, **params):
 # --------------------------------------------------------------------------------------
 
 def test_paper_example_2_f1_closed_form():
-    # Example 2 / METHOD.md 2.1: F1 = 0.6 at pi = 0.1 -> 0.957672 (closed form, eq. 7)
+    # Example 2 (docs/method.md#published-values): F1 = 0.6 at pi = 0.1 -> 0.957672
+    # (closed form, eq. 7; docs/method.md#uniform-reference)
     res = U.ops("f1", 0.6, prevalence=0.1)
     assert res.estimate == pytest.approx(0.957672, abs=1e-6)
     assert res.method == "exact (closed form)"
@@ -41,7 +42,8 @@ def test_paper_example_2_f1_closed_form():
 
 
 def test_paper_mcc_exact_area():
-    # METHOD.md 2.2, the authors' worked example: MCC = 0.4 at pi = 0.1 -> 0.894998
+    # The authors' worked example (docs/method.md#published-values): MCC = 0.4 at
+    # pi = 0.1 -> 0.894998
     assert float(quad_ops("mcc", [0.4], 0.1)[0]) == pytest.approx(0.894998, abs=1e-6)
     assert float(U.ops("mcc", 0.4, prevalence=0.1)) == pytest.approx(0.894998, abs=1e-6)
 
@@ -77,7 +79,7 @@ def test_table5_vectorized_over_prevalence():
 
 
 # --------------------------------------------------------------------------------------
-# Sanity facts (METHOD.md 2.1)
+# Sanity facts (docs/method.md#uniform-reference)
 # --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("pi", [0.05, 0.3, 0.5, 0.8])

@@ -70,7 +70,7 @@ ORDER = [
 
 #: Private modules documented on the "Internals" page because public pages refer to what
 #: they hold: ``summary()`` returns a ``Summary``; ``ScoreCurve`` and the curve references
-#: share ``opsstats.curves._geometry`` (METHOD.md section 2.2). Private *base classes* of
+#: share ``opsstats.curves._geometry`` (docs/method.md#auc-rules). Private *base classes* of
 #: documented classes (whose inherited methods, such as ``precompute``, users call) are
 #: found and added to this page automatically; see :func:`private_bases`.
 INTERNAL_MODULES = ["opsstats._summary", "opsstats.curves._geometry"]

@@ -1,4 +1,4 @@
-"""Curve geometry in the (prevalence, alpha, beta) parametrization (METHOD.md 2.2).
+"""Curve geometry in the (prevalence, alpha, beta) parametrization.
 
 One implementation serves the observed curve of a classifier (one row) and the
 reference curves of a distribution such as the Directed Binary Tree (G rows): every
@@ -6,7 +6,8 @@ function takes ``alpha`` and ``beta`` of shape ``(J,)`` or ``(G, J)`` whose poin
 ordered by decreasing threshold (alpha non-decreasing, beta non-increasing), the
 endpoints (0, 1) and (1, 0) included.
 
-Curves (x, y):
+Curves (x, y), as in docs/method.md#auc-rules (values at a fixed x:
+docs/method.md#operating-points):
 
 ========  =====================================  ============================  ===========
 curve     x                                      y                             ideal AUC

@@ -17,8 +17,7 @@ integration) and needs scores in [0, 1].
 References
 ----------
 .. [1] A. Chtcheprov, S. Krovvidy and H. Vera, "Analysis of binary classification
-   metrics using empirical distributions of prediction scores"
-   (``score-distribution-metrics.txt``).
+   metrics using empirical distributions of prediction scores".
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ count definition: with a class absent (pi = 0 or 1) the missing error rate is gi
 any finite placeholder by the caller, its two cells are exactly 0, and a metric that
 needs that class comes out 0/0 = NaN while one that does not (accuracy, precision)
 keeps its count value. References: Powers (2011), doi:10.48550/arXiv.2010.16061;
-Chicco & Jurman (2020), doi:10.1186/s12864-019-6413-7; the companion texts in
-``shared/papers``.
+Chicco & Jurman (2020), doi:10.1186/s12864-019-6413-7; T. Xie, "Evaluation metrics for
+classification" (notes, 2022); J. Li, "Area under the ROC Curve has the Most Consistent
+Evaluation for Binary Classification" (Appendix A, Table 3: tests/test_paper_table3.py).
 """
 
 from __future__ import annotations

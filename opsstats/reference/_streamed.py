@@ -1,7 +1,8 @@
 """Curve references whose curves are drawn in seeded chunks and never held.
 
 For each (quantity, prevalence) only the sorted vector of the G values is kept, so
-the OPS of any number of observed values is a ``searchsorted`` (METHOD.md 2.2).
+the OPS of any number of observed values is a ``searchsorted``
+(docs/method.md#dbt-reference).
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ Write x = 1 - beta (recall), y = 1 - alpha (specificity), p = pi, q = 1 - pi.
 - precision: p x < mu (p x + q alpha) is the half-plane alpha > k x with
   k = p (1 - mu) / (mu q): OPS = 1 - k/2 (k <= 1), 1/(2k) (k > 1); lift = precision / p,
   fdr = 1 - precision; npv, false omission rate likewise with the classes exchanged.
-- F-beta (F1: paper eq. 7, METHOD.md 2.1), Jaccard, Cohen's kappa, LR+, LR- and the
-  prevalence threshold: half-planes as well (kappa's denominator is
+- F-beta (F1: paper eq. 7, docs/method.md#uniform-reference), Jaccard, Cohen's kappa,
+  LR+, LR- and the prevalence threshold: half-planes as well (kappa's denominator is
   p + (q - p) (p x + q alpha) > 0).
 - G-mean: x y < mu^2 for X, Y iid uniform: OPS = m (1 - ln m), m = mu^2.
 - diagnostic odds ratio (x / (1 - x)) / (alpha / (1 - alpha)) < mu:
@@ -150,7 +150,8 @@ def _ops_false_omission_rate(p, mu):
 
 
 def _ops_lift(p, mu):
-    # lift = precision / pi (METHOD.md 2: OPS is invariant under this rescaling)
+    # lift = precision / pi (docs/method.md#outperformance-score: OPS is invariant under
+    # this rescaling)
     with np.errstate(invalid="ignore", over="ignore"):
         return _ops_precision(p, np.minimum(mu * p, 1.0))
 
@@ -166,7 +167,7 @@ def _ops_fbeta(p, mu, beta=1.0):
 
 
 def _ops_f1(p, mu):
-    """Paper eq. (7) (METHOD.md 2.1), kept in the paper's own form."""
+    """Paper eq. (7) (docs/method.md#uniform-reference), kept in the paper's own form."""
     p = np.asarray(p, float)
     mu = np.asarray(mu, float)
     c = 2 * p / (1 + p)

@@ -8,7 +8,7 @@ outperformance score of an observed value mu at prevalence pi is
     OPS(mu; pi) = Pr{ M(pi, A, B) < mu }      (higher-is-better metrics)
     OPS(mu; pi) = Pr{ M(pi, A, B) > mu }      (lower-is-better metrics)
 
-with ``ties="mid"`` adding half of Pr{ M = mu } (METHOD.md section 2).
+with ``ties="mid"`` adding half of Pr{ M = mu } (docs/method.md#outperformance-score).
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ class ReferenceDistribution(ABC):
             Operating point of a curve, ``{"recall": u}``, ``{"fpr": u}`` or
             ``{"rate": u}`` with u in (0, 1].
         rule : {"trapezoid", "step"}, optional
-            AUC rule for curve areas; default: the curve's rule (METHOD.md 2.2).
+            AUC rule for curve areas; default: the curve's rule (docs/method.md#auc-rules).
         ties : {"strict", "mid"}
             ``"strict"`` counts reference values strictly worse (the paper);
             ``"mid"`` adds half of the ties.

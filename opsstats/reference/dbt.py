@@ -21,7 +21,7 @@ def dbt_curves(m: int, depth: int, rng: np.random.Generator, *,
 
     The root draws alpha, beta ~ U[0, 1]; the left child of a node (alpha, beta) with
     ranges (lA, uA, lB, uB) draws alpha ~ U[lA, alpha), beta ~ U(beta, uB]; the right
-    child alpha ~ U(alpha, uA], beta ~ U[lB, beta) (METHOD.md 2.2).
+    child alpha ~ U(alpha, uA], beta ~ U[lB, beta) (docs/method.md#dbt-reference).
 
     Implementation: in the in-order layout with the endpoints at 0 and 2**depth, the
     node at position p of height h (p an odd multiple of 2**h) has as its ranges

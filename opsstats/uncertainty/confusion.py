@@ -1,6 +1,6 @@
 """Intervals for a confusion matrix: alpha, beta, any registered metric and its OPS.
 
-Three families (METHOD.md 3.2):
+Three families (docs/method.md#intervals):
 
 * ``"dirichlet"``: the Dirichlet-multinomial posterior of the cell probabilities.
   Under a Dirichlet(TP + a_tp, FP + a_fp, FN + a_fn, TN + a_tn), the prevalence, alpha

@@ -2,7 +2,7 @@
 
 alpha = FP / (FP + TN) and beta = FN / (TP + FN) are binomial proportions given the
 class totals. Their classical intervals are the baseline every other method in this
-package is compared with (METHOD.md 3.2).
+package is compared with (docs/method.md#intervals).
 """
 
 from __future__ import annotations
