@@ -196,10 +196,6 @@ def _load_benchmark(monkeypatch, filename: str):
     return module
 
 
-def _load_study(monkeypatch):
-    return _load_benchmark(monkeypatch, "coverage.py")
-
-
 @pytest.fixture(scope="module")
 def small_sample_coverage():
     from scipy.special import ndtr
@@ -236,7 +232,7 @@ def small_sample_coverage():
 def test_small_sample_defaults_cover_and_former_defaults_do_not(small_sample_coverage,
                                                                 monkeypatch):
     covered, pr, draws = small_sample_coverage
-    study = _load_study(monkeypatch)
+    from benchmarks.coverage_study import curve as study
     truth = {}
     for pos, curve in pr:
         p = pos / 50
@@ -259,7 +255,7 @@ def test_population_average_precision_of_the_study(monkeypatch):
     a random ranker (AP = pi), and the step-rule AP of a large sample."""
     from opsstats.curves import ScoreCurve
 
-    study = _load_study(monkeypatch)
+    from benchmarks.coverage_study import curve as study
     assert study.population_ap(0.0, 0.1) == pytest.approx(0.1, abs=1e-10)
     assert study.population_ap(0.0, 0.5) == pytest.approx(0.5, abs=1e-10)
     rng = np.random.default_rng(7)
@@ -279,7 +275,7 @@ def test_pr_default_does_not_overcover_where_the_former_default_did(monkeypatch)
     this size) compatible with 93%-97%."""
     from opsstats.curves import ScoreCurve
 
-    study = _load_study(monkeypatch)
+    from benchmarks.coverage_study import curve as study
     rng, draws = np.random.default_rng(31), np.random.default_rng(32)
     truth: dict[float, float] = {}
     hits = {"default": [], "former": []}
@@ -385,7 +381,7 @@ def _brute_force_floor(n: int, pi: float, p: float, rate: str, bound: float = 0.
 def test_coverage_floor_agrees_with_enumerating_every_subset(monkeypatch):
     """``_coverage_floor`` (subsets of the outcomes that can be left out) against trying
     every subset of every class total, on a cell small enough to enumerate."""
-    study = _load_study(monkeypatch)
+    from benchmarks.coverage_study import cm as study
     for rate, p in (("beta", 0.4), ("alpha", 0.1), ("beta", 0.05)):
         expected, rest = _brute_force_floor(10, 0.3, p, rate)
         assert rest == 0
@@ -400,7 +396,7 @@ def test_band_is_out_of_reach_where_the_default_overcovers_most(monkeypatch):
     number of positives can cover less than 99.3% there: given one positive, beta's
     interval has two possible outcomes, so its coverage is 0, 0.4, 0.6 or 1. Checked by
     enumerating every subset for up to 10 positives (the rest have probability 1e-8)."""
-    study = _load_study(monkeypatch)
+    from benchmarks.coverage_study import cm as study
     low, rest = _brute_force_floor(50, 0.02, 0.4, "beta", largest_total=10)
     assert rest < 1e-8
     assert low > 0.992
