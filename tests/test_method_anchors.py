@@ -38,7 +38,6 @@ SPEC_NAME = "METHOD" + ".md"
 _PENDING = (
     "opsstats/uncertainty/curve.py",
     "opsstats/curves/score_curve.py",
-    "benchmarks/coverage.py",
 )
 
 #: Folders that are not source: version control, caches, and what the builds write
