@@ -110,21 +110,21 @@ import numpy as np
 from scipy import special, stats
 from scipy.special import ndtri
 
-from .._validation import (
+from ..._validation import (
     check_choice,
     check_confidence_level,
     check_positive_int,
     check_real,
     describe,
 )
-from ..curves import _geometry as geo
-from ..curves._geometry import CurveArea, OperatingPoint
-from ..exceptions import SmallCountWarning
-from ..ops import _check_reference, curve_ops
-from ..reference._streamed import depends_on_prevalence
-from ..results import ConfidenceInterval, IntervalResult, OPSResult
-from ._draws import at_positions, bca_levels, check_rng, progress, quantile_positions
-from .confusion import PRIORS
+from ...curves import _geometry as geo
+from ...curves._geometry import CurveArea, OperatingPoint
+from ...exceptions import SmallCountWarning
+from ...ops import _check_reference, curve_ops
+from ...reference._streamed import depends_on_prevalence
+from ...results import ConfidenceInterval, IntervalResult, OPSResult
+from .._draws import at_positions, bca_levels, check_rng, progress, quantile_positions
+from ..confusion import PRIORS
 
 __all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "delong_roc"]
 
