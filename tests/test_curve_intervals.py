@@ -38,14 +38,9 @@ from opsstats import SmallCountWarning
 from opsstats.curves import ScoreCurve
 from opsstats.curves._geometry import parse_area, parse_at
 from opsstats.reference.dbt import DirectedBinaryTree
-from opsstats.uncertainty.curve import (
-    _Cells,
-    _fill_curves,
-    _jackknife,
-    _Multinomial,
-    curve_interval,
-    delong_roc,
-)
+from opsstats.uncertainty.curve import _Multinomial, curve_interval, delong_roc
+from opsstats.uncertainty.curve._cells import _Cells, _fill_curves
+from opsstats.uncertainty.curve.jackknife import _jackknife
 
 REFERENCE = Path(__file__).parent / "reference"
 DATASETS = ("imbalanced", "medium", "perfect", "small_ties", "weak")
@@ -1031,7 +1026,7 @@ def test_jackknife_bias_of_average_precision_is_never_negative():
     from itertools import combinations
 
     from opsstats.curves._geometry import CurveArea
-    from opsstats.uncertainty.curve import _jackknife
+    from opsstats.uncertainty.curve.jackknife import _jackknife
 
     quantity = CurveArea("pr", "step", False)
     lowest = 0.0

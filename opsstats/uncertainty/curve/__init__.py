@@ -102,104 +102,59 @@ reference's Monte Carlo standard error at that end (see
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 from scipy.special import ndtri
 
 from ..._validation import (
     check_choice,
     check_confidence_level,
-    check_positive_int,
     check_real,
     describe,
 )
-from ...curves import _geometry as geo
-from ...curves._geometry import CurveArea, OperatingPoint
-from ...exceptions import SmallCountWarning
+from ...curves._geometry import CurveArea
 from ...ops import _check_reference, curve_ops
 from ...reference._streamed import depends_on_prevalence
 from ...results import ConfidenceInterval, IntervalResult, OPSResult
-from .._draws import at_positions, bca_levels, check_rng, progress, quantile_positions
+from .._draws import bca_levels, check_rng, progress, quantile_positions
 from ..confusion import PRIORS
+from ._cells import _batches, _cell_mode, _Cells, _fill_curves
+from ._options import (
+    DEFAULT_RESAMPLES,
+    METHODS,
+    _Bootstrap,
+    _check_logit_t,
+    _check_options,
+    _check_whole_counts,
+    _draw_ends,
+    _estimate,
+    _logit_t,
+    _resolve,
+    _unit_area,
+)
+from .delong import DeLongResult, _check_delong_quantity, _delong_interval, delong_roc
+from .jackknife import _at_bound, _jackknife, _jackknife_interval
 
 __all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "delong_roc"]
 
-METHODS = ("auto", "bootstrap", "delong", "dirichlet", "jackknife")
-DEFAULT_RESAMPLES = 2000
-_KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "logit-t"),
-          "dirichlet": ("equal-tailed", "bias-extended"),
-          "jackknife": ("normal", "logit-t")}
 _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
 #: Share of the logit-scale resamples whose spread gives the bootstrap logit-t standard
 #: error: their central 68.27% spans +-1 standard deviation of a normal distribution.
 _CENTRAL = (float(stats.norm.cdf(-1.0)), float(stats.norm.cdf(1.0)))
 #: Logit-scale draws are clipped to [_EPS, 1 - _EPS] (resamples at 0 or 1)
 _EPS = 1e-12
-#: Below this many rows in the smaller class the logit-t intervals warn
-#: (SmallCountWarning): with so few rows their coverage depends on the shape of the
-#: score distributions (benchmarks/results/coverage_shapes.md)
-SMALL_CLASS = 10
 #: ``method="auto"`` for a ROC or PR area: the Dirichlet posterior when the smaller class
 #: has fewer rows than this, the deterministic logit-t interval (DeLong's variance for
 #: the ROC AUC, the jackknife's for the other areas) from this size on, where both cover
 #: within 93%-97% in the coverage studies and the logit-t interval costs milliseconds
 #: where the posterior's draws cost seconds (n = 1e6)
 DIRICHLET_BELOW = 100
-#: Floats per (B, J) batch of resampled curves: about 2 MB per array, so the geometry's
-#: temporaries stay in cache and on the heap. The batch size depends only on the data
-#: (the number of cells), so the same ``rng`` gives the same draws on any machine;
-#: changing this constant changes the draws.
-_CHUNK_ELEMENTS = 1 << 18
+
 
 # --------------------------------------------------------------------- validation
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"`{name}` must be True or False; got {describe(value)}.")
-    return bool(value)
-
-
-def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any,
-                   show_progress: Any, name: str = "method") -> tuple[str, str, int]:
-    method = check_choice(name, method, METHODS)
-    if method == "auto":
-        if interval is not None:
-            raise ValueError(f"`interval` chooses the interval of an explicit method; "
-                             f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
-                             f"`{name}='bootstrap'`, `{name}='delong'`, "
-                             f"`{name}='dirichlet'` or `{name}='jackknife'` with "
-                             f"`interval={interval!r}`.")
-        check_positive_int("n_resamples", n_resamples, minimum=100)
-        if not _check_bool("stratified", stratified):
-            raise ValueError(f"`stratified=False` chooses an unstratified bootstrap; "
-                             f"`{name}='auto'` uses the Dirichlet posterior of each class "
-                             "for the ROC and PR areas and the stratified bootstrap "
-                             f"otherwise, both with the prevalence fixed. Give "
-                             f"`{name}='bootstrap'` with `stratified=False`.")
-        _check_bool("progress", show_progress)
-        return method, "", int(n_resamples)
-    kinds = _KINDS[method]
-    if interval is None:
-        kind = kinds[0]
-    else:
-        if isinstance(interval, str) and interval in set().union(*_KINDS.values()) \
-                and interval not in kinds:
-            raise ValueError(f"`interval={interval!r}` does not apply to `{name}={method!r}`; "
-                             f"`interval` must be one of {', '.join(map(repr, kinds))}.")
-        kind = check_choice("interval", interval, kinds)
-    n = check_positive_int("n_resamples", n_resamples, minimum=100)
-    if not _check_bool("stratified", stratified) and method == "dirichlet":
-        raise ValueError(f"`{name}='dirichlet'` draws each class's scores from its own "
-                         "posterior, the prevalence fixed; `stratified=False` (the "
-                         f"prevalence resampled) is the bootstrap's. Give `{name}='bootstrap'` "
-                         "with `stratified=False`.")
-    _check_bool("progress", show_progress)
-    return method, kind, n
-
-
 def _check_prior_use(prior: Any, method: str, name: str = "method") -> Any:
     """``prior`` (None: Jeffreys) applies to the Dirichlet posterior only."""
     if prior is None:
@@ -210,180 +165,6 @@ def _check_prior_use(prior: Any, method: str, name: str = "method") -> Any:
                          "`prior` out, or give the Dirichlet method.")
     _curve_prior(prior)
     return prior
-
-
-def _resolve(curve: Any, name: Any, at: Any, top_k: Any, rule: Any,
-             params: dict[str, Any]) -> CurveArea | OperatingPoint:
-    """The curve quantity: an area, or a metric read off the curve at a point."""
-    if top_k is not None:
-        if at is not None:
-            raise TypeError("give at most one of `at` and `top_k`; got "
-                            f"at={describe(at)}, top_k={describe(top_k)}.")
-        at = {"rate": curve._check_top_k(top_k) / curve.n}
-    return geo.resolve_quantity(name, at, rule, params)
-
-
-def _check_whole_counts(curve: Any, what: str) -> None:
-    if not curve.is_integer:
-        raise ValueError(f"{what} needs whole-number counts (unweighted rows, or integer "
-                         "frequency weights, which count as repeated rows); this curve's "
-                         "counts are sums of non-integer `sample_weight`. For weighted data "
-                         "there is no resampling model or DeLong variance to apply.")
-
-
-# ------------------------------------------------------------------------- DeLong
-class DeLongResult(NamedTuple):
-    """DeLong's estimate of the ROC AUC and of its variance.
-
-    ``variance = s10 / n_positive + s01 / n_negative``, where s10 and s01 are the
-    sample variances (divisor m - 1) of the structural components V10 of the positives
-    and V01 of the negatives.
-
-    Examples
-    --------
-    >>> from opsstats import ScoreCurve
-    >>> curve = ScoreCurve.from_scores([0, 0, 1, 0, 1, 1, 0, 1], [.1, .3, .35, .4, .8, .9, .2, .6])
-    >>> d = delong_roc(curve)
-    >>> round(d.auc, 4), d.variance > 0
-    (0.9375, True)
-    """
-
-    auc: float
-    variance: float
-    s10: float
-    s01: float
-    n_positive: int
-    n_negative: int
-
-
-def delong_roc(curve: Any) -> DeLongResult:
-    """DeLong's variance of the ROC AUC by the algorithm of Sun and Xu (2014).
-
-    Parameters
-    ----------
-    curve : ScoreCurve
-        With whole-number counts and at least two rows of each class.
-
-    Returns
-    -------
-    DeLongResult
-        ``auc`` (the Mann-Whitney statistic, ties one half), ``variance``, ``s10``,
-        ``s01`` and the class sizes.
-
-    Raises
-    ------
-    ValueError
-        For weighted (non-integer) counts, or fewer than two positives or negatives
-        (a sample variance needs two values).
-
-    Notes
-    -----
-    With m positives X_i and n negatives Y_j, Sun and Xu write DeLong's structural
-    components through midranks: T_Z is a row's midrank among all m + n rows, T_X its
-    midrank among the positives and T_Y among the negatives (ascending scores, tied
-    rows sharing the mean of their ranks), and
-
-        V10(X_i) = (T_Z(X_i) - T_X(X_i)) / n,    V01(Y_j) = 1 - (T_Z(Y_j) - T_Y(Y_j)) / m.
-
-    A :class:`~opsstats.curves.ScoreCurve` has sorted the rows once already: at its k-th
-    distinct score, ``tps[k]`` positives and ``fps[k]`` negatives score at or above it,
-    of which ``pos_k`` and ``neg_k`` score exactly it. So every row of that score has
-    the midranks
-
-        T_Z = m + n - tps[k] - fps[k] + (pos_k + neg_k + 1) / 2
-        T_X = m - tps[k] + (pos_k + 1) / 2,     T_Y = n - fps[k] + (neg_k + 1) / 2,
-
-    and the components are computed once per distinct score and weighted by its
-    counts: O(J) after the curve's single O(n log n) sort, with no re-sort. V10 is the
-    share of negatives a positive outscores (ties one half), V01 the share of positives
-    that outscore a negative; both average to the AUC, and
-
-        var = S10 / m + S01 / n,
-
-    S10 and S01 their sample variances (DeLong et al. 1988): the variance pROC reports
-    as ``var(roc, method="delong")``.
-
-    References
-    ----------
-    .. [1] E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, "Comparing the areas
-       under two or more correlated receiver operating characteristic curves: a
-       nonparametric approach", Biometrics 44(3), 837-845 (1988).
-       https://doi.org/10.2307/2531595
-    .. [2] X. Sun and W. Xu, "Fast implementation of DeLong's algorithm for comparing
-       the areas under correlated receiver operating characteristic curves", IEEE
-       Signal Processing Letters 21(11), 1389-1393 (2014).
-       https://doi.org/10.1109/LSP.2014.2337313
-    .. [3] X. Robin et al., "pROC: an open-source package for R and S+ to analyze and
-       compare ROC curves", BMC Bioinformatics 12, 77 (2011).
-       https://doi.org/10.1186/1471-2105-12-77
-
-    Examples
-    --------
-    >>> from opsstats.curves import ScoreCurve
-    >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
-    >>> d = delong_roc(curve)
-    >>> round(d.auc, 6), round(d.variance, 6)
-    (0.888889, 0.024691)
-    """
-    _check_whole_counts(curve, "DeLong's variance")
-    tps = np.asarray(curve.tps, dtype=np.int64)
-    fps = np.asarray(curve.fps, dtype=np.int64)
-    m, n_neg = int(tps[-1]), int(fps[-1])
-    if m < 2 or n_neg < 2:
-        raise ValueError("DeLong's variance needs at least 2 positives and 2 negatives (its "
-                         f"components' sample variances); got {m} positive(s) and {n_neg} "
-                         "negative(s).")
-    # Five float buffers, updated in place: at n = 1e5 fresh temporaries would cost more
-    # in page faults than the arithmetic.
-    J = tps.size
-    pos, neg = np.empty(J), np.empty(J)            # rows at each distinct score
-    pos[0], neg[0] = tps[0], fps[0]
-    np.subtract(tps[1:], tps[:-1], out=pos[1:])
-    np.subtract(fps[1:], fps[:-1], out=neg[1:])
-    # midranks (ascending order) of the rows at each distinct score, from the counts
-    t_z = np.add(pos, neg)                         # T_Z = m + n - tps - fps + (c + 1) / 2
-    t_z += 1.0
-    t_z *= 0.5
-    t_z += m + n_neg
-    t_z -= tps
-    t_z -= fps
-    t_x = np.add(pos, 1.0)                         # T_X = m - tps + (pos + 1) / 2
-    t_x *= 0.5
-    t_x += m
-    t_x -= tps
-    t_y = np.add(neg, 1.0)                         # T_Y = n - fps + (neg + 1) / 2
-    t_y *= 0.5
-    t_y += n_neg
-    t_y -= fps
-    v10 = np.subtract(t_z, t_x, out=t_x)           # V10 = (T_Z - T_X) / n
-    v10 /= n_neg
-    v01 = np.subtract(t_z, t_y, out=t_y)           # V01 = 1 - (T_Z - T_Y) / m
-    v01 /= m
-    np.subtract(1.0, v01, out=v01)
-    # weighted sums by einsum, not np.dot: BLAS's threaded ddot costs milliseconds on a
-    # busy machine for what einsum's loop does in microseconds
-    auc = float(np.einsum("i,i->", pos, v10) / m)
-    v10 -= auc
-    v10 *= v10
-    v01 -= auc
-    v01 *= v01
-    s10 = float(np.einsum("i,i->", pos, v10) / (m - 1))
-    s01 = float(np.einsum("i,i->", neg, v01) / (n_neg - 1))
-    return DeLongResult(auc, s10 / m + s01 / n_neg, s10, s01, m, n_neg)
-
-
-def _check_delong_quantity(quantity: Any) -> None:
-    if not (isinstance(quantity, CurveArea) and quantity.curve == "roc"
-            and quantity.rule == "trapezoid"):
-        raise ValueError("`method='delong'` gives an interval for the ROC AUC with the "
-                         "trapezoid rule (the Mann-Whitney statistic) only; got "
-                         f"{quantity.label}. Use method='bootstrap'.")
-
-
-def _unit_area(quantity: Any) -> bool:
-    """A ROC or PR area (not normalized): values in [0, 1]."""
-    return (isinstance(quantity, CurveArea) and not quantity.normalized
-            and quantity.curve in ("roc", "pr"))
 
 
 def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
@@ -417,94 +198,6 @@ def _check_dirichlet_rows(curve: Any, method: str, name: str) -> None:
                      "coverage studies' smallest test sets); got "
                      f"{curve.n_positive:g} positive(s) and {curve.n_negative:g} negative(s). "
                      f"Use `{name}='bootstrap'` to resample anyway.")
-
-
-def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
-    if not _unit_area(quantity):
-        raise ValueError("`interval='logit-t'` needs a quantity with values in [0, 1]: the "
-                         f"ROC or PR AUC; got {quantity.label}. Use the bootstrap's "
-                         "'percentile' or 'bca', or the jackknife's 'normal'.")
-    if min(n_positive, n_negative) < 2:
-        raise ValueError("the logit-t interval needs at least 2 positives and 2 negatives "
-                         "(a standard error from one row of a class is not defined); got "
-                         f"{n_positive} positive(s) and {n_negative} negative(s). Use "
-                         "method='bootstrap' with interval='percentile' to resample anyway.")
-    if min(n_positive, n_negative) < SMALL_CLASS:
-        warnings.warn(f"{int(min(n_positive, n_negative))} rows in the smaller class "
-                      f"(P = {n_positive:g}, N = {n_negative:g}): with fewer than "
-                      f"{SMALL_CLASS} the logit-t interval's coverage is uncertain (in the "
-                      "coverage studies it covered 70% to 100% for a nominal 95% with 1 "
-                      "to 20 rows expected in a class, depending on the shape of the "
-                      "score distributions; method='dirichlet', the default below 100 "
-                      "rows, covered the ROC AUC 93.7% to 99.6% of the time; see "
-                      "benchmarks/results/coverage_shapes.md).", SmallCountWarning,
-                      stacklevel=4)
-
-
-def _logit_t(estimate: float, se_logit: float, df: float, level: float,
-             smaller_class: int, shift: float = 0.0) -> tuple[float, float, str]:
-    """``expit(logit(estimate) - shift -+ t_df * se_logit)``; at the bounds, one-sided.
-
-    An estimate of exactly 1 (every positive outscores every negative) or 0 has no
-    logit: the interval is then ``[((1 - level) / 2) ** (1 / k), 1]`` (or its mirror),
-    k the smaller class's size: the Clopper-Pearson lower bound of a proportion observed
-    k times out of k, as if each row of that class were, independently, perfectly
-    ranked.
-    """
-    tail = (1.0 - level) / 2.0
-    if estimate >= 1.0:
-        return tail ** (1.0 / smaller_class), 1.0, "perfect separation: one-sided"
-    if estimate <= 0.0:
-        return 0.0, 1.0 - tail ** (1.0 / smaller_class), "perfect separation: one-sided"
-    if not (se_logit > 0 and np.isfinite(se_logit) and df > 0):
-        return float("nan"), float("nan"), "standard error 0: undefined"
-    half = float(stats.t.ppf(1.0 - tail, df)) * se_logit
-    centre = float(np.log(estimate) - np.log1p(-estimate)) - shift
-    return (float(special.expit(centre - half)), float(special.expit(centre + half)),
-            f"t with {df:.4g} df")
-
-
-def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float,
-                     d: DeLongResult | None = None, kind: str = "normal"
-                     ) -> tuple[float, float, str, DeLongResult]:
-    _check_delong_quantity(quantity)
-    if d is None:
-        d = delong_roc(curve)
-    if kind == "logit-t":
-        # Welch-Satterthwaite degrees of freedom of s10 / m + s01 / n: the Brunner-Munzel
-        # t approximation (DeLong's variance is theirs), on the logit scale
-        v1, v2 = d.s10 / d.n_positive, d.s01 / d.n_negative
-        denom = v1 * v1 / (d.n_positive - 1) + v2 * v2 / (d.n_negative - 1)
-        df = (v1 + v2) ** 2 / denom if denom > 0 else float("nan")
-        # the Mann-Whitney sum, not a rounded area: a perfectly separated test set has
-        # auc == 1.0 exactly (every V10 is 1), so the one-sided rule is found reliably
-        a = d.auc
-        se_logit, shift = float("nan"), 0.0
-        if 0 < a < 1:
-            se_logit = np.sqrt(d.variance) / (a * (1 - a))
-            # second-order bias of logit(auc): E logit(auc) - logit(AUC) is about
-            # logit''(AUC) var / 2 = (2 AUC - 1) var / (2 (AUC (1 - AUC))**2)
-            shift = (2 * a - 1) * d.variance / (2 * (a * (1 - a)) ** 2)
-        low, high, how = _logit_t(a, se_logit, df, level, min(d.n_positive, d.n_negative),
-                                  shift)
-        if np.isnan(low):
-            warnings.warn(f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every row "
-                          "tied with every row of the other class): the logit-t interval is "
-                          "undefined (NaN).", UserWarning, stacklevel=4)
-        if shift:
-            how = f"bias-corrected, {how}"
-        return low, high, f"DeLong, Sun-Xu algorithm, logit scale, {how}", d
-    if d.variance == 0:
-        warnings.warn(f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every positive "
-                      "scores above every negative, or every one below): the interval "
-                      f"[{estimate:g}, {estimate:g}] has no width and is misleading.",
-                      UserWarning, stacklevel=4)
-    half = float(ndtri(0.5 + level / 2)) * np.sqrt(d.variance)
-    low, high = estimate - half, estimate + half
-    text = "DeLong, Sun-Xu algorithm"
-    if low < 0.0 or high > 1.0:
-        text += ", clipped to [0, 1]"
-    return max(low, 0.0), min(high, 1.0), text, d
 
 
 # ----------------------------------------------------------------- count sampling
@@ -663,75 +356,13 @@ class _Multinomial:
         return np.take(padded, self.expand, axis=1)
 
 
-# --------------------------------------------------------------- resampling cells
-class _Cells:
-    """Rows per (cell, class) over the curve's distinct thresholds (decreasing).
-
-    ``mode="full"``: one cell per threshold (the lift area needs every point).
-    ``mode="reduced"``: a run of thresholds that add negatives only is one cell, its
-    last threshold (as :meth:`ScoreCurve._geometry_points` does; valid for every area
-    but the lift area and for every eq. 9 operating point).
-    ``mode="step_pr"``: for the step-rule PR area (average precision) only, a run of
-    negatives-only thresholds is merged into the *next* threshold: such points have
-    zero recall width, so their terms y_k (x_k - x_{k-1}) are 0, and dropping a point
-    of zero width leaves the width of the next one unchanged. Merged cells resample
-    exactly, since a sum of multinomial cells is a multinomial cell.
-    """
-
-    def __init__(self, curve: Any, mode: str) -> None:
-        tps = np.asarray(curve.tps, dtype=np.int64)
-        fps = np.asarray(curve.fps, dtype=np.int64)
-        J = tps.size
-        if mode == "step_pr" and J > 1:
-            gains = np.empty(J, dtype=bool)
-            gains[0] = tps[0] > 0
-            np.greater(tps[1:], tps[:-1], out=gains[1:])
-            gains[-1] = True
-            keep = np.flatnonzero(gains)
-            tps, fps = tps[keep], fps[keep]
-        elif mode == "reduced" and J > 1:
-            # Same rule as ScoreCurve._geometry_points: drop threshold k when the steps
-            # into k and into k + 1 both add no positives.
-            flat = np.empty(J, dtype=bool)
-            flat[0] = tps[0] == 0
-            np.equal(tps[1:], tps[:-1], out=flat[1:])
-            keep = np.flatnonzero(np.append(~(flat[:-1] & flat[1:]), True))
-            tps, fps = tps[keep], fps[keep]
-        self.pos = np.diff(tps, prepend=0)
-        self.neg = np.diff(fps, prepend=0)
-        self.P = int(tps[-1])
-        self.N = int(fps[-1])
-        self.k = self.pos.size
-
-
-def _cell_mode(quantity: Any) -> str:
-    if isinstance(quantity, CurveArea):
-        if quantity.curve == "lift":
-            return "full"
-        if quantity.curve == "pr" and quantity.rule == "step":
-            return "step_pr"
-    return "reduced"
-
-
+# ---------------------------------------------------------------------- bootstrap
 def _first_limit_fix(quantity: Any) -> bool:
     """Trapezoid PR and lift areas read y at the first point as its limit along the
     first segment; a resample whose first thresholds drew no rows must have those
     (origin) points moved out of the way first."""
     return (isinstance(quantity, CurveArea) and quantity.rule == "trapezoid"
             and quantity.curve in ("pr", "lift"))
-
-
-def _fill_curves(tp: np.ndarray, fp: np.ndarray, P: Any, N: Any, alpha: np.ndarray,
-                 beta: np.ndarray) -> None:
-    """(alpha, beta) of resampled curves into (b, k + 1) buffers, from per-cell counts
-    already cumulated (in place, integers: exact), with the same operations as
-    ScoreCurve.alpha / .beta, so that an unchanged resample gives the observed curve
-    bit for bit."""
-    alpha[:, 0] = 0.0
-    beta[:, 0] = 1.0
-    np.divide(fp, N, out=alpha[:, 1:])
-    np.subtract(P, tp, out=beta[:, 1:])
-    np.divide(beta[:, 1:], P, out=beta[:, 1:])
 
 
 def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
@@ -755,14 +386,6 @@ def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
 
 def _prevalence_dependent(quantity: Any) -> bool:
     return depends_on_prevalence(quantity)
-
-
-def _batches(n: int, k: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """The batch size for n curves of k cells (it depends only on the data, so the same
-    ``rng`` gives the same draws), the (batch, k + 1) alpha and beta buffers and the n
-    values to fill."""
-    batch = max(1, min(n, _CHUNK_ELEMENTS // (k + 1)))
-    return batch, np.empty((batch, k + 1)), np.empty((batch, k + 1)), np.empty(n)
 
 
 def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generator,
@@ -826,203 +449,7 @@ def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generato
     return values
 
 
-# ---------------------------------------------------------------------- jackknife
-def _segments(quantity: CurveArea, pi: float, a0: np.ndarray, b0: np.ndarray,
-              a1: np.ndarray, b1: np.ndarray) -> np.ndarray:
-    """Each segment's share of an area: the area of the two-point curve (a0, b0) ->
-    (a1, b1). Both rules (and the NAUC normalization) are sums over segments of a
-    function of the segment's two ends, so shares add up to the area."""
-    return quantity(pi, np.stack((a0, a1), axis=-1), np.stack((b0, b1), axis=-1))
-
-
-class _Jackknife(NamedTuple):
-    """Leave-one-out values per (cell, class) type of row, by class: ``values[c]`` and
-    ``weights[c]`` (how many rows of that type) for c = 0 (positives), 1 (negatives).
-    A value is NaN where leaving the row out makes the quantity undefined; a class of
-    fewer than 2 rows has no entries (leaving its row out removes the class)."""
-    values: tuple[np.ndarray, np.ndarray]
-    weights: tuple[np.ndarray, np.ndarray]
-
-    def pooled(self) -> tuple[np.ndarray, np.ndarray]:
-        """Both classes' defined values and weights together (the BCa acceleration)."""
-        v, w = np.concatenate(self.values), np.concatenate(self.weights)
-        ok = ~np.isnan(v)
-        return v[ok], w[ok]
-
-
-def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Jackknife:
-    """Leave-one-out values of the quantity for every (cell, class) type of row and how
-    many rows each type has, in O(k) geometry work (no per-row curves).
-
-    Each leave-one-out curve is read at its own prevalence (one row fewer), or, with
-    ``fixed_prevalence``, at the curve's (the bias estimate of :func:`_bias_extended`:
-    a change of prevalence is not a bias).
-
-    Leaving out a positive of cell c (point index c; point 0 is the origin) shifts the
-    cumulative positives of cells >= c down by one and makes P one smaller: the
-    leave-one-out curve is curve A (the original counts, new totals) on points 0..c-1
-    and curve S (the shifted counts, new totals) on points c..k; likewise for a
-    negative. An area is then prefix(A) + segment(A_{c-1}, S_c) + suffix(S), prefix and
-    suffix sums of per-segment shares. An operating point depends on the first point
-    with x >= u and its left neighbour: that pair lies in A, in S or straddles the
-    junction (A_{c-1}, S_c), and each case is evaluated by the shared geometry.
-    """
-    cells = _Cells(curve, _cell_mode(quantity))
-    T, F = np.cumsum(cells.pos), np.cumsum(cells.neg)
-    P, N = cells.P, cells.N
-    values, weights = [np.empty(0), np.empty(0)], [np.empty(0), np.empty(0)]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for cls, positive in enumerate((True, False)):
-            counts = cells.pos if positive else cells.neg
-            if (P if positive else N) < 2:         # the class would vanish: undefined
-                continue
-            p2, n2 = (P - 1, N) if positive else (P, N - 1)
-            pi2 = (P / (P + N)) if fixed_prevalence else p2 / (p2 + n2)
-            a_A = np.concatenate(([0.0], F / n2))
-            b_A = np.concatenate(([1.0], (p2 - T) / p2))
-            if positive:
-                a_S, b_S = a_A, np.concatenate(([1.0], (p2 - (T - 1)) / p2))
-            else:
-                a_S, b_S = np.concatenate(([0.0], (F - 1) / n2)), b_A
-            c = np.flatnonzero(counts) + 1          # point index of each cell with rows
-            if isinstance(quantity, CurveArea):
-                seg_A = _segments(quantity, pi2, a_A[:-1], b_A[:-1], a_A[1:], b_A[1:])
-                seg_S = _segments(quantity, pi2, a_S[:-1], b_S[:-1], a_S[1:], b_S[1:])
-                prefix_A = np.concatenate(([0.0], np.cumsum(seg_A)))   # points 0..j
-                suffix_S = np.concatenate((np.cumsum(seg_S[::-1])[::-1], [0.0]))
-                cross = _segments(quantity, pi2, a_A[c - 1], b_A[c - 1], a_S[c], b_S[c])
-                loo = prefix_A[c - 1] + cross + suffix_S[c]
-            else:
-                u = quantity.x
-                x_A = geo.x_coordinate(quantity.axis, pi2, a_A, b_A)
-                x_S = geo.x_coordinate(quantity.axis, pi2, a_S, b_S)
-                r_A = int(np.count_nonzero(x_A < u))          # first A point with x >= u
-                r_S = int(np.count_nonzero(x_S[1:] < u)) + 1  # first S point (>= 1)
-                v_A = float(geo.value_at(quantity, pi2, a_A, b_A))
-                v_S = float(geo.value_at(quantity, pi2, a_S, b_S))
-                in_A = r_A < c
-                in_S = ~in_A & (r_S > c)
-                loo = np.where(in_A, v_A, v_S)
-                across = ~in_A & ~in_S
-                if across.any():
-                    cc = c[across]
-                    loo[across] = geo.value_at(
-                        quantity, pi2, np.stack((a_A[cc - 1], a_S[cc]), axis=-1),
-                        np.stack((b_A[cc - 1], b_S[cc]), axis=-1))
-            values[cls] = np.asarray(loo, dtype=float)
-            weights[cls] = counts[c - 1].astype(float)
-    return _Jackknife(tuple(values), tuple(weights))
-
-
-def _separation(curve: Any) -> int:
-    """+1 when every positive outscores every negative, -1 when every negative outscores
-    every positive, else 0: read off the counts, since a rounded area can be 1 - 1e-16.
-    At +1 a ROC or PR area is exactly 1; at -1 the ROC area is exactly 0."""
-    tps, fps = np.asarray(curve.tps), np.asarray(curve.fps)
-    if fps[np.argmax(tps >= tps[-1])] == 0:
-        return 1
-    if tps[np.argmax(fps >= fps[-1])] == 0:
-        return -1
-    return 0
-
-
-def _at_bound(curve: Any, quantity: Any, estimate: float) -> float:
-    """The estimate, set exactly to the bound it sits on at perfect separation (1 for a
-    ROC or PR area; 0 for a ROC area with every negative on top), so that the logit-t
-    interval's one-sided rule finds it."""
-    separated = _separation(curve)
-    if separated > 0:
-        return 1.0
-    if separated < 0 and quantity.curve == "roc":
-        return 0.0
-    return estimate
-
-
-def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float,
-                        kind: str) -> tuple[float, float, str, dict[str, Any]]:
-    """The stratified (two-sample) jackknife interval: ``"normal"`` or ``"logit-t"``.
-
-    The variance is V = V1 + V0, one component per class: with the leave-one-row-out
-    values theta_(i) of the m rows of a class and their mean, Vc = (m - 1) / m *
-    sum (theta_(i) - mean)**2 (Arvesen 1969). For the trapezoid ROC AUC this is
-    exactly DeLong's variance s10 / P + s01 / N. ``"logit-t"`` is ``expit(logit(est) -+
-    t * sqrt(V) / (est (1 - est)))`` with (k - 1) (V1 + V0)**2 / (V1**2 + V0**2) degrees
-    of freedom, k the smaller class's size: the Welch-Satterthwaite form with each
-    component given k - 1 degrees of freedom, since each class's leave-one-out values
-    are functions of the other class's rows too (between k - 1 and 2 (k - 1)).
-    """
-    _check_whole_counts(curve, "The jackknife")
-    if not isinstance(quantity, CurveArea):
-        raise ValueError("the jackknife applies to curve areas; a value at an operating "
-                         f"point ({quantity.label}) is a non-smooth, quantile-like "
-                         "statistic whose jackknife variance is not consistent. Use "
-                         "method='bootstrap'.")
-    P, N = int(round(curve.n_positive)), int(round(curve.n_negative))
-    if min(P, N) < 2:
-        raise ValueError("the jackknife needs at least 2 positives and 2 negatives (leaving "
-                         "out the only row of a class removes the class); got "
-                         f"{P} positive(s) and {N} negative(s).")
-    jack = _jackknife(curve, quantity)
-    parts = []
-    for values, weights in zip(jack.values, jack.weights, strict=True):
-        m = weights.sum()
-        mean = np.sum(weights * values) / m
-        parts.append(float((m - 1) / m * np.sum(weights * (values - mean) ** 2)))
-    v1, v0 = parts
-    variance = v1 + v0
-    details = {"variance": variance, "standard_error": float(np.sqrt(variance)),
-               "variance_positives": v1, "variance_negatives": v0, "interval": kind}
-    text = "stratified jackknife (leave one row out)"
-    if np.isnan(variance):
-        warnings.warn(f"{quantity.label} is undefined on a curve with one row left out "
-                      f"of {curve!r}: the jackknife variance and interval are undefined "
-                      "(NaN). Use method='bootstrap'.", UserWarning, stacklevel=4)
-        return float("nan"), float("nan"), text, details
-    if kind == "logit-t":
-        k = min(P, N)
-        if quantity.curve != "roc" and _separation(curve) < 0:
-            # every row of a class is interchangeable: each class's leave-one-out values
-            # are equal and the variance is 0 up to rounding
-            warnings.warn(f"Every negative scores above every positive on {curve!r}: the "
-                          f"jackknife variance of {quantity.label} is 0 and the logit-t "
-                          "interval undefined (NaN).", UserWarning, stacklevel=4)
-            return float("nan"), float("nan"), text, details
-        estimate = _at_bound(curve, quantity, estimate)
-        df = (k - 1) * variance ** 2 / (v1 * v1 + v0 * v0) if variance > 0 else float("nan")
-        se_logit = (np.sqrt(variance) / (estimate * (1 - estimate))
-                    if 0 < estimate < 1 else float("nan"))
-        low, high, how = _logit_t(estimate, se_logit, df, level, k)
-        if np.isnan(low):
-            warnings.warn(f"The jackknife variance of {quantity.label} is 0 on {curve!r}: "
-                          "the logit-t interval is undefined (NaN).", UserWarning,
-                          stacklevel=4)
-        details["df"] = df
-        return low, high, f"{text}, logit scale, {how}", details
-    half = float(ndtri(0.5 + level / 2)) * np.sqrt(variance)
-    low, high = estimate - half, estimate + half
-    if _unit_area(quantity) and (low < 0.0 or high > 1.0):
-        low, high = max(low, 0.0), min(high, 1.0)
-        text += ", clipped to [0, 1]"
-    return float(low), float(high), f"{text}, normal", details
-
-
 # ----------------------------------------------------------------------- intervals
-def _estimate(curve: Any, quantity: Any) -> float:
-    """The observed value, by the same reduced points as ScoreCurve.auc / .value_at."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        points = curve._geometry_points(quantity.curve if isinstance(quantity, CurveArea)
-                                        else None)
-        return float(quantity(curve.prevalence, *points))
-
-
-class _Bootstrap(NamedTuple):
-    sorted_values: np.ndarray
-    levels: tuple[float, float]
-    n: int
-    description: str
-    prevalence_mode: str
-
-
 def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
                    estimate: float, stratified: bool, rng: Any,
                    show_progress: bool) -> _Bootstrap:
@@ -1133,15 +560,6 @@ def _run_dirichlet(curve: Any, quantity: Any, n: int, level: float, prior: Any, 
     how = (f"Dirichlet posterior of each class's scores (Bayesian bootstrap, {label} "
            f"pseudo-rows at both ends), {n} draws, equal-tailed")
     return _Bootstrap(defined, (tail, 1 - tail), n, how, "fixed")
-
-
-def _draw_ends(boot: _Bootstrap) -> tuple[float, float]:
-    """The interval's ends read off the sorted draws at ``boot.levels`` (NaN if none)."""
-    values = boot.sorted_values
-    if values.size == 0:
-        return float("nan"), float("nan")
-    low, high = at_positions(values, quantile_positions(values.size, boot.levels))
-    return float(low), float(high)
 
 
 def _bias_extended(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
