@@ -28,7 +28,6 @@ __all__: list[str] = []
 _CHUNK_ELEMENTS = 1 << 18
 
 
-
 class _Cells:
     """Rows per (cell, class) over the curve's distinct thresholds (decreasing).
 
@@ -69,7 +68,6 @@ class _Cells:
         self.k = self.pos.size
 
 
-
 def _cell_mode(quantity: Any) -> str:
     if isinstance(quantity, CurveArea):
         if quantity.curve == "lift":
@@ -77,7 +75,6 @@ def _cell_mode(quantity: Any) -> str:
         if quantity.curve == "pr" and quantity.rule == "step":
             return "step_pr"
     return "reduced"
-
 
 
 def _fill_curves(tp: np.ndarray, fp: np.ndarray, P: Any, N: Any, alpha: np.ndarray,
@@ -93,11 +90,9 @@ def _fill_curves(tp: np.ndarray, fp: np.ndarray, P: Any, N: Any, alpha: np.ndarr
     np.divide(beta[:, 1:], P, out=beta[:, 1:])
 
 
-
 def _batches(n: int, k: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The batch size for n curves of k cells (it depends only on the data, so the same
     ``rng`` gives the same draws), the (batch, k + 1) alpha and beta buffers and the n
     values to fill."""
     batch = max(1, min(n, _CHUNK_ELEMENTS // (k + 1)))
     return batch, np.empty((batch, k + 1)), np.empty((batch, k + 1)), np.empty(n)
-

@@ -43,13 +43,11 @@ _KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "l
 SMALL_CLASS = 10
 
 
-
 # ------------------------------------------------------------------------ options
 def _check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise TypeError(f"`{name}` must be True or False; got {describe(value)}.")
     return bool(value)
-
 
 
 def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any,
@@ -90,7 +88,6 @@ def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any
     return method, kind, n
 
 
-
 def _resolve(curve: Any, name: Any, at: Any, top_k: Any, rule: Any,
              params: dict[str, Any]) -> CurveArea | OperatingPoint:
     """The curve quantity: an area, or a metric read off the curve at a point."""
@@ -102,7 +99,6 @@ def _resolve(curve: Any, name: Any, at: Any, top_k: Any, rule: Any,
     return geo.resolve_quantity(name, at, rule, params)
 
 
-
 def _check_whole_counts(curve: Any, what: str) -> None:
     if not curve.is_integer:
         raise ValueError(f"{what} needs whole-number counts (unweighted rows, or integer "
@@ -111,12 +107,10 @@ def _check_whole_counts(curve: Any, what: str) -> None:
                          "there is no resampling model or DeLong variance to apply.")
 
 
-
 def _unit_area(quantity: Any) -> bool:
     """A ROC or PR area (not normalized): values in [0, 1]."""
     return (isinstance(quantity, CurveArea) and not quantity.normalized
             and quantity.curve in ("roc", "pr"))
-
 
 
 # ------------------------------------------------------------------------ logit-t
@@ -142,7 +136,6 @@ def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
                       stacklevel=4)
 
 
-
 def _logit_t(estimate: float, se_logit: float, df: float, level: float,
              smaller_class: int, shift: float = 0.0) -> tuple[float, float, str]:
     """``expit(logit(estimate) - shift -+ t_df * se_logit)``; at the bounds, one-sided.
@@ -166,7 +159,6 @@ def _logit_t(estimate: float, se_logit: float, df: float, level: float,
             f"t with {df:.4g} df")
 
 
-
 # ------------------------------------------------------------- estimate and draws
 def _estimate(curve: Any, quantity: Any) -> float:
     """The observed value, by the same reduced points as ScoreCurve.auc / .value_at."""
@@ -174,7 +166,6 @@ def _estimate(curve: Any, quantity: Any) -> float:
         points = curve._geometry_points(quantity.curve if isinstance(quantity, CurveArea)
                                         else None)
         return float(quantity(curve.prevalence, *points))
-
 
 
 class _Bootstrap(NamedTuple):
@@ -185,7 +176,6 @@ class _Bootstrap(NamedTuple):
     prevalence_mode: str
 
 
-
 def _draw_ends(boot: _Bootstrap) -> tuple[float, float]:
     """The interval's ends read off the sorted draws at ``boot.levels`` (NaN if none)."""
     values = boot.sorted_values
@@ -193,4 +183,3 @@ def _draw_ends(boot: _Bootstrap) -> tuple[float, float]:
         return float("nan"), float("nan")
     low, high = at_positions(values, quantile_positions(values.size, boot.levels))
     return float(low), float(high)
-

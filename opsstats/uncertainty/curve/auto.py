@@ -29,7 +29,6 @@ __all__: list[str] = []
 DIRICHLET_BELOW = 100
 
 
-
 def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
     """The method and interval of ``method="auto"`` for this quantity on this curve: the
     ones the coverage studies found closest to nominal (``benchmarks/results/
@@ -42,4 +41,3 @@ def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
             return "delong", "logit-t"
         return "jackknife", "logit-t"
     return "bootstrap", "percentile"
-

@@ -57,7 +57,6 @@ class DeLongResult(NamedTuple):
     n_negative: int
 
 
-
 def delong_roc(curve: Any) -> DeLongResult:
     """DeLong's variance of the ROC AUC by the algorithm of Sun and Xu (2014).
 
@@ -174,14 +173,12 @@ def delong_roc(curve: Any) -> DeLongResult:
     return DeLongResult(auc, s10 / m + s01 / n_neg, s10, s01, m, n_neg)
 
 
-
 def _check_delong_quantity(quantity: Any) -> None:
     if not (isinstance(quantity, CurveArea) and quantity.curve == "roc"
             and quantity.rule == "trapezoid"):
         raise ValueError("`method='delong'` gives an interval for the ROC AUC with the "
                          "trapezoid rule (the Mann-Whitney statistic) only; got "
                          f"{quantity.label}. Use method='bootstrap'.")
-
 
 
 def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float,
@@ -225,4 +222,3 @@ def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float,
     if low < 0.0 or high > 1.0:
         text += ", clipped to [0, 1]"
     return max(low, 0.0), min(high, 1.0), text, d
-

@@ -50,7 +50,6 @@ def _curve_prior(prior: Any) -> tuple[float, str]:
     return a, f"{a:g}"
 
 
-
 def _check_prior_use(prior: Any, method: str, name: str = "method") -> Any:
     """``prior`` (None: Jeffreys) applies to the Dirichlet posterior only."""
     if prior is None:
@@ -61,7 +60,6 @@ def _check_prior_use(prior: Any, method: str, name: str = "method") -> Any:
                          "`prior` out, or give the Dirichlet method.")
     _curve_prior(prior)
     return prior
-
 
 
 def _check_dirichlet_rows(curve: Any, method: str, name: str) -> None:
@@ -75,14 +73,12 @@ def _check_dirichlet_rows(curve: Any, method: str, name: str) -> None:
                      f"Use `{name}='bootstrap'` to resample anyway.")
 
 
-
 def _check_bias_extended(quantity: Any, kind: str) -> None:
     """The bias extension clips at 0 and was studied on the ROC and PR areas only."""
     if kind == "bias-extended" and not _unit_area(quantity):
         raise ValueError("`interval='bias-extended'` applies to the ROC and PR areas (values "
                          "in [0, 1], where the coverage studies checked it); got "
                          f"{quantity.label}. Use interval='equal-tailed'.")
-
 
 
 def _class_weights(counts: np.ndarray, b: int, a: float,
@@ -101,7 +97,6 @@ def _class_weights(counts: np.ndarray, b: int, a: float,
     w[:, -1] = rng.standard_gamma(a, size=b)
     np.cumsum(w, axis=1, out=w)
     return w
-
 
 
 def _dirichlet_values(curve: Any, quantity: Any, n: int, a: float,
@@ -133,7 +128,6 @@ def _dirichlet_values(curve: Any, quantity: Any, n: int, a: float,
     return values
 
 
-
 def _run_dirichlet(curve: Any, quantity: Any, n: int, level: float, prior: Any, rng: Any,
                    show_progress: bool) -> _Bootstrap:
     _check_whole_counts(curve, "The curve Dirichlet posterior")
@@ -145,7 +139,6 @@ def _run_dirichlet(curve: Any, quantity: Any, n: int, level: float, prior: Any, 
     how = (f"Dirichlet posterior of each class's scores (Bayesian bootstrap, {label} "
            f"pseudo-rows at both ends), {n} draws, equal-tailed")
     return _Bootstrap(defined, (tail, 1 - tail), n, how, "fixed")
-
 
 
 def _bias_extended(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
@@ -184,4 +177,3 @@ def _bias_extended(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
     text = (f"{boot.description}, lower end extended by the jackknife bias estimate over "
             f"the positives ({bias:.3g})")
     return max(low - bias, 0.0), high, text, bias
-

@@ -109,4 +109,3 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
         quantity=quantity.label, method=description, n_resamples=n,
         n_undefined=int(n - values.size), prevalence_mode=boot.prevalence_mode,
         draws=values, details=details)
-

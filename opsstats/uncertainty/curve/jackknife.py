@@ -48,7 +48,6 @@ def _segments(quantity: CurveArea, pi: float, a0: np.ndarray, b0: np.ndarray,
     return quantity(pi, np.stack((a0, a1), axis=-1), np.stack((b0, b1), axis=-1))
 
 
-
 class _Jackknife(NamedTuple):
     """Leave-one-out values per (cell, class) type of row, by class: ``values[c]`` and
     ``weights[c]`` (how many rows of that type) for c = 0 (positives), 1 (negatives).
@@ -62,7 +61,6 @@ class _Jackknife(NamedTuple):
         v, w = np.concatenate(self.values), np.concatenate(self.weights)
         ok = ~np.isnan(v)
         return v[ok], w[ok]
-
 
 
 def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Jackknife:
@@ -129,7 +127,6 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
     return _Jackknife(tuple(values), tuple(weights))
 
 
-
 def _separation(curve: Any) -> int:
     """+1 when every positive outscores every negative, -1 when every negative outscores
     every positive, else 0: read off the counts, since a rounded area can be 1 - 1e-16.
@@ -142,7 +139,6 @@ def _separation(curve: Any) -> int:
     return 0
 
 
-
 def _at_bound(curve: Any, quantity: Any, estimate: float) -> float:
     """The estimate, set exactly to the bound it sits on at perfect separation (1 for a
     ROC or PR area; 0 for a ROC area with every negative on top), so that the logit-t
@@ -153,7 +149,6 @@ def _at_bound(curve: Any, quantity: Any, estimate: float) -> float:
     if separated < 0 and quantity.curve == "roc":
         return 0.0
     return estimate
-
 
 
 def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float,
@@ -222,4 +217,3 @@ def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float
         low, high = max(low, 0.0), min(high, 1.0)
         text += ", clipped to [0, 1]"
     return float(low), float(high), f"{text}, normal", details
-

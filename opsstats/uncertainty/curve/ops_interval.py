@@ -53,7 +53,6 @@ def _widen(estimate: float, low: float, high: float, se_low: float, se_high: flo
     return max(float(low), 0.0), min(float(high), 1.0)
 
 
-
 def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None = None,
                        top_k: float | None = None, reference: Any = None,
                        rule: str | None = None, ties: str = "strict", ci: str | None = None,
@@ -202,4 +201,3 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
         details.update(n_resamples=n, n_undefined=int(n - n_defined))
     return replace(result, ci=ConfidenceInterval(float(low), float(high)),
                    confidence_level=level, ci_method=text, details=details)
-

@@ -59,7 +59,6 @@ _CENTRAL = (float(stats.norm.cdf(-1.0)), float(stats.norm.cdf(1.0)))
 _EPS = 1e-12
 
 
-
 # ----------------------------------------------------------------- count sampling
 class _Multinomial:
     """Batched draws of Multinomial(total, counts / total) over fixed categories.
@@ -216,7 +215,6 @@ class _Multinomial:
         return np.take(padded, self.expand, axis=1)
 
 
-
 # ---------------------------------------------------------------------- bootstrap
 def _first_limit_fix(quantity: Any) -> bool:
     """Trapezoid PR and lift areas read y at the first point as its limit along the
@@ -224,7 +222,6 @@ def _first_limit_fix(quantity: Any) -> bool:
     (origin) points moved out of the way first."""
     return (isinstance(quantity, CurveArea) and quantity.rule == "trapezoid"
             and quantity.curve in ("pr", "lift"))
-
 
 
 def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
@@ -246,10 +243,8 @@ def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
     return alpha, beta
 
 
-
 def _prevalence_dependent(quantity: Any) -> bool:
     return depends_on_prevalence(quantity)
-
 
 
 def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generator,
@@ -313,7 +308,6 @@ def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generato
     return values
 
 
-
 def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
                    estimate: float, stratified: bool, rng: Any,
                    show_progress: bool) -> _Bootstrap:
@@ -334,7 +328,6 @@ def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
     return _Bootstrap(defined, levels, n, label, "fixed" if stratified else "random")
 
 
-
 def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float,
                        level: float) -> tuple[float, float, str]:
     """The bootstrap logit-t interval: ``expit(logit(estimate) -+ t * se)``, se half the
@@ -350,4 +343,3 @@ def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: fl
     low, high, how = _logit_t(_at_bound(curve, quantity, estimate), se, min(P, N) - 1,
                               level, min(P, N))
     return low, high, f"{boot.description}, logit scale, {how}"
-
