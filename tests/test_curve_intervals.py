@@ -38,14 +38,10 @@ from opsstats import SmallCountWarning
 from opsstats.curves import ScoreCurve
 from opsstats.curves._geometry import parse_area, parse_at
 from opsstats.reference.dbt import DirectedBinaryTree
-from opsstats.uncertainty.curve import (
-    _Cells,
-    _fill_curves,
-    _jackknife,
-    _Multinomial,
-    curve_interval,
-    delong_roc,
-)
+from opsstats.uncertainty.curve import curve_interval, delong_roc
+from opsstats.uncertainty.curve._cells import _Cells, _fill_curves
+from opsstats.uncertainty.curve.jackknife import _jackknife
+from opsstats.uncertainty.curve.resampling import _Multinomial
 
 REFERENCE = Path(__file__).parent / "reference"
 DATASETS = ("imbalanced", "medium", "perfect", "small_ties", "weak")
@@ -864,7 +860,7 @@ def test_dirichlet_functional_is_the_weighted_curve_with_pseudo_rows(data, a):
     from sklearn.metrics import average_precision_score, roc_auc_score
 
     from opsstats.curves._geometry import CurveArea
-    from opsstats.uncertainty.curve import _dirichlet_values
+    from opsstats.uncertainty.curve.dirichlet import _dirichlet_values
 
     y, s = _data(data)
     curve = ScoreCurve.from_scores(y, s)
@@ -897,7 +893,7 @@ def test_dirichlet_draws_follow_the_row_by_row_posterior(name):
     Kolmogorov-Smirnov test on 3000 draws each (tied scores included)."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    from opsstats.uncertainty.curve import _dirichlet_values
+    from opsstats.uncertainty.curve.dirichlet import _dirichlet_values
 
     y, s = _data("small_ties")
     curve = ScoreCurve.from_scores(y, s)
@@ -1031,7 +1027,7 @@ def test_jackknife_bias_of_average_precision_is_never_negative():
     from itertools import combinations
 
     from opsstats.curves._geometry import CurveArea
-    from opsstats.uncertainty.curve import _jackknife
+    from opsstats.uncertainty.curve.jackknife import _jackknife
 
     quantity = CurveArea("pr", "step", False)
     lowest = 0.0
