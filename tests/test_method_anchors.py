@@ -36,7 +36,6 @@ SPEC_NAME = "METHOD" + ".md"
 #: modules (being written elsewhere now). They are still scanned, and reported, but do
 #: not fail the check; the exclusions go when those commits are merged.
 _PENDING = (
-    "opsstats/uncertainty/curve.py",
     "opsstats/curves/score_curve.py",
 )
 
