@@ -5,8 +5,13 @@ the cumulative (weighted) numbers of positives and negatives scoring at or above
 (Fawcett 2006, Algorithm 1: tied scores form one threshold). Every confusion matrix
 along the curve, the ROC, precision-recall, lift and gain curves, their areas and their
 values at fixed operating points follow from these counts through the shared geometry
-of :mod:`opsstats.curves._geometry` (METHOD.md sections 2.2 and 2.3), the same code
-that evaluates the reference curves an observed curve is compared with.
+of :mod:`opsstats.curves._geometry` (docs/method.md#auc-rules and
+docs/method.md#empirical-curves), the same code that evaluates the reference curves
+an observed curve is compared with.
+
+The counts are made from raw data, or checked when given, by
+``opsstats.curves._counting``; the counts at a threshold or for the top K rows are read
+off them by ``opsstats.curves._operating_points``. This module holds the class.
 """
 
 from __future__ import annotations
@@ -17,208 +22,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._labels import infer_pos_label, positive_mask
 from .._seam import upcall
 from .._summary import Summary
-from .._validation import (
-    check_1d,
-    check_choice,
-    check_positive_int,
-    check_real,
-    check_same_length,
-    check_sample_weight,
-    describe,
-)
+from .._validation import check_choice, describe
 from ..confusion import ConfusionMatrix
 from ..exceptions import UndefinedMetricWarning
 from . import _geometry as geo
+from . import _operating_points as op
 from . import score_distribution as sd
+from ._counting import aggregated_counts, check_cumulative, scalar, score_counts
+from ._operating_points import TOP_K_TIES
 
 __all__ = ["ScoreCurve", "TOP_K_TIES"]
-
-#: How ``confusion_matrix(top_k=K)`` treats a tie block that straddles the K-th row.
-TOP_K_TIES = ("interpolate", "include", "exclude")
 
 #: Column names (x, y) of each curve's DataFrame.
 _COLUMNS = {"roc": ("fpr", "tpr"), "pr": ("recall", "precision"),
             "lift": ("rate", "lift"), "gain": ("rate", "gain")}
 
-# Counts are stored as int64 when they are whole numbers. Float sums of whole numbers
-# are exact below 2**53, so converting them then loses nothing.
-_EXACT_INT = 2.0 ** 53
-
 
 # --------------------------------------------------------------------------- helpers
-def _class_mask(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
-    """Boolean mask of the positive class.
-
-    Same labels rule and messages as :func:`opsstats._labels.positive_mask` (it calls
-    the same :func:`~opsstats._labels.infer_pos_label`), but for numeric and boolean
-    labels the label set is found from the minimum and maximum in four linear passes
-    instead of ``np.unique``, which sorts: at n = 1e7 that sort alone costs as much as
-    building the whole curve.
-    """
-    arr = y_true
-    if arr.dtype.kind in "biuf":
-        lo, hi = arr.min(), arr.max()
-        is_hi = arr == hi
-        n_hi = int(np.count_nonzero(is_hi))
-        labels = None
-        if n_hi == arr.size:
-            labels = [hi.item()]
-        elif n_hi + int(np.count_nonzero(arr == lo)) == arr.size:
-            labels = [lo.item(), hi.item()]
-        if labels is not None:
-            pos = infer_pos_label(labels, pos_label, "`y_true`")
-            if pos == labels[-1]:
-                return is_hi
-            if len(labels) == 2 and pos == labels[0]:
-                return ~is_hi
-            return arr == pos
-    return positive_mask(arr, name="y_true", pos_label=pos_label)[0]
-
-
-def _unweighted_counts(s: np.ndarray, is_pos: np.ndarray
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct scores (decreasing) and cumulative TP and FP counts, without weights.
-
-    All scores are sorted once (``np.sort``: no index array, the fastest sort numpy
-    has) and so are the scores of the smaller class. Each row of the smaller class is
-    then located in the sorted scores by ``searchsorted(side="left")``, i.e. at the
-    first position of its tie block, and counted there (``bincount``). A cumulative sum
-    in decreasing order gives, at the last row of each tie block, the number of
-    smaller-class rows scoring at or above that block's score; the larger class fills
-    the other rows. Integer arithmetic throughout: exact.
-    """
-    m = s.size
-    n_pos = int(np.count_nonzero(is_pos))
-    pos_small = n_pos <= m - n_pos
-    small = s[is_pos] if pos_small else s[~is_pos]
-    small.sort()
-    asc = np.sort(s)
-    at = np.searchsorted(asc, small, side="left")
-    del small
-    small_ge = np.bincount(at, minlength=m)
-    del at
-    np.cumsum(small_ge[::-1], out=small_ge[::-1])       # in place: no second array
-    small_ge = small_ge[::-1]
-    desc = asc[::-1]                                    # a view: no copy
-    new_block = desc[1:] != desc[:-1]
-    if np.count_nonzero(new_block) == m - 1:           # all distinct: no gathers
-        thresholds = desc
-        large_ge = np.arange(1, m + 1, dtype=np.int64)
-    else:
-        last = np.append(np.flatnonzero(new_block), m - 1)   # last row of each block
-        thresholds = desc[last]
-        small_ge = small_ge[last]
-        large_ge = last + 1
-    large_ge -= small_ge
-    return (thresholds, small_ge, large_ge) if pos_small else (thresholds, large_ge, small_ge)
-
-
-def _weighted_blocks(s: np.ndarray, is_pos: np.ndarray, w: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct scores (decreasing) and the weight of positives and negatives at each.
-
-    Each class is ``argsort``-ed so that its weights travel with its scores, and the
-    two sorted classes are merged in O(n) (:func:`_merge_sorted`). The weights of each
-    tie block are then summed per class (``np.add.reduceat``); :meth:`ScoreCurve.
-    _from_blocks` cumulates them.
-    """
-    spos, sneg, wpos, wneg = s[is_pos], s[~is_pos], w[is_pos], w[~is_pos]
-    o = np.argsort(spos)
-    spos, wpos = spos[o], wpos[o]
-    o = np.argsort(sneg)
-    sneg, wneg = sneg[o], wneg[o]
-    del o
-    pos_small = spos.size <= sneg.size
-    if pos_small:
-        merged, from_small, mw = _merge_sorted(spos, sneg, wpos, wneg)
-    else:
-        merged, from_small, mw = _merge_sorted(sneg, spos, wneg, wpos)
-    del spos, sneg, wpos, wneg
-    m = merged.size
-    desc = merged[::-1]                       # decreasing scores, a view
-    small_desc = from_small[::-1]
-    mw_desc = mw[::-1]
-    w_small = np.where(small_desc, mw_desc, 0.0)
-    w_large = np.where(small_desc, 0.0, mw_desc)
-    new_block = desc[1:] != desc[:-1]
-    if np.count_nonzero(new_block) == m - 1:
-        thresholds = desc.copy()
-    else:
-        last = np.append(np.flatnonzero(new_block), m - 1)
-        thresholds = desc[last]
-        starts = np.concatenate(([0], last[:-1] + 1))
-        w_small = np.add.reduceat(w_small, starts)
-        w_large = np.add.reduceat(w_large, starts)
-    return (thresholds, w_small, w_large) if pos_small else (thresholds, w_large, w_small)
-
-
-def _merge_sorted(small: np.ndarray, large: np.ndarray,
-                  w_small: np.ndarray | None = None, w_large: np.ndarray | None = None
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Merge two ascending arrays in O(n): the merged values, a mask of the entries
-    that came from ``small`` and the merged weights.
-
-    The k-th entry of ``small`` lands at position k + #{large < small[k]} (one
-    ``searchsorted`` of the smaller array into the larger); the entries of ``large``
-    fill the other positions in order. Ties between the two arrays end up adjacent,
-    which is all the curve needs (a tie block is one threshold).
-    """
-    n = small.size + large.size
-    at = np.searchsorted(large, small, side="left")
-    at += np.arange(small.size)
-    from_small = np.zeros(n, dtype=bool)
-    from_small[at] = True
-    merged = np.empty(n, dtype=np.float64)
-    merged[at] = small
-    from_large = ~from_small
-    merged[from_large] = large
-    weights = None
-    if w_small is not None:
-        weights = np.empty(n, dtype=np.float64)
-        weights[at] = w_small
-        weights[from_large] = w_large
-    return merged, from_small, weights
-
-
-def _as_counts(x: np.ndarray) -> np.ndarray:
-    """int64 when every count is a whole number (exactly representable), else float64."""
-    if x.dtype.kind in "iub":
-        return x.astype(np.int64, copy=False)
-    x = x.astype(np.float64, copy=False)
-    if x.size and np.all(np.mod(x, 1.0) == 0) and np.abs(x).max() < _EXACT_INT:
-        return x.astype(np.int64)
-    return x
-
-
-def _scalar(x: Any) -> int | float:
-    return int(x) if isinstance(x, np.integer) else float(x)
-
-
 def _fmt_count(x: int | float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
-
-
-def _check_counts(name: str, values: Any) -> np.ndarray:
-    arr = check_1d(name, values, numeric=True)
-    if (arr < 0).any():
-        i = int(np.flatnonzero(arr < 0)[0])
-        raise ValueError(f"`{name}` must be non-negative counts; got {arr[i].item()!r} at "
-                         f"position {i}.")
-    return arr
-
-
-def _check_threshold(value: Any) -> float:
-    """A real threshold; +-inf allowed (above or below every score), NaN refused."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
-                                                            | np.floating):
-        raise TypeError(f"`threshold` must be a real number; got {describe(value)}.")
-    t = float(value)
-    if np.isnan(t):
-        raise ValueError("`threshold` must be a number; got nan.")
-    return t
 
 
 class ScoreCurve:
@@ -246,9 +70,9 @@ class ScoreCurve:
     the (prevalence, alpha, beta) parametrization by the shared functions of
     :mod:`opsstats.curves._geometry`.
 
-    :attr:`alpha` and :attr:`beta` have J + 1 entries and include both endpoints of
-    METHOD.md section 2.2: entry 0 is (alpha, beta) = (0, 1), the threshold +inf above
-    every score (nothing predicted positive); entry k >= 1 belongs to
+    :attr:`alpha` and :attr:`beta` have J + 1 entries and include both endpoints
+    (docs/method.md#empirical-curves): entry 0 is (alpha, beta) = (0, 1), the
+    threshold +inf above every score (nothing predicted positive); entry k >= 1 belongs to
     ``thresholds[k - 1]``; the last entry, at the lowest score, where every row is
     predicted positive, is exactly (1, 0). The DataFrames of :meth:`roc`, :meth:`pr`,
     :meth:`lift` and :meth:`gain` have the same J + 1 rows, the first with threshold
@@ -264,7 +88,7 @@ class ScoreCurve:
        27(8), 861-874 (2006). https://doi.org/10.1016/j.patrec.2005.10.010
     .. [2] Zhao, Bui, Yu and Dzieciolowski, "Outperformance score: a universal
        standardization method for confusion-matrix-based classification performance
-       metrics" (METHOD.md).
+       metrics" (see docs/method.md).
 
     Examples
     --------
@@ -285,29 +109,7 @@ class ScoreCurve:
     __slots__ = ("_thresholds", "_tps", "_fps", "_cache")
 
     def __init__(self, thresholds: Any, tps: Any, fps: Any) -> None:
-        thr = check_1d("thresholds", thresholds, numeric=True).astype(np.float64, copy=False)
-        tp = _as_counts(check_1d("tps", tps, numeric=True))
-        fp = _as_counts(check_1d("fps", fps, numeric=True))
-        check_same_length(thresholds=thr, tps=tp, fps=fp)
-        if thr.size > 1 and not np.all(thr[1:] < thr[:-1]):
-            i = int(np.flatnonzero(thr[1:] >= thr[:-1])[0])
-            raise ValueError(f"`thresholds` must be strictly decreasing (distinct scores, "
-                             f"highest first); got {float(thr[i])!r} then "
-                             f"{float(thr[i + 1])!r} at positions {i} and {i + 1}.")
-        for name, c in (("tps", tp), ("fps", fp)):
-            if c[0] < 0 or (c.size > 1 and np.any(c[1:] < c[:-1])):
-                raise ValueError(f"`{name}` must be non-negative and non-decreasing "
-                                 "(cumulative counts at decreasing thresholds).")
-        total = tp + fp
-        if total[0] <= 0 or (total.size > 1 and np.any(total[1:] <= total[:-1])):
-            raise ValueError("`tps + fps` must be strictly increasing from a positive first "
-                             "value: every threshold must hold some data.")
-        if tp[-1] <= 0 or fp[-1] <= 0:
-            which, last = ("tps", tp[-1]) if tp[-1] <= 0 else ("fps", fp[-1])
-            raise ValueError(f"`{which}` must end with a positive total: a curve needs both "
-                             f"classes; got {which}[-1] = {last.item()!r}.")
-        if tp.dtype != fp.dtype:
-            tp, fp = tp.astype(np.float64), fp.astype(np.float64)
+        thr, tp, fp = check_cumulative(thresholds, tps, fps)
         # Own copies: the caller's arrays must stay writeable and unaliased.
         self._set(thr.copy(), tp.copy(), fp.copy())
 
@@ -323,19 +125,6 @@ class ScoreCurve:
         self = object.__new__(cls)
         self._set(thresholds, tps, fps)
         return self
-
-    @classmethod
-    def _from_blocks(cls, thresholds: np.ndarray, pos: np.ndarray,
-                     neg: np.ndarray) -> ScoreCurve:
-        """The curve from per-threshold counts (thresholds strictly decreasing, each
-        with a positive total), cumulated here: the path shared by :meth:`from_counts`
-        and weighted :meth:`from_scores`. (Unweighted :meth:`from_scores` cumulates the
-        integer counts itself; integer sums are exact, so the results are identical.)"""
-        tp = _as_counts(np.cumsum(pos))
-        fp = _as_counts(np.cumsum(neg))
-        if tp.dtype != fp.dtype:
-            tp, fp = tp.astype(np.float64), fp.astype(np.float64)
-        return cls._trusted(np.ascontiguousarray(thresholds, dtype=np.float64), tp, fp)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ScoreCurve is immutable.")
@@ -395,37 +184,8 @@ class ScoreCurve:
         ...                        sample_weight=[2.0, 0.5, 1.0]).tps
         array([1., 3., 3.])
         """
-        t = check_1d("y_true", y_true)
-        s = check_1d("y_score", y_score, numeric=True)
-        n = check_same_length(y_true=t, y_score=s)
-        w = check_sample_weight(sample_weight, n)
-        is_pos = _class_mask(t, pos_label)
-        cls._check_both_classes(is_pos, None)
-        s = s.astype(np.float64, copy=False)
-        if w is not None:
-            keep = w != 0
-            if not keep.all():
-                s, is_pos, w = s[keep], is_pos[keep], w[keep]
-                cls._check_both_classes(is_pos, w)
-
-        if w is None:
-            return cls._trusted(*_unweighted_counts(s, is_pos))
-        return cls._from_blocks(*_weighted_blocks(s, is_pos, w))
-
-    @staticmethod
-    def _check_both_classes(is_pos: np.ndarray, w: np.ndarray | None) -> None:
-        n_pos = int(np.count_nonzero(is_pos))
-        if 0 < n_pos < is_pos.size:
-            return
-        if w is not None:
-            if not is_pos.size:
-                raise ValueError("`sample_weight` must not be all zero.")
-            raise ValueError("`sample_weight` must give both classes a positive total weight; "
-                             f"got only {'positive' if n_pos else 'negative'} rows with "
-                             "non-zero weight.")
-        which = "positive" if n_pos else "negative"
-        raise ValueError(f"`y_true` must contain both classes; got only the {which} class "
-                         f"({is_pos.size} rows).")
+        return cls._trusted(*score_counts(y_true, y_score, pos_label=pos_label,
+                                          sample_weight=sample_weight))
 
     @classmethod
     def from_counts(cls, thresholds: Any, positives: Any, negatives: Any) -> ScoreCurve:
@@ -461,22 +221,7 @@ class ScoreCurve:
         >>> ScoreCurve.from_counts([0.2, 0.7, 0.2], [1, 5, 2], [10, 1, 3]).tps
         array([5, 8])
         """
-        thr = check_1d("thresholds", thresholds, numeric=True).astype(np.float64, copy=False)
-        pos = _check_counts("positives", positives)
-        neg = _check_counts("negatives", negatives)
-        check_same_length(thresholds=thr, positives=pos, negatives=neg)
-        for name, c in (("positives", pos), ("negatives", neg)):
-            if not c.sum() > 0:
-                raise ValueError(f"`{name}` must have a positive total: a curve needs both "
-                                 f"classes; got a total of {_scalar(c.sum())!r}.")
-        keep = (pos > 0) | (neg > 0)
-        if not keep.all():
-            thr, pos, neg = thr[keep], pos[keep], neg[keep]
-        order = np.argsort(thr, kind="stable")[::-1]
-        thr = thr[order]
-        starts = np.flatnonzero(np.concatenate(([True], thr[1:] != thr[:-1])))
-        return cls._from_blocks(thr[starts], np.add.reduceat(pos[order], starts),
-                                np.add.reduceat(neg[order], starts))
+        return cls._trusted(*aggregated_counts(thresholds, positives, negatives))
 
     # --------------------------------------------------------------- properties
     @property
@@ -497,12 +242,12 @@ class ScoreCurve:
     @property
     def n_positive(self) -> int | float:
         """P, the number (total weight) of positives."""
-        return _scalar(self._tps[-1])
+        return scalar(self._tps[-1])
 
     @property
     def n_negative(self) -> int | float:
         """N, the number (total weight) of negatives."""
-        return _scalar(self._fps[-1])
+        return scalar(self._fps[-1])
 
     @property
     def n(self) -> int | float:
@@ -664,7 +409,7 @@ class ScoreCurve:
         rule : {"trapezoid", "step"}, optional
             Default per curve (``DEFAULT_RULE``): trapezoid for ROC and gain, step (the
             right-endpoint sum) for PR and lift. Compare an observed AUC only with
-            reference AUCs made with the same rule (METHOD.md 2.2).
+            reference AUCs made with the same rule (docs/method.md#auc-rules).
 
         Returns
         -------
@@ -701,14 +446,7 @@ class ScoreCurve:
 
     # ---------------------------------------------------------- operating points
     def _check_top_k(self, top_k: Any) -> float:
-        if self.is_integer:
-            k = check_positive_int("top_k", top_k)
-        else:
-            k = check_real("top_k", top_k, low=0.0, low_open=True)
-        if k > self.n:
-            raise ValueError(f"`top_k` must be at most the number of rows n = {self.n!r} "
-                             f"(the total weight for weighted data); got {top_k!r}.")
-        return k
+        return op.check_top_k(top_k, self.n, self.is_integer)
 
     def value_at(self, metric: Any, at: dict[str, float] | None = None, *,
                  top_k: float | None = None, **params: Any) -> float:
@@ -813,27 +551,13 @@ class ScoreCurve:
             raise TypeError("give exactly one of `threshold` and `top_k`; got "
                             f"threshold={describe(threshold)}, top_k={describe(top_k)}.")
         ties = check_choice("ties", ties, TOP_K_TIES)
-        P, N = self.n_positive, self.n_negative
-        tps, fps = self._tps, self._fps
         if threshold is not None:
-            t = _check_threshold(threshold)
-            k = self._thresholds.size - int(np.searchsorted(self._thresholds[::-1], t, "left"))
-            tp, fp = (_scalar(tps[k - 1]), _scalar(fps[k - 1])) if k else (0, 0)
+            tp, fp = op.counts_at_threshold(self._thresholds, self._tps, self._fps,
+                                            op.check_threshold(threshold))
         else:
-            K = self._check_top_k(top_k)
-            total = tps + fps
-            j = int(np.searchsorted(total, K, side="left"))      # first block reaching K
-            tp_prev, fp_prev = (_scalar(tps[j - 1]), _scalar(fps[j - 1])) if j else (0, 0)
-            tp_j, fp_j = _scalar(tps[j]), _scalar(fps[j])
-            if total[j] == K or ties == "include":
-                tp, fp = tp_j, fp_j
-            elif ties == "exclude":
-                tp, fp = tp_prev, fp_prev
-            else:
-                before = tp_prev + fp_prev
-                f = (K - before) / (tp_j + fp_j - before)
-                tp = tp_prev + f * (tp_j - tp_prev)
-                fp = fp_prev + f * (fp_j - fp_prev)
+            tp, fp = op.counts_at_top_k(self._tps, self._fps, self._check_top_k(top_k),
+                                        ties)
+        P, N = self.n_positive, self.n_negative
         return ConfusionMatrix(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
 
     def ops(self, metric: Any, *, at: dict[str, float] | None = None,

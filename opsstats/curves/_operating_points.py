@@ -1,0 +1,76 @@
+"""Operating points of a :class:`~opsstats.curves.score_curve.ScoreCurve`: the counts at
+a threshold or for the top K rows, as functions of the curve's arrays.
+
+``thresholds`` (strictly decreasing) and the cumulative counts ``tps`` and ``fps`` go
+in; the true and false positives of one rule come out, from which the curve builds its
+confusion matrix. A top K that ends inside a block of tied scores is resolved by one of
+:data:`TOP_K_TIES`; ``"interpolate"`` gives the expected counts of a random order of the
+block, the matrix whose metrics the eq. 9 interpolation in the rate reads off the curve
+(docs/method.md#operating-points).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_positive_int, check_real, describe
+from ._counting import scalar
+
+__all__ = ["TOP_K_TIES", "check_threshold", "check_top_k", "counts_at_threshold",
+           "counts_at_top_k"]
+
+#: How ``confusion_matrix(top_k=K)`` treats a tie block that straddles the K-th row.
+TOP_K_TIES = ("interpolate", "include", "exclude")
+
+
+def check_threshold(value: Any) -> float:
+    """A real threshold; +-inf allowed (above or below every score), NaN refused."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
+                                                            | np.floating):
+        raise TypeError(f"`threshold` must be a real number; got {describe(value)}.")
+    t = float(value)
+    if np.isnan(t):
+        raise ValueError("`threshold` must be a number; got nan.")
+    return t
+
+
+def check_top_k(top_k: Any, n: int | float, is_integer: bool) -> float:
+    """K of a top-K rule: a positive integer for whole counts, a positive real (weight
+    units) otherwise; at most ``n``, the number of rows (total weight)."""
+    if is_integer:
+        k = check_positive_int("top_k", top_k)
+    else:
+        k = check_real("top_k", top_k, low=0.0, low_open=True)
+    if k > n:
+        raise ValueError(f"`top_k` must be at most the number of rows n = {n!r} "
+                         f"(the total weight for weighted data); got {top_k!r}.")
+    return k
+
+
+def counts_at_threshold(thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray,
+                        t: float) -> tuple[int | float, int | float]:
+    """(TP, FP) of the rule "predict positive where score >= t"."""
+    k = thresholds.size - int(np.searchsorted(thresholds[::-1], t, "left"))
+    return (scalar(tps[k - 1]), scalar(fps[k - 1])) if k else (0, 0)
+
+
+def counts_at_top_k(tps: np.ndarray, fps: np.ndarray, K: float,
+                    ties: str) -> tuple[int | float, int | float]:
+    """(TP, FP) of the K highest-scoring rows, a tie block straddling the K-th row
+    resolved by ``ties`` (one of :data:`TOP_K_TIES`)."""
+    total = tps + fps
+    j = int(np.searchsorted(total, K, side="left"))      # first block reaching K
+    tp_prev, fp_prev = (scalar(tps[j - 1]), scalar(fps[j - 1])) if j else (0, 0)
+    tp_j, fp_j = scalar(tps[j]), scalar(fps[j])
+    if total[j] == K or ties == "include":
+        tp, fp = tp_j, fp_j
+    elif ties == "exclude":
+        tp, fp = tp_prev, fp_prev
+    else:
+        before = tp_prev + fp_prev
+        f = (K - before) / (tp_j + fp_j - before)
+        tp = tp_prev + f * (tp_j - tp_prev)
+        fp = fp_prev + f * (fp_j - fp_prev)
+    return tp, fp
