@@ -13,10 +13,8 @@ Two checks keep the citations honest:
 from __future__ import annotations
 
 import re
-import warnings
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 METHOD = ROOT / "docs" / "method.md"
@@ -31,13 +29,6 @@ REQUIRED = (
 #: The specification's file name, spelled in two pieces so that this file does not
 #: mention it itself.
 SPEC_NAME = "METHOD" + ".md"
-
-#: Files whose citations of the specification are replaced in the split commits of their
-#: modules (being written elsewhere now). They are still scanned, and reported, but do
-#: not fail the check; the exclusions go when those commits are merged.
-_PENDING = (
-    "opsstats/curves/score_curve.py",
-)
 
 #: Folders that are not source: version control, caches, and what the builds write
 #: (the docs' .gitignore: _build, api, the vignettes' mirror, jupyter_execute).
@@ -130,26 +121,13 @@ def test_every_cited_anchor_is_defined():
 
 
 def test_no_citation_of_the_specification_outside_docs():
-    offenders, pending = [], []
+    offenders = []
     for path in repository_files():
         rel = path.relative_to(ROOT).as_posix()
         if rel.startswith("docs/"):
             continue
         hits = [f"{rel}:{n}: {line.strip()}"
                 for n, line in enumerate(_read(path).splitlines(), 1) if SPEC_NAME in line]
-        (pending if rel in _PENDING else offenders).extend(hits)
-    if pending:
-        warnings.warn(f"{len(pending)} citation(s) of {SPEC_NAME} left in the files of "
-                      "_PENDING (replaced in their split commits):\n" + "\n".join(pending),
-                      UserWarning, stacklevel=1)
+        offenders.extend(hits)
     assert not offenders, (f"{SPEC_NAME} is not in the repository; cite "
                            "docs/method.md#<anchor> instead:\n" + "\n".join(offenders))
-
-
-@pytest.mark.parametrize("rel", _PENDING)
-def test_pending_exclusions_are_still_needed(rel):
-    """Reports, without failing, an exclusion that no longer hides anything."""
-    path = ROOT / rel
-    if not path.exists() or SPEC_NAME not in _read(path):
-        warnings.warn(f"{rel} no longer cites {SPEC_NAME}: remove it from _PENDING in "
-                      "tests/test_method_anchors.py", UserWarning, stacklevel=1)
