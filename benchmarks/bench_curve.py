@@ -82,20 +82,19 @@ from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from opsstats.curves import ScoreCurve  # noqa: E402
+from opsstats.curves import ScoreCurve
 
 
 def make_data(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    y = rng.random(n) < 0.1                      # prevalence 0.1, boolean labels
-    s = rng.normal(size=n) + 1.5 * y             # float64, continuous (all distinct)
+    y = rng.random(n) < 0.1  # prevalence 0.1, boolean labels
+    s = rng.normal(size=n) + 1.5 * y  # float64, continuous (all distinct)
     return y, s
 
 
 def ours(y: np.ndarray, s: np.ndarray) -> tuple[float, float, float]:
     curve = ScoreCurve.from_scores(y, s)
-    return (curve.auc("roc"), curve.auc("pr"),
-            curve.value_at("precision", at={"recall": 0.9}))
+    return (curve.auc("roc"), curve.auc("pr"), curve.value_at("precision", at={"recall": 0.9}))
 
 
 def numpy_argsort(y: np.ndarray, s: np.ndarray) -> None:
@@ -129,12 +128,18 @@ def peak_bytes(f, y, s) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6, 1e7])
-    parser.add_argument("--repeat", type=int, default=5,
-                        help="timed runs of ours and argsort (scikit-learn: fewer at 1e7)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="timed runs of ours and argsort (scikit-learn: fewer at 1e7)",
+    )
     args = parser.parse_args()
-    print(f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
-          f"{platform.python_version()}")
-    ours(*make_data(1000))                                   # imports, first-call costs
+    print(
+        f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
+        f"{platform.python_version()}"
+    )
+    ours(*make_data(1000))  # imports, first-call costs
     for n in map(int, args.sizes):
         y, s = make_data(n)
         input_bytes = y.nbytes + s.nbytes
@@ -143,24 +148,29 @@ def main() -> None:
         assert abs(roc - sk_roc) < 1e-12 and abs(pr - sk_ap) < 1e-12, (roc, sk_roc, pr, sk_ap)
         sk_repeat = args.repeat if n < 5_000_000 else max(2, args.repeat // 2)
         times: dict[str, list[float]] = {"ours": [], "argsort": [], "sklearn": []}
-        for r in range(args.repeat):                             # interleaved
+        for r in range(args.repeat):  # interleaved
             times["ours"].append(timed(ours, y, s))
             times["argsort"].append(timed(numpy_argsort, y, s))
             if r < sk_repeat:
                 times["sklearn"].append(timed(scikit_learn, y, s))
         best = {k: min(v) for k, v in times.items()}
         med = {k: float(np.median(v)) for k, v in times.items()}
-        mem = {k: peak_bytes(f, y, s) / input_bytes for k, f in
-               (("ours", ours), ("argsort", numpy_argsort), ("sklearn", scikit_learn))}
-        print(f"\nn = {n:.0e} (input {input_bytes / 2**20:.0f} MiB: float64 scores + bool "
-              f"labels); ROC AUC {roc:.6f}, AP {pr:.6f}, precision@recall0.9 {p90:.6f}")
+        mem = {
+            k: peak_bytes(f, y, s) / input_bytes
+            for k, f in (("ours", ours), ("argsort", numpy_argsort), ("sklearn", scikit_learn))
+        }
+        print(
+            f"\nn = {n:.0e} (input {input_bytes / 2**20:.0f} MiB: float64 scores + bool "
+            f"labels); ROC AUC {roc:.6f}, AP {pr:.6f}, precision@recall0.9 {p90:.6f}"
+        )
         print(f"  {'':8s} {'best s':>8s} {'median s':>9s} {'runs':>5s} {'peak mem':>9s}")
         for k in times:
-            print(f"  {k:8s} {best[k]:8.3f} {med[k]:9.3f} {len(times[k]):5d} "
-                  f"{mem[k]:8.1f}x")
-        print(f"  argsort / ours = {best['argsort'] / best['ours']:.2f} (target >= 1 at "
-              f"1e7); sklearn / ours = {best['sklearn'] / best['ours']:.1f} (target >= 8); "
-              f"ours peak memory {mem['ours']:.1f}x input (target < 10)")
+            print(f"  {k:8s} {best[k]:8.3f} {med[k]:9.3f} {len(times[k]):5d} {mem[k]:8.1f}x")
+        print(
+            f"  argsort / ours = {best['argsort'] / best['ours']:.2f} (target >= 1 at "
+            f"1e7); sklearn / ours = {best['sklearn'] / best['ours']:.1f} (target >= 8); "
+            f"ours peak memory {mem['ours']:.1f}x input (target < 10)"
+        )
 
 
 if __name__ == "__main__":

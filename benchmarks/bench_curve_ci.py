@@ -124,17 +124,17 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
-from opsstats import ConfusionMatrix  # noqa: E402
-from opsstats.curves import ScoreCurve  # noqa: E402
+from opsstats import ConfusionMatrix
+from opsstats.curves import ScoreCurve
 
 B = 2000
-FEW = 50     # positives in section 5
+FEW = 50  # positives in section 5
 
 
 def make_data(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    y = rng.random(n) < 0.1                      # prevalence 0.1
-    s = rng.normal(size=n) + 1.5 * y             # continuous, all distinct
+    y = rng.random(n) < 0.1  # prevalence 0.1
+    s = rng.normal(size=n) + 1.5 * y  # continuous, all distinct
     return y, s
 
 
@@ -161,8 +161,9 @@ def ours_bootstrap(y, s, seed=1):
 
 
 def ours_bootstrap_roc(y, s, seed=1):
-    return ScoreCurve.from_scores(y, s).interval("roc_auc", method="bootstrap",
-                                                 n_resamples=B, rng=seed)
+    return ScoreCurve.from_scores(y, s).interval(
+        "roc_auc", method="bootstrap", n_resamples=B, rng=seed
+    )
 
 
 def sklearn_loop(y, s, resamples: int, seed: int = 2):
@@ -172,8 +173,9 @@ def sklearn_loop(y, s, resamples: int, seed: int = 2):
     roc = np.empty(resamples)
     ap = np.empty(resamples)
     for i in range(resamples):
-        idx = np.concatenate((pos[rng.integers(0, pos.size, pos.size)],
-                              neg[rng.integers(0, neg.size, neg.size)]))
+        idx = np.concatenate(
+            (pos[rng.integers(0, pos.size, pos.size)], neg[rng.integers(0, neg.size, neg.size)])
+        )
         roc[i] = roc_auc_score(y[idx], s[idx])
         ap[i] = average_precision_score(y[idx], s[idx])
     return roc, ap
@@ -199,28 +201,49 @@ def run_proc(y, s, boot_n: int) -> dict | None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "data.csv"
-        np.savetxt(path, np.column_stack((y.astype(int), s)), delimiter=",",
-                   header="y_true,y_score", comments="", fmt=("%d", "%.17g"))
-        out = subprocess.run([rscript, str(ROOT / "benchmarks" / "proc_timing.R"), "--csv",
-                              str(path), "--boot_n", str(boot_n), "--seed", "1"],
-                             capture_output=True, text=True, check=True)
+        np.savetxt(
+            path,
+            np.column_stack((y.astype(int), s)),
+            delimiter=",",
+            header="y_true,y_score",
+            comments="",
+            fmt=("%d", "%.17g"),
+        )
+        out = subprocess.run(
+            [
+                rscript,
+                str(ROOT / "benchmarks" / "proc_timing.R"),
+                "--csv",
+                str(path),
+                "--boot_n",
+                str(boot_n),
+                "--seed",
+                "1",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     return json.loads(out.stdout)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e5)
-    parser.add_argument("--repeat", type=int, default=2,
-                        help="timed runs of ours before and again after the others")
+    parser.add_argument(
+        "--repeat", type=int, default=2, help="timed runs of ours before and again after the others"
+    )
     parser.add_argument("--sk-resamples", type=int, default=100)
     parser.add_argument("--proc-resamples", type=int, default=200)
     parser.add_argument("--no-r", action="store_true", help="skip pROC")
     args = parser.parse_args()
     n = int(args.n)
-    print(f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
-          f"{platform.python_version()}; n = {n:.0e}, prevalence 0.1, continuous scores")
+    print(
+        f"numpy {np.__version__}, scikit-learn {sklearn.__version__}, Python "
+        f"{platform.python_version()}; n = {n:.0e}, prevalence 0.1, continuous scores"
+    )
     y, s = make_data(n)
-    ours_bootstrap(*make_data(2000))                     # imports and first-call costs
+    ours_bootstrap(*make_data(2000))  # imports and first-call costs
     ours_delong(*make_data(2000))
 
     # ---- 1. bootstrap; ours is timed before and after the others (best of all runs),
@@ -245,41 +268,54 @@ def main() -> None:
     print(f"\n1. Stratified bootstrap, {B} resamples")
     print(f"   ours  ROC AUC: {roc}")
     print(f"   ours  PR AUC : {pr}")
-    print(f"   scikit-learn loop ({args.sk_resamples} resamples): ROC AUC 95% "
-          f"{np.quantile(sk_roc, 0.025):.4f}-{np.quantile(sk_roc, 0.975):.4f}, AP "
-          f"{np.quantile(sk_ap, 0.025):.4f}-{np.quantile(sk_ap, 0.975):.4f}")
+    print(
+        f"   scikit-learn loop ({args.sk_resamples} resamples): ROC AUC 95% "
+        f"{np.quantile(sk_roc, 0.025):.4f}-{np.quantile(sk_roc, 0.975):.4f}, AP "
+        f"{np.quantile(sk_ap, 0.025):.4f}-{np.quantile(sk_ap, 0.975):.4f}"
+    )
     print(f"   {'':44s} {'best s':>8s} {'median s':>9s}  runs")
-    print(f"   {'ours, ROC AUC + PR AUC (curve built inside)':44s} {t_ours:8.3f} "
-          f"{m_ours:9.3f}  {len(runs)}")
+    print(
+        f"   {'ours, ROC AUC + PR AUC (curve built inside)':44s} {t_ours:8.3f} "
+        f"{m_ours:9.3f}  {len(runs)}"
+    )
     print(f"   {'ours, ROC AUC only':44s} {t_roc:8.3f} {m_roc:9.3f}  {len(runs_roc)}")
-    print(f"   {'scikit-learn loop, extrapolated from ' + str(args.sk_resamples):44s} "
-          f"{t_sk:8.2f}")
+    print(f"   {'scikit-learn loop, extrapolated from ' + str(args.sk_resamples):44s} {t_sk:8.2f}")
     ratio_sk = t_sk / t_ours
     print(f"   scikit-learn loop / ours = {ratio_sk:.1f} (target >= 25)")
     if proc is not None:
         t_pb = proc["ci_bootstrap_seconds"] * B / proc["boot_n"]
-        print(f"   pROC ci.auc(bootstrap), ROC AUC, extrapolated from {proc['boot_n']} "
-              f"resamples: {t_pb:.2f} s (95% CI {proc['ci_bootstrap'][0]:.4f}-"
-              f"{proc['ci_bootstrap'][1]:.4f} from {proc['boot_n']})")
+        print(
+            f"   pROC ci.auc(bootstrap), ROC AUC, extrapolated from {proc['boot_n']} "
+            f"resamples: {t_pb:.2f} s (95% CI {proc['ci_bootstrap'][0]:.4f}-"
+            f"{proc['ci_bootstrap'][1]:.4f} from {proc['boot_n']})"
+        )
         print(f"   pROC bootstrap / ours (ROC AUC only) = {t_pb / t_roc:.1f}")
 
     # ---- 2. DeLong
     print("\n2. DeLong interval of the ROC AUC, from raw scores")
     print(f"   ours: {dl}")
-    print(f"   ours (from_scores + interval): best {1e3 * t_d:.1f} ms, median "
-          f"{1e3 * m_d:.1f} ms of {len(runs_dl)} runs")
+    print(
+        f"   ours (from_scores + interval): best {1e3 * t_d:.1f} ms, median "
+        f"{1e3 * m_d:.1f} ms of {len(runs_dl)} runs"
+    )
     t_a, m_a = min(runs_auto), float(np.median(runs_auto))
     print(f"   ours, the default (logit scale, t): {ours_default_roc(y, s)}")
-    print(f"   ours, the default (from_scores + interval): best {1e3 * t_a:.1f} ms, "
-          f"median {1e3 * m_a:.1f} ms of {len(runs_auto)} runs")
+    print(
+        f"   ours, the default (from_scores + interval): best {1e3 * t_a:.1f} ms, "
+        f"median {1e3 * m_a:.1f} ms of {len(runs_auto)} runs"
+    )
     if proc is not None:
         t_pd = proc["ci_delong_seconds"]
-        print(f"   pROC ci.auc(method='delong'): median of 3 {1e3 * t_pd:.1f} ms (runs "
-              f"{', '.join(f'{1e3 * v:.0f}' for v in proc['ci_delong_runs'])} ms; "
-              f"roc()+auc() {1e3 * proc['roc_auc_seconds']:.0f} ms not included); CI "
-              f"{proc['ci_delong'][0]:.6f}-{proc['ci_delong'][1]:.6f}")
-        ok = abs(proc["ci_delong"][0] - dl.ci.low) < 1e-9 and \
-            abs(proc["ci_delong"][1] - dl.ci.high) < 1e-9
+        print(
+            f"   pROC ci.auc(method='delong'): median of 3 {1e3 * t_pd:.1f} ms (runs "
+            f"{', '.join(f'{1e3 * v:.0f}' for v in proc['ci_delong_runs'])} ms; "
+            f"roc()+auc() {1e3 * proc['roc_auc_seconds']:.0f} ms not included); CI "
+            f"{proc['ci_delong'][0]:.6f}-{proc['ci_delong'][1]:.6f}"
+        )
+        ok = (
+            abs(proc["ci_delong"][0] - dl.ci.low) < 1e-9
+            and abs(proc["ci_delong"][1] - dl.ci.high) < 1e-9
+        )
         print(f"   pROC / ours = {t_pd / t_d:.1f} (target >= 1); same interval to 1e-9: {ok}")
 
     # ---- 3. Dirichlet
@@ -290,34 +326,46 @@ def main() -> None:
     t_o, m_o, r_o = best_and_median(lambda: cm.ops("f1", ci="dirichlet", rng=0), 5)
     print(f"\n3. Dirichlet, 10000 draws, {cm!r}")
     print(f"   {r_i}\n   {r_o}")
-    print(f"   cm.interval('f1'): best {1e3 * t_i:.1f} ms, median {1e3 * m_i:.1f} ms; "
-          f"cm.ops('f1', ci='dirichlet'): best {1e3 * t_o:.1f} ms, median "
-          f"{1e3 * m_o:.1f} ms (target < 100 ms each)")
+    print(
+        f"   cm.interval('f1'): best {1e3 * t_i:.1f} ms, median {1e3 * m_i:.1f} ms; "
+        f"cm.ops('f1', ci='dirichlet'): best {1e3 * t_o:.1f} ms, median "
+        f"{1e3 * m_o:.1f} ms (target < 100 ms each)"
+    )
 
     # ---- 4. the default PR AUC interval
     ours_default_pr(y, s)
     t_j, m_j, r_j = best_and_median(lambda: ours_default_pr(y, s), 10)
-    print("\n4. The default interval of the PR AUC (stratified jackknife, logit scale, t), "
-          "from raw scores")
+    print(
+        "\n4. The default interval of the PR AUC (stratified jackknife, logit scale, t), "
+        "from raw scores"
+    )
     print(f"   {r_j}")
-    print(f"   from_scores + interval: best {1e3 * t_j:.1f} ms, median {1e3 * m_j:.1f} ms "
-          f"of 10 runs (no resampling; compare section 1's bootstrap)")
+    print(
+        f"   from_scores + interval: best {1e3 * t_j:.1f} ms, median {1e3 * m_j:.1f} ms "
+        f"of 10 runs (no resampling; compare section 1's bootstrap)"
+    )
 
     # ---- 5. the default with fewer than 100 rows in a class: the Dirichlet posterior
     n = y.size
     y_few = np.zeros(n, dtype=np.int8)
     y_few[:FEW] = 1
     s_few = np.random.default_rng(3).standard_normal(n) + 1.5 * y_few
-    print(f"\n5. The default intervals with {FEW} positives among {n - FEW:.0f} negatives (the "
-          "Dirichlet posterior, 2000 draws), from raw scores")
+    print(
+        f"\n5. The default intervals with {FEW} positives among {n - FEW:.0f} negatives (the "
+        "Dirichlet posterior, 2000 draws), from raw scores"
+    )
     for name in ("roc_auc", "pr_auc"):
+
         def run(name=name):
             return ScoreCurve.from_scores(y_few, s_few).interval(name, rng=0)
+
         run()
         t_d, m_d, r_d = best_and_median(run, 5)
         print(f"   {r_d}")
-        print(f"   from_scores + interval: best {1e3 * t_d:.1f} ms, median {1e3 * m_d:.1f} ms "
-              "of 5 runs")
+        print(
+            f"   from_scores + interval: best {1e3 * t_d:.1f} ms, median {1e3 * m_d:.1f} ms "
+            "of 5 runs"
+        )
 
 
 if __name__ == "__main__":

@@ -48,27 +48,38 @@ CASES = [
 
 def main() -> None:
     print("DirectedBinaryTree(depth=9, n_curves=100000): one fresh process per case")
-    print(f"{'quantity':<28}{'first (s)':>10}{'repeat (ms)':>13}{'10k values (ms)':>17}"
-          f"{'peak RSS (MB)':>15}{'OPS':>8}")
+    print(
+        f"{'quantity':<28}{'first (s)':>10}{'repeat (ms)':>13}{'10k values (ms)':>17}"
+        f"{'peak RSS (MB)':>15}{'OPS':>8}"
+    )
     worst_first = worst_rep = worst_mem = 0.0
     for metric, at, pi, value, scale in CASES:
         code = CASE.format(metric=metric, at=at, pi=pi, value=value, scale=scale)
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
         r = json.loads(out)
         label = metric + (f" at {at}" if at else "") + f", pi={pi}"
-        print(f"{label:<28}{r['first']:>10.3f}{1e3 * r['repeated_median']:>13.3f}"
-              f"{1e3 * r['vector_10000']:>17.2f}{r['peak_mb']:>15.0f}{r['ops']:>8.4f}")
+        print(
+            f"{label:<28}{r['first']:>10.3f}{1e3 * r['repeated_median']:>13.3f}"
+            f"{1e3 * r['vector_10000']:>17.2f}{r['peak_mb']:>15.0f}{r['ops']:>8.4f}"
+        )
         worst_first = max(worst_first, r["first"])
         worst_rep = max(worst_rep, r["repeated_median"])
         worst_mem = max(worst_mem, r["peak_mb"])
     print()
-    print(f"worst first OPS {worst_first:.2f} s (target < 2 s): "
-          f"{'met' if worst_first < 2 else 'NOT met'}")
-    print(f"worst repeated OPS {1e3 * worst_rep:.3f} ms (target < 1 ms): "
-          f"{'met' if worst_rep < 1e-3 else 'NOT met'}")
-    print(f"worst peak resident memory {worst_mem:.0f} MB, interpreter and imports included "
-          f"(target < 1024 MB): {'met' if worst_mem < 1024 else 'NOT met'}")
+    print(
+        f"worst first OPS {worst_first:.2f} s (target < 2 s): "
+        f"{'met' if worst_first < 2 else 'NOT met'}"
+    )
+    print(
+        f"worst repeated OPS {1e3 * worst_rep:.3f} ms (target < 1 ms): "
+        f"{'met' if worst_rep < 1e-3 else 'NOT met'}"
+    )
+    print(
+        f"worst peak resident memory {worst_mem:.0f} MB, interpreter and imports included "
+        f"(target < 1024 MB): {'met' if worst_mem < 1024 else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

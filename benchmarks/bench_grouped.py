@@ -35,20 +35,32 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--groups", type=int, default=100)
-    ap.add_argument("--curve-groups", type=int, default=10,
-                    help="groups for the PR AUC timing (default 10)")
+    ap.add_argument(
+        "--curve-groups", type=int, default=10, help="groups for the PR AUC timing (default 10)"
+    )
     args = ap.parse_args()
     df = make_data(args.rows, args.groups)
     metrics = ["f1", "mcc", "precision", "recall", "balanced_accuracy"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         t = time.perf_counter()
-        out = evaluate(df, truth="y", score="score", threshold=0.8, metrics=metrics,
-                       by="group", ci="dirichlet", n_resamples=1000, rng=1)
+        out = evaluate(
+            df,
+            truth="y",
+            score="score",
+            threshold=0.8,
+            metrics=metrics,
+            by="group",
+            ci="dirichlet",
+            n_resamples=1000,
+            rng=1,
+        )
         elapsed = time.perf_counter() - t
-    print(f"{args.groups} groups x {len(metrics)} metrics, 1000-draw Dirichlet intervals "
-          f"(metric and OPS), {args.rows:,} rows: {elapsed:.2f} s "
-          f"(target < 10 s: {'met' if elapsed < 10 else 'NOT met'})")
+    print(
+        f"{args.groups} groups x {len(metrics)} metrics, 1000-draw Dirichlet intervals "
+        f"(metric and OPS), {args.rows:,} rows: {elapsed:.2f} s "
+        f"(target < 10 s: {'met' if elapsed < 10 else 'NOT met'})"
+    )
     print(f"  rows in the output: {len(out)}; NaN OPS: {int(out['ops'].isna().sum())}")
     print(out.groupby("metric")[["value", "ops"]].agg(["min", "max"]).round(3).to_string())
 
@@ -58,11 +70,13 @@ def main() -> None:
         t = time.perf_counter()
         evaluate(small, truth="y", score="score", metrics=["pr_auc"], by="group", ci=None)
         curve_time = time.perf_counter() - t
-    print(f"\nPR AUC against DirectedBinaryTree() for {args.curve_groups} groups "
-          f"({len(small):,} rows, {args.curve_groups} distinct prevalences): "
-          f"{curve_time:.2f} s, {curve_time / args.curve_groups:.2f} s per group "
-          "(one evaluation of the 100,000 reference curves per prevalence, shared "
-          "generation)")
+    print(
+        f"\nPR AUC against DirectedBinaryTree() for {args.curve_groups} groups "
+        f"({len(small):,} rows, {args.curve_groups} distinct prevalences): "
+        f"{curve_time:.2f} s, {curve_time / args.curve_groups:.2f} s per group "
+        "(one evaluation of the 100,000 reference curves per prevalence, shared "
+        "generation)"
+    )
 
 
 if __name__ == "__main__":

@@ -58,37 +58,48 @@ def main():
     level_set = lambda a, mu: cf.mcc_level_set(PI, a, mu)  # noqa: E731
 
     t0 = time.perf_counter()
-    quad.exact_ops(mcc, one, PI, design)           # cold: builds the profile
+    quad.exact_ops(mcc, one, PI, design)  # cold: builds the profile
     cold = time.perf_counter() - t0
 
     routes = {
         "Uniform().ops (closed form)": (
             lambda: ref.ops("mcc", 0.4, prevalence=PI),
-            lambda: ref.ops("mcc", many, prevalence=PI)),
+            lambda: ref.ops("mcc", many, prevalence=PI),
+        ),
         "quadrature + closed-form level set": (
             lambda: quad.exact_ops(mcc, one, PI, design, level_set=level_set),
-            lambda: quad.exact_ops(mcc, many, PI, design, level_set=level_set)),
+            lambda: quad.exact_ops(mcc, many, PI, design, level_set=level_set),
+        ),
         "generic quadrature (root finder)": (
             lambda: quad.exact_ops(mcc, one, PI, design),
-            lambda: quad.exact_ops(mcc, many, PI, design)),
+            lambda: quad.exact_ops(mcc, many, PI, design),
+        ),
     }
-    print(f"Exact uniform OPS of MCC at prevalence {PI} (targets: 1 value < 1 ms, "
-          "10,000 values < 50 ms)")
+    print(
+        f"Exact uniform OPS of MCC at prevalence {PI} (targets: 1 value < 1 ms, "
+        "10,000 values < 50 ms)"
+    )
     print(f"{'route':40s} {'1 value':>12s} {'10,000 values':>14s}")
     for name, (f_one, f_many) in routes.items():
         f_one()
         f_many()
-        print(f"{name:40s} {fmt(median_time(f_one, REPEATS_ONE)):>12s} "
-              f"{fmt(median_time(f_many, REPEATS_MANY)):>14s}")
-    print(f"first call of the engine for a new (metric, prevalence): {fmt(cold)} "
-          "(monotonicity profile on a grid, then cached)")
+        print(
+            f"{name:40s} {fmt(median_time(f_one, REPEATS_ONE)):>12s} "
+            f"{fmt(median_time(f_many, REPEATS_MANY)):>14s}"
+        )
+    print(
+        f"first call of the engine for a new (metric, prevalence): {fmt(cold)} "
+        "(monotonicity profile on a grid, then cached)"
+    )
 
     # The three routes agree (each is an independent computation of the same area).
     a = ref.ops("mcc", many, prevalence=PI).estimate
     b = quad.exact_ops(mcc, many, PI, design, level_set=level_set)
     c = quad.exact_ops(mcc, many, PI, design)
-    print(f"max |closed form - level-set quadrature| = {np.max(np.abs(a - b)):.2e}; "
-          f"max |closed form - generic quadrature| = {np.max(np.abs(a - c)):.2e}")
+    print(
+        f"max |closed form - level-set quadrature| = {np.max(np.abs(a - b)):.2e}; "
+        f"max |closed form - generic quadrature| = {np.max(np.abs(a - c)):.2e}"
+    )
 
     # A metric with no closed form at all: markedness, through the generic engine.
     mk = "markedness"

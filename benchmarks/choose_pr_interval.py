@@ -40,6 +40,7 @@ Run (the committed output, about 10 CPU-minutes)::
     python benchmarks/choose_pr_interval.py --reps 1000 --jobs 2 \\
         --md benchmarks/results/choose_pr_interval.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,9 +57,9 @@ import pandas as pd
 from scipy import integrate, special, stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from coverage_shapes import AUCS, BAND, shapes_for  # noqa: E402
+from coverage_shapes import AUCS, BAND, shapes_for
 
-from opsstats import ScoreCurve  # noqa: E402
+from opsstats import ScoreCurve
 
 GRID = ((50, 0.5), (50, 0.1), (50, 0.02), (200, 0.1), (200, 0.02), (1000, 0.02))
 FIXED_POSITIVES = (5, 10, 20, 50)
@@ -77,12 +78,13 @@ class Expon:
     def ap(self, p: float) -> float:
         # S_X(t) = exp(-t / k), S_Y(t) = exp(-t), f_X(t) = exp(-t / k) / k
         def integrand(t: float) -> float:
-            return np.exp(-t / self.k) / self.k / (
-                1 + (1 - p) / p * np.exp(-t + t / self.k))
+            return np.exp(-t / self.k) / self.k / (1 + (1 - p) / p * np.exp(-t + t / self.k))
+
         return float(integrate.quad(integrand, 0, np.inf, epsabs=1e-13, limit=400)[0])
 
-    def simulate(self, n: int, positives: int, rng: np.random.Generator
-                 ) -> tuple[np.ndarray, np.ndarray]:
+    def simulate(
+        self, n: int, positives: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
         y = np.zeros(n, dtype=np.int8)
         y[:positives] = 1
         s = rng.standard_exponential(n)
@@ -99,10 +101,9 @@ class Rounded:
     h: float = 0.5
 
     def _masses(self, loc: float) -> np.ndarray:
-        centres = np.arange(12.0 + self.mu, -12.0, -self.h)    # decreasing
+        centres = np.arange(12.0 + self.mu, -12.0, -self.h)  # decreasing
         centres = np.round(centres / self.h) * self.h
-        return (stats.norm.cdf(centres + self.h / 2, loc)
-                - stats.norm.cdf(centres - self.h / 2, loc))
+        return stats.norm.cdf(centres + self.h / 2, loc) - stats.norm.cdf(centres - self.h / 2, loc)
 
     def ap(self, p: float) -> float:
         """Step-rule AP of the discrete distributions: each tied cell is one threshold."""
@@ -113,8 +114,9 @@ class Rounded:
         precision[ok] = p * tpr[ok] / (p * tpr[ok] + (1 - p) * fpr[ok])
         return float(np.sum(pos * precision))
 
-    def simulate(self, n: int, positives: int, rng: np.random.Generator
-                 ) -> tuple[np.ndarray, np.ndarray]:
+    def simulate(
+        self, n: int, positives: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
         y = np.zeros(n, dtype=np.int8)
         y[:positives] = 1
         s = rng.standard_normal(n)
@@ -126,8 +128,10 @@ def all_shapes() -> list[tuple[float, Any]]:
     out = []
     for auc in AUCS:
         out += [(auc, s) for s in shapes_for(auc)]
-        out += [(auc, Expon("expon", auc / (1 - auc))),
-                (auc, Rounded("rounded", float(np.sqrt(2) * special.ndtri(auc))))]
+        out += [
+            (auc, Expon("expon", auc / (1 - auc))),
+            (auc, Rounded("rounded", float(np.sqrt(2) * special.ndtri(auc)))),
+        ]
     return out
 
 
@@ -149,15 +153,24 @@ def run_cell(job: tuple[float, Any, int, float, int | None, int, int]) -> dict[s
             truth = truth_at[P]
             curve = ScoreCurve.from_scores(*shape.simulate(n, P, rng))
             for prior, tag in ((0.5, "T"), (0.25, "Q")):
-                r = curve.interval("pr_auc", method="dirichlet", interval="bias-extended",
-                                   prior=prior, n_resamples=DRAWS, rng=rng)
+                r = curve.interval(
+                    "pr_auc",
+                    method="dirichlet",
+                    interval="bias-extended",
+                    prior=prior,
+                    n_resamples=DRAWS,
+                    rng=rng,
+                )
                 b = max(0.0, float(np.mean(r.draws)) - r.estimate)
                 q_lo, q_hi = np.quantile(r.draws, [0.025, 0.975])
                 short = max(0.0, r.estimate - float(np.mean(r.draws)))
-                ends = {tag: (q_lo, q_hi), f"{tag}_jack": tuple(r.ci),
-                        f"{tag}_jack_up": (r.ci.low, min(r.ci.high + short, 1.0)),
-                        f"{tag}_boot": (max(q_lo - b, 0.0), q_hi),
-                        f"{tag}_boot2": (max(q_lo - 2 * b, 0.0), q_hi)}
+                ends = {
+                    tag: (q_lo, q_hi),
+                    f"{tag}_jack": tuple(r.ci),
+                    f"{tag}_jack_up": (r.ci.low, min(r.ci.high + short, 1.0)),
+                    f"{tag}_boot": (max(q_lo - b, 0.0), q_hi),
+                    f"{tag}_boot2": (max(q_lo - 2 * b, 0.0), q_hi),
+                }
                 for key, (low, high) in ends.items():
                     if key in hits:
                         hits[key].append(low <= truth <= high)
@@ -165,8 +178,14 @@ def run_cell(job: tuple[float, Any, int, float, int | None, int, int]) -> dict[s
                     bias["actual"].append(r.estimate - truth)
                     bias["b_boot"].append(b)
                     bias["b_jack"].append(r.details["bias_extension"])
-    row = {"auc": round(auc, 4), "shape": shape.name, "n": n, "prevalence": pi,
-           "positives": fixed if fixed else np.nan, "defined": len(hits["T"])}
+    row = {
+        "auc": round(auc, 4),
+        "shape": shape.name,
+        "n": n,
+        "prevalence": pi,
+        "positives": fixed if fixed else np.nan,
+        "defined": len(hits["T"]),
+    }
     row.update({v: 100 * float(np.mean(h)) for v, h in hits.items()})
     row.update({k: float(np.mean(v)) for k, v in bias.items()})
     row["cpu_seconds"] = time.process_time() - t0
@@ -176,44 +195,65 @@ def run_cell(job: tuple[float, Any, int, float, int | None, int, int]) -> dict[s
 def render(df: pd.DataFrame, reps: int) -> str:
     seconds = df["cpu_seconds"].sum()
     se = 100 * np.sqrt(0.95 * 0.05 / reps)
-    lines = ["# Choosing the PR AUC interval below 100 rows of a class", "",
-             "Generated by `benchmarks/choose_pr_interval.py` (see its docstring). "
-             f"{reps} test sets per setting, {DRAWS} draws per interval, "
-             f"{seconds / 60:.1f} CPU-min; binomial s.e. of a coverage near 95%: {se:.2f} points.", "",
-             "## Summary over all settings", "",
-             f"Coverage in % of the 95% intervals; band {BAND[0]:g}-{BAND[1]:g}.", "",
-             "| variant | below 93 | below 90 | above 97 | above 99 | lowest | median | "
-             "mean abs(coverage - 95) |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Choosing the PR AUC interval below 100 rows of a class",
+        "",
+        "Generated by `benchmarks/choose_pr_interval.py` (see its docstring). "
+        f"{reps} test sets per setting, {DRAWS} draws per interval, "
+        f"{seconds / 60:.1f} CPU-min; binomial s.e. of a coverage near 95%: {se:.2f} points.",
+        "",
+        "## Summary over all settings",
+        "",
+        f"Coverage in % of the 95% intervals; band {BAND[0]:g}-{BAND[1]:g}.",
+        "",
+        "| variant | below 93 | below 90 | above 97 | above 99 | lowest | median | "
+        "mean abs(coverage - 95) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for v in VARIANTS:
         c = df[v]
-        lines.append(f"| {v} | {int((c < 93).sum())} | {int((c < 90).sum())} | "
-                     f"{int((c > 97).sum())} | {int((c > 99).sum())} | {c.min():.1f} | "
-                     f"{c.median():.1f} | {np.mean(np.abs(c - 95)):.2f} |")
+        lines.append(
+            f"| {v} | {int((c < 93).sum())} | {int((c < 90).sum())} | "
+            f"{int((c > 97).sum())} | {int((c > 99).sum())} | {c.min():.1f} | "
+            f"{c.median():.1f} | {np.mean(np.abs(c - 95)):.2f} |"
+        )
     ratio = {k: df[k] / df["actual"] for k in ("b_boot", "b_jack")}
-    sizable = df["actual"] > 0.001          # a bias worth estimating
-    lines += ["", f"{len(df)} settings. `T_jack` (interval=\"bias-extended\", Jeffreys) is "
-              "the default adopted.", "",
-              "## The bias estimates", "",
-              "Per setting, the actual bias of the estimate (mean of estimate - truth) and "
-              "the mean of each bias estimate over the same test sets (columns `bias`, "
-              "`b_boot`, `b_jack` below). Over the "
-              f"{int(sizable.sum())} settings with an actual bias above 0.001, the ratio "
-              "estimate / actual bias:", "",
-              "| estimate | median ratio | lowest | highest | settings with ratio > 3 |",
-              "|---|---|---|---|---|"]
+    sizable = df["actual"] > 0.001  # a bias worth estimating
+    lines += [
+        "",
+        f'{len(df)} settings. `T_jack` (interval="bias-extended", Jeffreys) is '
+        "the default adopted.",
+        "",
+        "## The bias estimates",
+        "",
+        "Per setting, the actual bias of the estimate (mean of estimate - truth) and "
+        "the mean of each bias estimate over the same test sets (columns `bias`, "
+        "`b_boot`, `b_jack` below). Over the "
+        f"{int(sizable.sum())} settings with an actual bias above 0.001, the ratio "
+        "estimate / actual bias:",
+        "",
+        "| estimate | median ratio | lowest | highest | settings with ratio > 3 |",
+        "|---|---|---|---|---|",
+    ]
     for k, v in ratio.items():
         v = v[sizable]
-        lines.append(f"| {k} | {v.median():.2f} | {v.min():.2f} | {v.max():.2f} | "
-                     f"{int((v > 3).sum())} |")
-    lines += ["", "## Every setting", "",
-              "| ROC AUC | shape | n | pi | P | " + " | ".join(VARIANTS)
-              + " | bias | b_boot | b_jack |",
-              "|---|---|---|---|---|" + "---|" * (len(VARIANTS) + 3)]
+        lines.append(
+            f"| {k} | {v.median():.2f} | {v.min():.2f} | {v.max():.2f} | {int((v > 3).sum())} |"
+        )
+    lines += [
+        "",
+        "## Every setting",
+        "",
+        "| ROC AUC | shape | n | pi | P | " + " | ".join(VARIANTS) + " | bias | b_boot | b_jack |",
+        "|---|---|---|---|---|" + "---|" * (len(VARIANTS) + 3),
+    ]
     for r in df.itertuples():
         p = "" if np.isnan(r.positives) else f"{int(r.positives)}"
-        lines.append(f"| {r.auc:.4f} | {r.shape} | {r.n} | {r.prevalence:.4g} | {p} | "
-                     + " | ".join(f"{getattr(r, v):.1f}" for v in VARIANTS)
-                     + f" | {r.actual:+.4f} | {r.b_boot:.4f} | {r.b_jack:+.4f} |")
+        lines.append(
+            f"| {r.auc:.4f} | {r.shape} | {r.n} | {r.prevalence:.4g} | {p} | "
+            + " | ".join(f"{getattr(r, v):.1f}" for v in VARIANTS)
+            + f" | {r.actual:+.4f} | {r.b_boot:.4f} | {r.b_jack:+.4f} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -231,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         for p in FIXED_POSITIVES:
             jobs.append((auc, shape, p + FIXED_NEGATIVES, p / (p + FIXED_NEGATIVES), p))
     seeds = np.random.SeedSequence(args.seed).generate_state(len(jobs))
-    jobs = [(*j, args.reps, int(s)) for j, s in zip(jobs, seeds)]
+    jobs = [(*j, args.reps, int(s)) for j, s in zip(jobs, seeds, strict=True)]
     with multiprocessing.Pool(args.jobs) as pool:
         rows = pool.map(run_cell, jobs, chunksize=1)
     text = render(pd.DataFrame(rows), args.reps)

@@ -291,40 +291,72 @@ import opsstats
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--part", choices=sorted(PARTS), default="cm",
-                        help="which section of the study to run (default: cm)")
-    parser.add_argument("--reps", type=int, default=1000,
-                        help="simulated test sets per cell (default 1000)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--part",
+        choices=sorted(PARTS),
+        default="cm",
+        help="which section of the study to run (default: cm)",
+    )
+    parser.add_argument(
+        "--reps", type=int, default=1000, help="simulated test sets per cell (default 1000)"
+    )
     parser.add_argument("--seed", type=int, default=20240605)
-    parser.add_argument("--n-resamples", type=int, default=2000,
-                        help="draws / bootstrap resamples per interval (default 2000)")
-    parser.add_argument("--cells", default=None,
-                        help="restrict to cells n:pi, comma-separated; '*' matches any "
-                             "(e.g. 200:0.1,1000:*)")
-    parser.add_argument("--classifiers", default="A,B,C",
-                        help="cm part: classifiers to run, from " + ", ".join(
-                            f"{k} (alpha={v[0]}, beta={v[1]})" for k, v in CLASSIFIERS.items()))
-    parser.add_argument("--shifts", default="mu=1,mu=2",
-                        help="curve part: binormal classifiers to run, from " + ", ".join(
-                            f"{k} (positives N({v:g}, 1))" for k, v in SHIFTS.items()))
-    parser.add_argument("--positives", choices=("binomial", "fixed"), default="binomial",
-                        help="cm and curve parts: P ~ Binomial(n, pi) (default) or "
-                             "P = round(n pi)")
-    parser.add_argument("--methods", default=None,
-                        help="curve part: run only these methods (comma-separated keys of "
-                             "CURVE_METHODS: " + ", ".join(m.key for m in CURVE_METHODS) + ")")
-    parser.add_argument("--merge", default=None, metavar="CSV",
-                        help="curve part, with --methods: take the rows of the other methods "
-                             "from this earlier CSV of the same design (same cells, seed, "
-                             "test sets and resamples: the same simulated test sets), so "
-                             "that a changed or added method needs no rerun of the others")
+    parser.add_argument(
+        "--n-resamples",
+        type=int,
+        default=2000,
+        help="draws / bootstrap resamples per interval (default 2000)",
+    )
+    parser.add_argument(
+        "--cells",
+        default=None,
+        help="restrict to cells n:pi, comma-separated; '*' matches any (e.g. 200:0.1,1000:*)",
+    )
+    parser.add_argument(
+        "--classifiers",
+        default="A,B,C",
+        help="cm part: classifiers to run, from "
+        + ", ".join(f"{k} (alpha={v[0]}, beta={v[1]})" for k, v in CLASSIFIERS.items()),
+    )
+    parser.add_argument(
+        "--shifts",
+        default="mu=1,mu=2",
+        help="curve part: binormal classifiers to run, from "
+        + ", ".join(f"{k} (positives N({v:g}, 1))" for k, v in SHIFTS.items()),
+    )
+    parser.add_argument(
+        "--positives",
+        choices=("binomial", "fixed"),
+        default="binomial",
+        help="cm and curve parts: P ~ Binomial(n, pi) (default) or P = round(n pi)",
+    )
+    parser.add_argument(
+        "--methods",
+        default=None,
+        help="curve part: run only these methods (comma-separated keys of "
+        "CURVE_METHODS: " + ", ".join(m.key for m in CURVE_METHODS) + ")",
+    )
+    parser.add_argument(
+        "--merge",
+        default=None,
+        metavar="CSV",
+        help="curve part, with --methods: take the rows of the other methods "
+        "from this earlier CSV of the same design (same cells, seed, "
+        "test sets and resamples: the same simulated test sets), so "
+        "that a changed or added method needs no rerun of the others",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (cells)")
     parser.add_argument("--out", default=None, help="CSV output path")
     parser.add_argument("--md", default=None, help="Markdown output path")
-    parser.add_argument("--render", default=None, metavar="CSV",
-                        help="do not simulate: re-render --md from a CSV this script wrote")
+    parser.add_argument(
+        "--render",
+        default=None,
+        metavar="CSV",
+        help="do not simulate: re-render --md from a CSV this script wrote",
+    )
     args = parser.parse_args(argv)
     if args.render:
         if not args.md:
@@ -338,59 +370,80 @@ def main(argv: list[str] | None = None) -> int:
     cells = part.make_cells(args)
     if not cells:
         parser.error("--cells selects no cell")
-    options = {"reps": args.reps, "n_resamples": args.n_resamples, "seed": args.seed,
-               "positives": args.positives, "methods": None}
+    options = {
+        "reps": args.reps,
+        "n_resamples": args.n_resamples,
+        "seed": args.seed,
+        "positives": args.positives,
+        "methods": None,
+    }
     if args.methods:
         keys = [k.strip() for k in args.methods.split(",") if k.strip()]
         unknown = sorted(set(keys) - {m.key for m in CURVE_METHODS})
         if args.part != "curve" or unknown:
-            parser.error(f"--methods applies to --part curve, with keys from "
-                         f"{', '.join(m.key for m in CURVE_METHODS)}; got {args.methods!r}")
+            parser.error(
+                f"--methods applies to --part curve, with keys from "
+                f"{', '.join(m.key for m in CURVE_METHODS)}; got {args.methods!r}"
+            )
         options["methods"] = keys
     if args.merge and not args.methods:
         parser.error("--merge needs --methods")
-    command = "python " + " ".join(shlex.quote(a) for a in
-                                   [os.path.relpath(__file__), *(argv or sys.argv[1:])])
+    command = "python " + " ".join(
+        shlex.quote(a) for a in [os.path.relpath(__file__), *(argv or sys.argv[1:])]
+    )
     started = datetime.datetime.now().astimezone()
     t0 = time.perf_counter()
-    print(f"{part.name}: {len(cells)} cells x {args.reps} test sets, {args.jobs} job(s)",
-          flush=True)
+    print(
+        f"{part.name}: {len(cells)} cells x {args.reps} test sets, {args.jobs} job(s)", flush=True
+    )
     rows: list[dict[str, Any]] = []
     results: dict[str, list[dict[str, Any]]] = {}
     if args.jobs == 1:
         for spec in cells:
             results[spec["cell"]] = part.run_cell(spec, options)
-            print(f"  {spec['cell']}: {results[spec['cell']][0]['cell_seconds']:.1f} s "
-                  f"({results[spec['cell']][0]['cell_cpu_seconds']:.1f} s CPU)",
-                  flush=True)
+            print(
+                f"  {spec['cell']}: {results[spec['cell']][0]['cell_seconds']:.1f} s "
+                f"({results[spec['cell']][0]['cell_cpu_seconds']:.1f} s CPU)",
+                flush=True,
+            )
     else:
         with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
             futures = {pool.submit(part.run_cell, spec, options): spec for spec in cells}
             for fut in concurrent.futures.as_completed(futures):
                 spec = futures[fut]
                 results[spec["cell"]] = fut.result()
-                print(f"  {spec['cell']}: {results[spec['cell']][0]['cell_seconds']:.1f} s "
-                  f"({results[spec['cell']][0]['cell_cpu_seconds']:.1f} s CPU)",
-                      flush=True)
-    for spec in cells:                      # the cell order, whatever finished first
+                print(
+                    f"  {spec['cell']}: {results[spec['cell']][0]['cell_seconds']:.1f} s "
+                    f"({results[spec['cell']][0]['cell_cpu_seconds']:.1f} s CPU)",
+                    flush=True,
+                )
+    for spec in cells:  # the cell order, whatever finished first
         rows.extend(results[spec["cell"]])
     wall = time.perf_counter() - t0
     df = pd.DataFrame(rows)
     df = df[SHARED_COLUMNS + [c for c in df.columns if c not in SHARED_COLUMNS]]
     # how the run was made, on every row, so that the CSV alone re-renders the Markdown
-    df = df.assign(run_command=command, run_date=f"{started:%Y-%m-%d %H:%M %Z}",
-                   run_wall_seconds=round(wall, 1), run_jobs=args.jobs,
-                   run_cpus=os.cpu_count(), opsstats_version=opsstats.__version__,
-                   numpy_version=np.__version__, python_version=platform.python_version(),
-                   confidence_level=CONFIDENCE_LEVEL)
-    cells_time = df.drop_duplicates("cell")          # this run's cells
+    df = df.assign(
+        run_command=command,
+        run_date=f"{started:%Y-%m-%d %H:%M %Z}",
+        run_wall_seconds=round(wall, 1),
+        run_jobs=args.jobs,
+        run_cpus=os.cpu_count(),
+        opsstats_version=opsstats.__version__,
+        numpy_version=np.__version__,
+        python_version=platform.python_version(),
+        confidence_level=CONFIDENCE_LEVEL,
+    )
+    cells_time = df.drop_duplicates("cell")  # this run's cells
     if args.merge:
         df = merge_runs(df, pd.read_csv(args.merge), options)
     print_tables(df)
-    print(f"\nwall time {wall:.1f} s; per-cell times sum to "
-          f"{cells_time['cell_seconds'].sum():.1f} s wall, "
-          f"{cells_time['cell_cpu_seconds'].sum():.1f} s CPU ({args.jobs} job(s), "
-          f"{os.cpu_count()} CPUs)")
+    print(
+        f"\nwall time {wall:.1f} s; per-cell times sum to "
+        f"{cells_time['cell_seconds'].sum():.1f} s wall, "
+        f"{cells_time['cell_cpu_seconds'].sum():.1f} s CPU ({args.jobs} job(s), "
+        f"{os.cpu_count()} CPUs)"
+    )
     # the Markdown is rendered from the rows as the CSV stores them, so that --render
     # gives the same file
     text = df.to_csv(index=False, float_format=CSV_FLOAT_FORMAT)

@@ -53,6 +53,7 @@ and the Markdown again from the CSV::
     python benchmarks/coverage_shapes.py --render benchmarks/results/coverage_shapes.csv \
         --md benchmarks/results/coverage_shapes.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -74,7 +75,7 @@ from opsstats import ScoreCurve
 
 NS = (50, 200, 1000, 10000)
 PREVALENCES = (0.5, 0.1, 0.02)
-AUCS = (0.7602499389065233, 0.9213503964748574)   # Phi(1 / sqrt 2), Phi(2 / sqrt 2)
+AUCS = (0.7602499389065233, 0.9213503964748574)  # Phi(1 / sqrt 2), Phi(2 / sqrt 2)
 SUBGROUP_SHIFT = 4.0
 BAND = (93.0, 97.0)
 #: (quantity, key, ScoreCurve.interval keywords) of every interval on each test set
@@ -89,21 +90,21 @@ METHODS = (
     ("pr_auc", "normal", {"method": "jackknife", "interval": "normal"}),
 )
 METHOD_NOTE = {
-    "auto": "the default, `method=\"auto\"`: below 100 rows of the smaller class the "
-            "Dirichlet posterior, equal-tailed for the ROC AUC and bias-extended for the "
-            "PR AUC (its lower end moved down by the jackknife's estimate of the upward "
-            "bias, one positive left out at a time); the "
-            "logit-t interval from 100 rows on",
-    "dirichlet": "`method=\"dirichlet\"` at every size: the Dirichlet posterior of each "
-                 "class's scores (Bayesian bootstrap with Jeffreys pseudo-rows at both "
-                 "ends), 1000 draws, equal-tailed (for the PR AUC: the default below 100 "
-                 "rows before the bias extension)",
+    "auto": 'the default, `method="auto"`: below 100 rows of the smaller class the '
+    "Dirichlet posterior, equal-tailed for the ROC AUC and bias-extended for the "
+    "PR AUC (its lower end moved down by the jackknife's estimate of the upward "
+    "bias, one positive left out at a time); the "
+    "logit-t interval from 100 rows on",
+    "dirichlet": '`method="dirichlet"` at every size: the Dirichlet posterior of each '
+    "class's scores (Bayesian bootstrap with Jeffreys pseudo-rows at both "
+    "ends), 1000 draws, equal-tailed (for the PR AUC: the default below 100 "
+    "rows before the bias extension)",
     "logit-t": "the logit-t interval at every size (ROC AUC: DeLong's variance, "
-               "Welch-Satterthwaite t, bias-corrected; PR AUC: the stratified jackknife's "
-               "variance): the default of both before the Dirichlet posterior",
+    "Welch-Satterthwaite t, bias-corrected; PR AUC: the stratified jackknife's "
+    "variance): the default of both before the Dirichlet posterior",
     "normal": "the normal interval of the same variance, clipped to [0, 1] (ROC AUC: "
-              "`method=\"delong\"`, as pROC; PR AUC: `method=\"jackknife\", "
-              "interval=\"normal\"`)",
+    '`method="delong"`, as pROC; PR AUC: `method="jackknife", '
+    'interval="normal"`)',
 }
 QUANTITY_LABEL = {"roc_auc": "ROC AUC", "pr_auc": "PR AUC"}
 #: the second design: P positives exactly, FIXED_NEGATIVES negatives (few positives
@@ -140,11 +141,16 @@ class Shape:
     def auc(self) -> float:
         """P(X > Y) for a positive X and a negative Y."""
         if self.tails == "normal":
-            found = float(special.ndtr(self.loc / np.sqrt(1 + self.scale ** 2)))
+            found = float(special.ndtr(self.loc / np.sqrt(1 + self.scale**2)))
         else:
             b = self.base
-            found, _ = integrate.quad(lambda t: b.pdf(t) * b.cdf(self.loc + self.scale * t),
-                                      -np.inf, np.inf, epsabs=1e-13, epsrel=1e-11)
+            found, _ = integrate.quad(
+                lambda t: b.pdf(t) * b.cdf(self.loc + self.scale * t),
+                -np.inf,
+                np.inf,
+                epsabs=1e-13,
+                epsrel=1e-11,
+            )
         return self.q / 2 + (1 - self.q) * found
 
     def positives_sf(self, t: float) -> float:
@@ -153,8 +159,7 @@ class Shape:
 
     def positives_pdf(self, t: float) -> float:
         b = self.base
-        return self.q * b.pdf(t) + (1 - self.q) * b.pdf((t - self.loc) / self.scale) \
-            / self.scale
+        return self.q * b.pdf(t) + (1 - self.q) * b.pdf((t - self.loc) / self.scale) / self.scale
 
     def ap(self, p: float) -> float:
         """Population average precision at prevalence p (see the module docstring)."""
@@ -165,16 +170,19 @@ class Shape:
             if tpr <= 0:
                 return 0.0
             return self.positives_pdf(t) / (1.0 + (1 - p) / p * negatives_sf(t) / tpr)
+
         # beyond these ends the positives' mass is below 1e-30 (normal) or 1e-9 (t3)
         reach = 12.0 if self.tails == "normal" else 2000.0
         hi = self.loc + reach * self.scale
         points = sorted({0.0, self.loc})
-        value, _ = integrate.quad(integrand, -reach, hi, points=points, epsabs=1e-13,
-                                  epsrel=1e-11, limit=1000)
+        value, _ = integrate.quad(
+            integrand, -reach, hi, points=points, epsabs=1e-13, epsrel=1e-11, limit=1000
+        )
         return float(value)
 
-    def simulate(self, n: int, positives: int, rng: np.random.Generator
-                 ) -> tuple[np.ndarray, np.ndarray]:
+    def simulate(
+        self, n: int, positives: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
         y = np.zeros(n, dtype=np.int8)
         y[:positives] = 1
         s = rng.standard_normal(n) if self.tails == "normal" else rng.standard_t(3, n)
@@ -186,11 +194,14 @@ class Shape:
 def shapes_for(auc: float) -> tuple[Shape, ...]:
     z = float(special.ndtri(auc))
     top = float(special.ndtr(SUBGROUP_SHIFT / np.sqrt(2)))
-    t3 = optimize.brentq(lambda d: Shape("t3", d, tails="t3").auc() - auc, 0.0, 20.0,
-                         xtol=1e-13)
-    return (Shape("binormal", np.sqrt(2) * z), Shape("unequal", np.sqrt(5) * z, 2.0),
-            Shape("subgroup", SUBGROUP_SHIFT, 1.0, (top - auc) / (top - 0.5)),
-            Shape("narrow", np.sqrt(1.25) * z, 0.5), Shape("t3", t3, tails="t3"))
+    t3 = optimize.brentq(lambda d: Shape("t3", d, tails="t3").auc() - auc, 0.0, 20.0, xtol=1e-13)
+    return (
+        Shape("binormal", np.sqrt(2) * z),
+        Shape("unequal", np.sqrt(5) * z, 2.0),
+        Shape("subgroup", SUBGROUP_SHIFT, 1.0, (top - auc) / (top - 0.5)),
+        Shape("narrow", np.sqrt(1.25) * z, 0.5),
+        Shape("t3", t3, tails="t3"),
+    )
 
 
 def make_cells() -> list[dict[str, Any]]:
@@ -201,13 +212,29 @@ def make_cells() -> list[dict[str, Any]]:
         for si, shape in enumerate(shapes_for(auc)):
             for n in NS:
                 for pi in PREVALENCES:
-                    cells.append({"shape": shape, "auc_level": ai, "n": n, "prevalence": pi,
-                                  "design": "grid", "spawn_key": (ai, si, n, round(pi * 1e4))})
+                    cells.append(
+                        {
+                            "shape": shape,
+                            "auc_level": ai,
+                            "n": n,
+                            "prevalence": pi,
+                            "design": "grid",
+                            "spawn_key": (ai, si, n, round(pi * 1e4)),
+                        }
+                    )
             for p in FIXED_POSITIVES:
                 n = p + FIXED_NEGATIVES
-                cells.append({"shape": shape, "auc_level": ai, "n": n, "prevalence": p / n,
-                              "design": "fixed", "positives": p,
-                              "spawn_key": (ai, si, 1, p)})
+                cells.append(
+                    {
+                        "shape": shape,
+                        "auc_level": ai,
+                        "n": n,
+                        "prevalence": p / n,
+                        "design": "fixed",
+                        "positives": p,
+                        "spawn_key": (ai, si, 1, p),
+                    }
+                )
     return sorted(cells, key=lambda c: -c["n"] * min(c["prevalence"], 0.5))
 
 
@@ -228,7 +255,7 @@ def run_cell(spec: dict[str, Any], reps: int, seed: int) -> list[dict[str, Any]]
     high = {m[:2]: np.full(reps, np.nan) for m in METHODS}
     truth = {"roc_auc": np.full(reps, auc_true), "pr_auc": np.full(reps, np.nan)}
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")          # small-class warnings: expected here
+        warnings.simplefilter("ignore")  # small-class warnings: expected here
         for i in np.flatnonzero(defined):
             y, s = shape.simulate(n, int(positives[i]), np.random.default_rng(score_seeds[i]))
             curve = ScoreCurve.from_scores(y, s)
@@ -236,8 +263,12 @@ def run_cell(spec: dict[str, Any], reps: int, seed: int) -> list[dict[str, Any]]
             for quantity, key, kwargs in METHODS:
                 if key == "dirichlet" and min(positives[i], n - positives[i]) >= SKIP_DRAWS:
                     continue
-                ci = curve.interval(quantity, n_resamples=N_DRAWS,
-                                    rng=np.random.default_rng(draw_seeds[i]), **kwargs).ci
+                ci = curve.interval(
+                    quantity,
+                    n_resamples=N_DRAWS,
+                    rng=np.random.default_rng(draw_seeds[i]),
+                    **kwargs,
+                ).ci
                 low[quantity, key][i], high[quantity, key][i] = ci.low, ci.high
     rows = []
     for quantity, method, _ in METHODS:
@@ -247,21 +278,34 @@ def run_cell(spec: dict[str, Any], reps: int, seed: int) -> list[dict[str, Any]]
         above = int(np.sum(t[ok] > hi[ok] + 1e-12))
         k = int(ok.sum())
         small = np.minimum(positives, n - positives)
-        rows.append({
-            "shape": shape.name, "auc_level": round(AUCS[spec["auc_level"]], 4),
-            "design": spec["design"], "n": n, "prevalence": pi,
-            "expected_min_class": n * min(pi, 1 - pi),
-            "quantity": quantity, "method": method, "defined": k,
-            "undefined_interval": int(defined.sum() - k), "absent": int((~defined).sum()),
-            "coverage": 100.0 * (k - below - above) / k if k else np.nan,
-            "below": 100.0 * below / k if k else np.nan,
-            "above": 100.0 * above / k if k else np.nan,
-            "mean_width": float(np.mean(hi[ok] - lo[ok])) if k else np.nan,
-            "median_min_class": float(np.median(small[defined])) if k else np.nan,
-            "truth_mean": float(np.nanmean(t[defined])) if k else np.nan,
-            "shape_loc": shape.loc, "shape_scale": shape.scale, "shape_q": shape.q,
-            "shape_tails": shape.tails,
-            "reps": reps, "seed": seed, "cpu_seconds": round(time.process_time() - t0, 2)})
+        rows.append(
+            {
+                "shape": shape.name,
+                "auc_level": round(AUCS[spec["auc_level"]], 4),
+                "design": spec["design"],
+                "n": n,
+                "prevalence": pi,
+                "expected_min_class": n * min(pi, 1 - pi),
+                "quantity": quantity,
+                "method": method,
+                "defined": k,
+                "undefined_interval": int(defined.sum() - k),
+                "absent": int((~defined).sum()),
+                "coverage": 100.0 * (k - below - above) / k if k else np.nan,
+                "below": 100.0 * below / k if k else np.nan,
+                "above": 100.0 * above / k if k else np.nan,
+                "mean_width": float(np.mean(hi[ok] - lo[ok])) if k else np.nan,
+                "median_min_class": float(np.median(small[defined])) if k else np.nan,
+                "truth_mean": float(np.nanmean(t[defined])) if k else np.nan,
+                "shape_loc": shape.loc,
+                "shape_scale": shape.scale,
+                "shape_q": shape.q,
+                "shape_tails": shape.tails,
+                "reps": reps,
+                "seed": seed,
+                "cpu_seconds": round(time.process_time() - t0, 2),
+            }
+        )
     return rows
 
 
@@ -278,7 +322,7 @@ def _p_outside(cov: float, k: int) -> float:
 
 
 def _flag(cov: float) -> str:
-    if not np.isfinite(cov):   # not run
+    if not np.isfinite(cov):  # not run
         return ""
     text = f"{cov:.1f}"
     if cov < BAND[0]:
@@ -327,16 +371,21 @@ def render(df: pd.DataFrame, command: str, stamp: str) -> str:
     ]
     for (auc, name), g in df.groupby(["auc_level", "shape"], sort=False):
         r = g.iloc[0]
-        shape = Shape(name, r["shape_loc"], r["shape_scale"], r["shape_q"],
-                      r.get("shape_tails", "normal"))
+        shape = Shape(
+            name, r["shape_loc"], r["shape_scale"], r["shape_q"], r.get("shape_tails", "normal")
+        )
         aps = " / ".join(f"{shape.ap(p):.4f}" for p in PREVALENCES)
-        lines.append(f"| {auc:.4f} | {name} | {r['shape_loc']:.4f} | {r['shape_scale']:g} | "
-                     f"{r['shape_q']:.4f} | {aps} |")
-    lines += ["", "Methods (`ScoreCurve.interval`, each test set's own seed for the draws):",
-              ""]
+        lines.append(
+            f"| {auc:.4f} | {name} | {r['shape_loc']:.4f} | {r['shape_scale']:g} | "
+            f"{r['shape_q']:.4f} | {aps} |"
+        )
+    lines += ["", "Methods (`ScoreCurve.interval`, each test set's own seed for the draws):", ""]
     lines += [f"- `{k}`: {METHOD_NOTE[k]}" for k in keys]
-    lines += ["", f"The `dirichlet` column is blank where the smaller class has {SKIP_DRAWS} "
-              "rows or more (n = 10000, pi = 0.5 and 0.1): not run there."]
+    lines += [
+        "",
+        f"The `dirichlet` column is blank where the smaller class has {SKIP_DRAWS} "
+        "rows or more (n = 10000, pi = 0.5 and 0.1): not run there.",
+    ]
     lines += [
         "",
         "Coverage in % of the 95% intervals, over the test sets where the interval is "
@@ -353,7 +402,8 @@ def render(df: pd.DataFrame, command: str, stamp: str) -> str:
         "",
         "| quantity | method | shape | grid, E <= 20 | grid, E >= 25 | fixed (P = 5-100, N = "
         f"{FIXED_NEGATIVES}) | all | range |",
-        "|---|---|---|---|---|---|---|---|"]
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for q in QUANTITY_LABEL:
         for k in keys:
             for sh in shapes:
@@ -364,22 +414,33 @@ def render(df: pd.DataFrame, command: str, stamp: str) -> str:
                     f"{_outside(grid[grid['expected_min_class'] <= 20])} | "
                     f"{_outside(grid[grid['expected_min_class'] >= 25])} | "
                     f"{_outside(g[g['design'] == 'fixed'])} | {_outside(g)} | "
-                    f"{g['coverage'].min():.1f}-{g['coverage'].max():.1f} |")
+                    f"{g['coverage'].min():.1f}-{g['coverage'].max():.1f} |"
+                )
     lines.append("")
     for design, gd in df.groupby("design", sort=False):
         for auc, ga in gd.groupby("auc_level", sort=False):
             for q, gq in ga.groupby("quantity", sort=False):
-                lines += [f"## {QUANTITY_LABEL[q]}, population ROC AUC {auc:.4f}, design "
-                          f"`{design}`", ""]
+                lines += [
+                    f"## {QUANTITY_LABEL[q]}, population ROC AUC {auc:.4f}, design `{design}`",
+                    "",
+                ]
                 first = "| n | pi | E |" if design == "grid" else "| P | N | pi |"
-                lines += [first + "".join(f" {k} {sh} |" for k in keys for sh in shapes),
-                          "|---|---|---|" + "---|" * (len(keys) * len(shapes))]
+                lines += [
+                    first + "".join(f" {k} {sh} |" for k in keys for sh in shapes),
+                    "|---|---|---|" + "---|" * (len(keys) * len(shapes)),
+                ]
                 for (n, pi), gc in gq.groupby(["n", "prevalence"], sort=False):
-                    cells = [_flag(gc[(gc["method"] == k) & (gc["shape"] == sh)]
-                                   ["coverage"].iloc[0]) for k in keys for sh in shapes]
+                    cells = [
+                        _flag(gc[(gc["method"] == k) & (gc["shape"] == sh)]["coverage"].iloc[0])
+                        for k in keys
+                        for sh in shapes
+                    ]
                     e = gc["expected_min_class"].iloc[0]
-                    head = (f"| {n} | {pi:g} | {e:g} |" if design == "grid" else
-                            f"| {round(e)} | {FIXED_NEGATIVES} | {pi:.4f} |")
+                    head = (
+                        f"| {n} | {pi:g} | {e:g} |"
+                        if design == "grid"
+                        else f"| {round(e)} | {FIXED_NEGATIVES} | {pi:.4f} |"
+                    )
                     lines.append(head + "".join(f" {c} |" for c in cells))
                 lines.append("")
     return "\n".join(lines)
@@ -403,19 +464,29 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         with multiprocessing.Pool(args.jobs) as pool:
             rows = [r for part in pool.imap_unordered(_work, jobs) for r in part]
-        order = {(s.name, round(a, 4)): i for i, a in enumerate(AUCS)
-                 for s in shapes_for(a)}
+        order = {(s.name, round(a, 4)): i for i, a in enumerate(AUCS) for s in shapes_for(a)}
         df = pd.DataFrame(rows)
-        df["_o"] = [list(order).index((s, a)) for s, a in zip(df["shape"], df["auc_level"])]
-        df = df.sort_values(["design", "_o", "n", "prevalence"],
-                            ascending=[False, True, True, False],
-                            kind="stable").drop(columns="_o").reset_index(drop=True)
+        df["_o"] = [
+            list(order).index((s, a)) for s, a in zip(df["shape"], df["auc_level"], strict=True)
+        ]
+        df = (
+            df.sort_values(
+                ["design", "_o", "n", "prevalence"],
+                ascending=[False, True, True, False],
+                kind="stable",
+            )
+            .drop(columns="_o")
+            .reset_index(drop=True)
+        )
         command = "python benchmarks/coverage_shapes.py " + " ".join(
-            sys.argv[1:] if argv is None else argv)
-        stamp = (f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
-                 f"{(time.perf_counter() - t0) / 60:.1f} min wall clock with {args.jobs} "
-                 f"worker process(es); opsstats {opsstats.__version__}, numpy "
-                 f"{np.__version__}, Python {platform.python_version()}")
+            sys.argv[1:] if argv is None else argv
+        )
+        stamp = (
+            f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
+            f"{(time.perf_counter() - t0) / 60:.1f} min wall clock with {args.jobs} "
+            f"worker process(es); opsstats {opsstats.__version__}, numpy "
+            f"{np.__version__}, Python {platform.python_version()}"
+        )
         if args.out:
             df.to_csv(args.out, index=False)
             with open(args.out.replace(".csv", ".meta"), "w") as fh:

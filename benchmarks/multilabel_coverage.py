@@ -34,9 +34,20 @@ BETA = np.array([0.30, 0.20, 0.25, 0.15])
 
 def truth(pis: np.ndarray) -> float:
     uni = Uniform()
-    return float(np.mean([uni.ops("f1", ConfusionMatrix.from_rates(
-        n=1, prevalence=pis[j], alpha=ALPHA[j], beta=BETA[j]).metric("f1"),
-        prevalence=pis[j]).estimate for j in range(len(PREV))]))
+    return float(
+        np.mean(
+            [
+                uni.ops(
+                    "f1",
+                    ConfusionMatrix.from_rates(
+                        n=1, prevalence=pis[j], alpha=ALPHA[j], beta=BETA[j]
+                    ).metric("f1"),
+                    prevalence=pis[j],
+                ).estimate
+                for j in range(len(PREV))
+            ]
+        )
+    )
 
 
 def run(n: int, reps: int, resamples: int, rng: np.random.Generator) -> dict[str, object]:
@@ -58,10 +69,14 @@ def run(n: int, reps: int, resamples: int, rng: np.random.Generator) -> dict[str
             hits[method] += r.ci.low <= target <= r.ci.high
             width[method] += r.ci.high - r.ci.low
     used = reps - skipped
-    return {"n": n, "used": used, "skipped": skipped,
-            **{f"{m}_coverage": hits[m] / used for m in hits},
-            **{f"{m}_se": np.sqrt(hits[m] / used * (1 - hits[m] / used) / used) for m in hits},
-            **{f"{m}_width": width[m] / used for m in hits}}
+    return {
+        "n": n,
+        "used": used,
+        "skipped": skipped,
+        **{f"{m}_coverage": hits[m] / used for m in hits},
+        **{f"{m}_se": np.sqrt(hits[m] / used * (1 - hits[m] / used) / used) for m in hits},
+        **{f"{m}_width": width[m] / used for m in hits},
+    }
 
 
 def main() -> None:
@@ -75,20 +90,27 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     results = [run(n, args.reps, args.resamples, rng) for n in args.sizes]
-    lines = ["# Coverage of the 95% interval of the macro OPS(F1), 4 labels", "",
-             f"opsstats {opsstats.__version__}, {date.today()}, command: `python "
-             f"benchmarks/multilabel_coverage.py --reps {args.reps} --resamples "
-             f"{args.resamples} --sizes {' '.join(map(str, args.sizes))} --seed {args.seed}`.",
-             f"Prevalences {PREV.tolist()}, alpha {ALPHA.tolist()}, beta {BETA.tolist()}; "
-             "labels independent. Truth: macro OPS at the observed prevalences.", "",
-             "| n | test sets used | skipped (a label without positives) | row bootstrap "
-             "coverage (s.e.) | mean width | Dirichlet per label coverage (s.e.) | "
-             "mean width |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Coverage of the 95% interval of the macro OPS(F1), 4 labels",
+        "",
+        f"opsstats {opsstats.__version__}, {date.today()}, command: `python "
+        f"benchmarks/multilabel_coverage.py --reps {args.reps} --resamples "
+        f"{args.resamples} --sizes {' '.join(map(str, args.sizes))} --seed {args.seed}`.",
+        f"Prevalences {PREV.tolist()}, alpha {ALPHA.tolist()}, beta {BETA.tolist()}; "
+        "labels independent. Truth: macro OPS at the observed prevalences.",
+        "",
+        "| n | test sets used | skipped (a label without positives) | row bootstrap "
+        "coverage (s.e.) | mean width | Dirichlet per label coverage (s.e.) | "
+        "mean width |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in results:
-        lines.append(f"| {r['n']} | {r['used']} | {r['skipped']} | "
-                     f"{100 * r['bootstrap_coverage']:.1f}% ({100 * r['bootstrap_se']:.1f}) | "
-                     f"{r['bootstrap_width']:.4f} | {100 * r['dirichlet_coverage']:.1f}% "
-                     f"({100 * r['dirichlet_se']:.1f}) | {r['dirichlet_width']:.4f} |")
+        lines.append(
+            f"| {r['n']} | {r['used']} | {r['skipped']} | "
+            f"{100 * r['bootstrap_coverage']:.1f}% ({100 * r['bootstrap_se']:.1f}) | "
+            f"{r['bootstrap_width']:.4f} | {100 * r['dirichlet_coverage']:.1f}% "
+            f"({100 * r['dirichlet_se']:.1f}) | {r['dirichlet_width']:.4f} |"
+        )
     lines += ["", f"Runtime {time.perf_counter() - t0:.0f} s."]
     text = "\n".join(lines)
     print(text)

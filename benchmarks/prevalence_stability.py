@@ -69,38 +69,63 @@ def main() -> None:
     df = test_sets(args.n, args.seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = evaluate(df, truth="y", score="score", threshold=THRESHOLD,
-                         metrics=["f1", "mcc", "pr_auc"], by="test_set", ci="dirichlet",
-                         curve_ci="bootstrap", n_resamples=1000, rng=args.seed)
-    lines = [f"# Prevalence stability of raw metrics and their OPS",
-             "",
-             f"opsstats {opsstats.__version__}, {date.today()}, command: "
-             f"`python benchmarks/prevalence_stability.py --n {args.n} --seed {args.seed}`.",
-             f"One classifier (negatives N(0,1), positives N({SHIFT},1), threshold "
-             f"{THRESHOLD}: alpha = beta = {norm.sf(THRESHOLD):.4f}) on four test sets of "
-             f"{args.n} rows; intervals 95%, 1000 draws/resamples. References: Uniform for F1 "
-             "and MCC, DirectedBinaryTree() for PR AUC.", ""]
+        table = evaluate(
+            df,
+            truth="y",
+            score="score",
+            threshold=THRESHOLD,
+            metrics=["f1", "mcc", "pr_auc"],
+            by="test_set",
+            ci="dirichlet",
+            curve_ci="bootstrap",
+            n_resamples=1000,
+            rng=args.seed,
+        )
+    lines = [
+        "# Prevalence stability of raw metrics and their OPS",
+        "",
+        f"opsstats {opsstats.__version__}, {date.today()}, command: "
+        f"`python benchmarks/prevalence_stability.py --n {args.n} --seed {args.seed}`.",
+        f"One classifier (negatives N(0,1), positives N({SHIFT},1), threshold "
+        f"{THRESHOLD}: alpha = beta = {norm.sf(THRESHOLD):.4f}) on four test sets of "
+        f"{args.n} rows; intervals 95%, 1000 draws/resamples. References: Uniform for F1 "
+        "and MCC, DirectedBinaryTree() for PR AUC.",
+        "",
+    ]
     summary = []
     for metric in ("f1", "mcc", "pr_auc"):
         rows = table[table["metric"] == metric].set_index("test_set")
         pop = population(metric)
-        lines += [f"## {metric}", "",
-                  "| test set | value | 95% CI | OPS | 95% CI | population value | "
-                  "population OPS |", "|---|---|---|---|---|---|---|"]
+        lines += [
+            f"## {metric}",
+            "",
+            "| test set | value | 95% CI | OPS | 95% CI | population value | population OPS |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for ts, r in rows.iterrows():
-            lines.append(f"| {ts} | {r['value']:.4f} | {r['value_ci_low']:.4f}-"
-                         f"{r['value_ci_high']:.4f} | {r['ops']:.4f} | {r['ops_ci_low']:.4f}-"
-                         f"{r['ops_ci_high']:.4f} | {pop[ts][0]:.4f} | {pop[ts][1]:.4f} |")
+            lines.append(
+                f"| {ts} | {r['value']:.4f} | {r['value_ci_low']:.4f}-"
+                f"{r['value_ci_high']:.4f} | {r['ops']:.4f} | {r['ops_ci_low']:.4f}-"
+                f"{r['ops_ci_high']:.4f} | {pop[ts][0]:.4f} | {pop[ts][1]:.4f} |"
+            )
         raw_spread = rows["value"].max() - rows["value"].min()
         ops_spread = rows["ops"].max() - rows["ops"].min()
         pop_raw = np.ptp([v[0] for v in pop.values()])
         pop_ops = np.ptp([v[1] for v in pop.values()])
         summary.append((metric, raw_spread, ops_spread, pop_raw, pop_ops))
-        lines += ["", f"Spread (max - min) across the four test sets: raw {raw_spread:.4f}, "
-                      f"OPS {ops_spread:.4f}; in the population: raw {pop_raw:.4f}, OPS "
-                      f"{pop_ops:.4f}.", ""]
-    lines += ["## Summary", "", "| metric | raw spread | OPS spread | population raw spread | "
-              "population OPS spread |", "|---|---|---|---|---|"]
+        lines += [
+            "",
+            f"Spread (max - min) across the four test sets: raw {raw_spread:.4f}, "
+            f"OPS {ops_spread:.4f}; in the population: raw {pop_raw:.4f}, OPS "
+            f"{pop_ops:.4f}.",
+            "",
+        ]
+    lines += [
+        "## Summary",
+        "",
+        "| metric | raw spread | OPS spread | population raw spread | population OPS spread |",
+        "|---|---|---|---|---|",
+    ]
     lines += [f"| {m} | {a:.4f} | {b:.4f} | {c:.4f} | {d:.4f} |" for m, a, b, c, d in summary]
     lines += ["", f"Runtime {time.perf_counter() - t0:.1f} s."]
     text = "\n".join(lines)

@@ -21,8 +21,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 # The notebooks run in a Jupyter kernel started as "python -m ipykernel_launcher"; put
 # this interpreter first on PATH so that the kernel is the environment that runs Sphinx
 # (and has opsstats), also when sphinx-build is called without activating it.
-os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent),
-                                      os.environ.get("PATH", "")])
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 import opsstats  # noqa: E402
 
@@ -46,8 +45,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints", "api/*.inc",
-                    "jupyter_execute"]
+exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints", "api/*.inc", "jupyter_execute"]
 templates_path = []
 
 # Every reference must lead somewhere (nitpicky). The exceptions are deliberate and
@@ -57,14 +55,30 @@ templates_path = []
 # Anything under ``opsstats`` that does not resolve still fails the build.
 nitpicky = True
 nitpick_ignore = [
-    ("py:class", name) for name in (
-        "object", "tuple", "dict", "list", "str", "int", "float", "bool", "Exception",
-        "UserWarning", "Warning", "ABC", "NamedTuple", "Enum",
+    ("py:class", name)
+    for name in (
+        "object",
+        "tuple",
+        "dict",
+        "list",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "Exception",
+        "UserWarning",
+        "Warning",
+        "ABC",
+        "NamedTuple",
+        "Enum",
     )
 ]
 nitpick_ignore_regex = [
-    (r"py:.*", r"(numpy|np|pandas|pd|matplotlib|scipy|statsmodels|abc|typing|"
-               r"collections|enum|dataclasses|builtins)(\..+)?"),
+    (
+        r"py:.*",
+        r"(numpy|np|pandas|pd|matplotlib|scipy|statsmodels|abc|typing|"
+        r"collections|enum|dataclasses|builtins)(\..+)?",
+    ),
     # Private helpers (the last component starts with "_") are not documented; a
     # docstring may still name one for maintainers, and it is shown as code.
     (r"py:.*", r"(.+\.)?_[A-Za-z]\w*"),
@@ -74,10 +88,10 @@ nitpick_ignore_regex = [
 suppress_warnings = ["ref.citation"]
 
 # -- autodoc / autosummary / numpydoc -----------------------------------------------
-autodoc_typehints = "none"           # types are in the numpydoc Parameters sections
+autodoc_typehints = "none"  # types are in the numpydoc Parameters sections
 autodoc_member_order = "bysource"
 autodoc_default_options = {"exclude-members": "__init__, __new__"}
-autosummary_generate = False         # the API pages are written by opsstats_docs
+autosummary_generate = False  # the API pages are written by opsstats_docs
 numpydoc_show_class_members = False  # autodoc :members: lists them, once
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
@@ -85,12 +99,12 @@ numpydoc_xref_param_type = False
 # -- MyST and MyST-NB ---------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
-nb_execution_mode = "force"          # run every notebook that is (re)read
-nb_execution_raise_on_error = True   # a failing cell fails the build ...
-nb_execution_allow_errors = False    # ... unless tagged raises-exception
-nb_execution_timeout = 600           # seconds per cell
-nb_execution_in_temp = True          # files a notebook writes go to a temporary folder
-nb_execution_show_tb = True          # print the traceback of a failure in the log
+nb_execution_mode = "force"  # run every notebook that is (re)read
+nb_execution_raise_on_error = True  # a failing cell fails the build ...
+nb_execution_allow_errors = False  # ... unless tagged raises-exception
+nb_execution_timeout = 600  # seconds per cell
+nb_execution_in_temp = True  # files a notebook writes go to a temporary folder
+nb_execution_show_tb = True  # print the traceback of a failure in the log
 nb_merge_streams = True
 nb_kernel_rgx_aliases = {"python.*": "python3"}
 

@@ -7,6 +7,7 @@ test set's prevalence (Zhao, Bui, Yu and Dzieciolowski).
 
 from . import curves, metrics, reference
 from ._citation import cite
+from ._version import __version__
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
 from .exceptions import SmallCountWarning, UndefinedMetricWarning
@@ -22,8 +23,6 @@ from .reference import (
     Uniform,
 )
 from .results import ConfidenceInterval, IntervalResult, OPSResult
-from ._version import __version__
-
 
 __all__ = [
     "ConfusionMatrix",

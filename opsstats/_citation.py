@@ -15,11 +15,17 @@ __all__ = ["cite", "PAPER", "SOFTWARE", "FORMATS"]
 
 #: The method: Zhao, Bui, Yu and Dzieciolowski, as the manuscript gives it.
 PAPER = {
-    "title": ("Outperformance Score: A Universal Standardization Method for "
-              "Confusion-Matrix-Based Classification Performance Metrics"),
+    "title": (
+        "Outperformance Score: A Universal Standardization Method for "
+        "Confusion-Matrix-Based Classification Performance Metrics"
+    ),
     # (given names, family name), in the manuscript's order
-    "authors": (("Ningsheng", "Zhao"), ("Trang", "Bui"), ("Jia Yuan", "Yu"),
-                ("Krzysztof", "Dzieciolowski")),
+    "authors": (
+        ("Ningsheng", "Zhao"),
+        ("Trang", "Bui"),
+        ("Jia Yuan", "Yu"),
+        ("Krzysztof", "Dzieciolowski"),
+    ),
     # the journal named in the manuscript's front matter ("journal: Pattern Recognition")
     "journal": "Pattern Recognition",
     "status": "preprint",
@@ -27,8 +33,9 @@ PAPER = {
 
 #: The software.
 SOFTWARE = {
-    "title": ("opsstats: outperformance scores (o-values) of classifier metrics, with "
-              "honest uncertainty"),
+    "title": (
+        "opsstats: outperformance scores (o-values) of classifier metrics, with honest uncertainty"
+    ),
     "authors": "opsstats developers",
     "license": "BSD-3-Clause",
 }
@@ -58,37 +65,41 @@ def _initials(given: str) -> str:
 def _text() -> str:
     names = [f"{family}, {_initials(given)}" for given, family in PAPER["authors"]]
     authors = ", ".join(names[:-1]) + " and " + names[-1]
-    return "\n".join([
-        "If you use opsstats, please cite the paper that defines the outperformance score",
-        "(o-value) and the software:",
-        "",
-        f"  {authors}",
-        f"  {PAPER['title']}.",
-        f"  Manuscript prepared for {PAPER['journal']}.",
-        "",
-        f"  {SOFTWARE['authors']}.",
-        f"  {SOFTWARE['title']}.",
-        f"  Python package, version {_version()}.",
-        "",
-        'opsstats.cite("bibtex") gives both as BibTeX entries.',
-    ])
+    return "\n".join(
+        [
+            "If you use opsstats, please cite the paper that defines the outperformance score",
+            "(o-value) and the software:",
+            "",
+            f"  {authors}",
+            f"  {PAPER['title']}.",
+            f"  Manuscript prepared for {PAPER['journal']}.",
+            "",
+            f"  {SOFTWARE['authors']}.",
+            f"  {SOFTWARE['title']}.",
+            f"  Python package, version {_version()}.",
+            "",
+            'opsstats.cite("bibtex") gives both as BibTeX entries.',
+        ]
+    )
 
 
 def _bibtex() -> str:
     authors = " and ".join(f"{family}, {given}" for given, family in PAPER["authors"])
-    return "\n".join([
-        "@unpublished{zhao_outperformance_score,",
-        f"  author = {{{authors}}},",
-        f"  title  = {{{PAPER['title']}}},",
-        f"  note   = {{Manuscript prepared for {PAPER['journal']}}},",
-        "}",
-        "",
-        "@misc{opsstats,",
-        f"  author       = {{{{{SOFTWARE['authors']}}}}},",
-        f"  title        = {{{SOFTWARE['title']}}},",
-        f"  howpublished = {{Python package, version {_version()}}},",
-        "}",
-    ])
+    return "\n".join(
+        [
+            "@unpublished{zhao_outperformance_score,",
+            f"  author = {{{authors}}},",
+            f"  title  = {{{PAPER['title']}}},",
+            f"  note   = {{Manuscript prepared for {PAPER['journal']}}},",
+            "}",
+            "",
+            "@misc{opsstats,",
+            f"  author       = {{{{{SOFTWARE['authors']}}}}},",
+            f"  title        = {{{SOFTWARE['title']}}},",
+            f"  howpublished = {{Python package, version {_version()}}},",
+            "}",
+        ]
+    )
 
 
 def cite(format: str = "text") -> str:
@@ -133,9 +144,12 @@ def cite(format: str = "text") -> str:
     @unpublished{zhao_outperformance_score,
     """
     if not isinstance(format, str):
-        raise TypeError(f"`format` must be a string, one of {', '.join(map(repr, FORMATS))}; "
-                        f"got {type(format).__name__}.")
+        raise TypeError(
+            f"`format` must be a string, one of {', '.join(map(repr, FORMATS))}; "
+            f"got {type(format).__name__}."
+        )
     if format not in FORMATS:
-        raise ValueError(f"`format` must be one of {', '.join(map(repr, FORMATS))}; "
-                         f"got {format!r}.")
+        raise ValueError(
+            f"`format` must be one of {', '.join(map(repr, FORMATS))}; got {format!r}."
+        )
     return _Citation(_text() if format == "text" else _bibtex())

@@ -26,7 +26,7 @@ def _fmt(value: object, digits: int) -> str:
             return "NaN"
         if np.isinf(v):
             return "Inf" if v > 0 else "-Inf"
-        return f"{v:.{digits}g}" if abs(v) >= 10 ** digits or abs(v) < 1e-3 else f"{v:.{digits}f}"
+        return f"{v:.{digits}g}" if abs(v) >= 10**digits or abs(v) < 1e-3 else f"{v:.{digits}f}"
     return str(value)
 
 

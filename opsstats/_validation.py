@@ -44,9 +44,15 @@ def _is_real_scalar(value: Any) -> bool:
     )
 
 
-def check_real(name: str, value: Any, *, low: float | None = None,
-               high: float | None = None, low_open: bool = False,
-               high_open: bool = False) -> float:
+def check_real(
+    name: str,
+    value: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
     """A finite real scalar, optionally within bounds; returns a float."""
     if not _is_real_scalar(value):
         raise TypeError(f"`{name}` must be a real number; got {describe(value)}.")
@@ -83,18 +89,19 @@ def check_count(name: str, value: Any, *, integer: bool = False) -> float | int:
     return x
 
 
-def check_probability(name: str, value: Any, *, open_low: bool = False,
-                      open_high: bool = False) -> float:
+def check_probability(
+    name: str, value: Any, *, open_low: bool = False, open_high: bool = False
+) -> float:
     """A scalar in [0, 1] (ends optionally open)."""
-    return check_real(name, value, low=0.0, high=1.0, low_open=open_low,
-                      high_open=open_high)
+    return check_real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high)
 
 
 def check_confidence_level(value: Any) -> float:
     """`confidence_level` in the open interval (0, 1)."""
     if not _is_real_scalar(value):
-        raise TypeError(f"`confidence_level` must be a real number in (0, 1); "
-                        f"got {describe(value)}.")
+        raise TypeError(
+            f"`confidence_level` must be a real number in (0, 1); got {describe(value)}."
+        )
     x = float(value)
     if not (0.0 < x < 1.0):
         raise ValueError(f"`confidence_level` must be in the open interval (0, 1); got {value!r}.")
@@ -113,16 +120,17 @@ def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
 def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     """One of a fixed set of option strings, exactly (no silent fuzzy matching)."""
     if not isinstance(value, str):
-        raise TypeError(f"`{name}` must be one of {', '.join(map(repr, choices))}; "
-                        f"got {describe(value)}.")
+        raise TypeError(
+            f"`{name}` must be one of {', '.join(map(repr, choices))}; got {describe(value)}."
+        )
     if value not in choices:
-        raise ValueError(f"`{name}` must be one of {', '.join(map(repr, choices))}; "
-                         f"got {value!r}.")
+        raise ValueError(f"`{name}` must be one of {', '.join(map(repr, choices))}; got {value!r}.")
     return value
 
 
-def check_1d(name: str, values: Any, *, numeric: bool = False,
-             allow_empty: bool = False) -> np.ndarray:
+def check_1d(
+    name: str, values: Any, *, numeric: bool = False, allow_empty: bool = False
+) -> np.ndarray:
     """A 1-D array from a list, numpy array or pandas Series.
 
     Numeric arrays are checked for NaN and infinite values; label arrays for missing
@@ -151,20 +159,26 @@ def check_1d(name: str, values: Any, *, numeric: bool = False,
             bad = ~np.isfinite(arr)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"`{name}` must contain only finite numbers; got "
-                                 f"{int(bad.sum())} NaN or infinite value(s), the first "
-                                 f"at position {i} ({arr[i].item()!r}).")
+                raise ValueError(
+                    f"`{name}` must contain only finite numbers; got "
+                    f"{int(bad.sum())} NaN or infinite value(s), the first "
+                    f"at position {i} ({arr[i].item()!r})."
+                )
     elif arr.dtype.kind == "f":
         bad = np.isnan(arr)
         if bad.any():
-            raise ValueError(f"`{name}` must not contain NaN; got {int(bad.sum())} NaN value(s), "
-                             f"the first at position {int(np.flatnonzero(bad)[0])}.")
+            raise ValueError(
+                f"`{name}` must not contain NaN; got {int(bad.sum())} NaN value(s), "
+                f"the first at position {int(np.flatnonzero(bad)[0])}."
+            )
     elif arr.dtype.kind == "O":
         missing = np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in arr])
         if missing.any():
-            raise ValueError(f"`{name}` must not contain missing values; got "
-                             f"{int(missing.sum())}, the first at position "
-                             f"{int(np.flatnonzero(missing)[0])}.")
+            raise ValueError(
+                f"`{name}` must not contain missing values; got "
+                f"{int(missing.sum())}, the first at position "
+                f"{int(np.flatnonzero(missing)[0])}."
+            )
     return arr
 
 
@@ -174,8 +188,10 @@ def check_same_length(**arrays: np.ndarray | None) -> int:
     first_name, first_len = named[0]
     for other, length in named[1:]:
         if length != first_len:
-            raise ValueError(f"`{first_name}` and `{other}` must have the same length; "
-                             f"got {first_len} and {length}.")
+            raise ValueError(
+                f"`{first_name}` and `{other}` must have the same length; "
+                f"got {first_len} and {length}."
+            )
     return first_len
 
 
@@ -188,6 +204,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError(f"`sample_weight` must have one weight per row ({n}); got {len(w)}.")
     if (w < 0).any():
         i = int(np.flatnonzero(w < 0)[0])
-        raise ValueError(f"`sample_weight` must be non-negative; got {w[i].item()!r} at "
-                         f"position {i}.")
+        raise ValueError(
+            f"`sample_weight` must be non-negative; got {w[i].item()!r} at position {i}."
+        )
     return w.astype(float, copy=False)

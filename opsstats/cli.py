@@ -13,7 +13,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pandas as pd
 
@@ -34,7 +34,7 @@ class CommandError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse's default code)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse's default code)
         self.exit(2, f"opsstats: error: {message}\n")
 
 
@@ -51,8 +51,9 @@ def read_table(path: str) -> Any:
             try:
                 return pd.read_parquet(p)
             except ImportError:
-                raise CommandError("reading Parquet needs pyarrow: pip install "
-                                   "'opsstats[parquet]'") from None
+                raise CommandError(
+                    "reading Parquet needs pyarrow: pip install 'opsstats[parquet]'"
+                ) from None
         if name.endswith((".csv", ".csv.gz", ".txt")):
             return pd.read_csv(p)
         if name.endswith(".tsv"):
@@ -66,19 +67,23 @@ def read_table(path: str) -> Any:
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=FORMATS, default="text",
-                   help="output format (default text)")
-    p.add_argument("--plot", metavar="OUT.png",
-                   help="also write a figure: the OPS of each group with intervals "
-                        "(forest plot) when there are groups, else the PR curve over the "
-                        "reference band (scores) or the unit square of the first metric "
-                        "(predicted labels)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    p.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        help="also write a figure: the OPS of each group with intervals "
+        "(forest plot) when there are groups, else the PR curve over the "
+        "reference band (scores) or the unit square of the first metric "
+        "(predicted labels)",
+    )
     p.add_argument("--digits", type=int, default=4, help="digits when printed (default 4)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="opsstats", description="Outperformance scores (o-values) of "
-                     "classifier metrics, with intervals.")
+    parser = _Parser(
+        prog="opsstats",
+        description="Outperformance scores (o-values) of classifier metrics, with intervals.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     rep = sub.add_parser("report", help="evaluate a CSV or Parquet file of predictions")
@@ -87,25 +92,44 @@ def build_parser() -> argparse.ArgumentParser:
     what = rep.add_mutually_exclusive_group(required=True)
     what.add_argument("--score", metavar="COL", help="column of scores")
     what.add_argument("--pred", metavar="COL", help="column of predicted labels")
-    rep.add_argument("--threshold", type=float, metavar="T",
-                     help="predict positive where score >= T (confusion-matrix metrics)")
-    rep.add_argument("--metric", action="append", metavar="NAME",
-                     help="metric to report (repeatable): a registered metric (f1, mcc, "
-                          "...), a curve area (roc_auc, pr_auc, lift_auc, gain_auc) or an "
-                          "operating point such as precision@recall=0.9; default: F1, MCC, "
-                          "precision, recall, balanced accuracy and/or ROC and PR AUC")
-    rep.add_argument("--group", action="append", metavar="COL",
-                     help="grouping column (repeatable): one evaluation per group")
-    rep.add_argument("--pos-label", metavar="LABEL",
-                     help="the positive class of --truth (and --pred) when it is not 1/True")
-    rep.add_argument("--ci", choices=CI_CHOICES, default="dirichlet",
-                     help="interval method (default dirichlet; curves use, for the ROC "
-                          "and PR AUC, the Dirichlet posterior of each class's scores below "
-                          "100 rows of the smaller class (for the PR AUC with the lower "
-                          "end extended by its bias estimate) and the logit-scale DeLong or "
-                          "jackknife interval from 100 on, the percentile bootstrap "
-                          "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
-                          "delong; none for no intervals)")
+    rep.add_argument(
+        "--threshold",
+        type=float,
+        metavar="T",
+        help="predict positive where score >= T (confusion-matrix metrics)",
+    )
+    rep.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="metric to report (repeatable): a registered metric (f1, mcc, "
+        "...), a curve area (roc_auc, pr_auc, lift_auc, gain_auc) or an "
+        "operating point such as precision@recall=0.9; default: F1, MCC, "
+        "precision, recall, balanced accuracy and/or ROC and PR AUC",
+    )
+    rep.add_argument(
+        "--group",
+        action="append",
+        metavar="COL",
+        help="grouping column (repeatable): one evaluation per group",
+    )
+    rep.add_argument(
+        "--pos-label",
+        metavar="LABEL",
+        help="the positive class of --truth (and --pred) when it is not 1/True",
+    )
+    rep.add_argument(
+        "--ci",
+        choices=CI_CHOICES,
+        default="dirichlet",
+        help="interval method (default dirichlet; curves use, for the ROC "
+        "and PR AUC, the Dirichlet posterior of each class's scores below "
+        "100 rows of the smaller class (for the PR AUC with the lower "
+        "end extended by its bias estimate) and the logit-scale DeLong or "
+        "jackknife interval from 100 on, the percentile bootstrap "
+        "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
+        "delong; none for no intervals)",
+    )
     rep.add_argument("--confidence-level", type=float, default=0.95)
     rep.add_argument("--n-resamples", type=int, default=1000)
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -113,8 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_report)
 
     ex = sub.add_parser("example", help="the full report on the bundled affairs data")
-    ex.add_argument("--threshold", type=float, default=0.5,
-                    help="score threshold for the confusion-matrix metrics (default 0.5)")
+    ex.add_argument(
+        "--threshold",
+        type=float,
+        default=0.5,
+        help="score threshold for the confusion-matrix metrics (default 0.5)",
+    )
     ex.add_argument("--ci", choices=CI_CHOICES, default="dirichlet")
     _add_output_options(ex)
     ex.set_defaults(run=_example)
@@ -134,8 +162,9 @@ def _pos_label(data: Any, column: str, text: str | None) -> Any:
         if kind == "b":
             return {"true": True, "false": False, "1": True, "0": False}[text.lower()]
     except (ValueError, KeyError):
-        raise CommandError(f"--pos-label {text!r} is not a value of column {column!r} "
-                           f"(dtype {data[column].dtype})") from None
+        raise CommandError(
+            f"--pos-label {text!r} is not a value of column {column!r} (dtype {data[column].dtype})"
+        ) from None
     return text
 
 
@@ -143,12 +172,21 @@ def _report(args: argparse.Namespace) -> tuple[Any, Any]:
     data = read_table(args.file)
     if args.n_resamples < 100:
         raise CommandError(f"--n-resamples must be at least 100; got {args.n_resamples}")
-    rep = report(data, truth=args.truth, score=args.score, pred=args.pred,
-                 threshold=args.threshold, metrics=args.metric, by=args.group,
-                 pos_label=_pos_label(data, args.truth, args.pos_label),
-                 ci=None if args.ci == "none" else args.ci,
-                 confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                 rng=args.seed, title=f"Evaluation of {args.file}")
+    rep = report(
+        data,
+        truth=args.truth,
+        score=args.score,
+        pred=args.pred,
+        threshold=args.threshold,
+        metrics=args.metric,
+        by=args.group,
+        pos_label=_pos_label(data, args.truth, args.pos_label),
+        ci=None if args.ci == "none" else args.ci,
+        confidence_level=args.confidence_level,
+        n_resamples=args.n_resamples,
+        rng=args.seed,
+        title=f"Evaluation of {args.file}",
+    )
     return rep, data
 
 
@@ -163,7 +201,6 @@ def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
     table = rep.table
@@ -181,8 +218,7 @@ def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
             if defined.empty:
                 raise CommandError("nothing to plot: every metric is undefined")
             first = defined.iloc[0]
-            plotting.plot_unit_square(first["metric"], first["value"], first["prevalence"],
-                                      ax=ax)
+            plotting.plot_unit_square(first["metric"], first["value"], first["prevalence"], ax=ax)
     fig.tight_layout()
     fig.savefig(path, dpi=150)
     plt.close(fig)
@@ -206,7 +242,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-
         with warnings.catch_warnings():
             # undefined rows are printed in the report with their reason; other
             # warnings (e.g. small counts for a bootstrap) as one line on stderr
@@ -226,7 +261,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             _plot(rep, data, args.plot, args)
             print(f"figure written to {args.plot}", file=sys.stderr)
     except BrokenPipeError:  # e.g. `opsstats report ... | head`: the reader left
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (CommandError, ValueError, TypeError, KeyError, OSError) as exc:
@@ -234,8 +268,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"opsstats: error: {message}", file=sys.stderr)
         return 2
     except Exception as exc:  # never a traceback; say it is ours
-        print(f"opsstats: internal error ({type(exc).__name__}: {exc}); please report it",
-              file=sys.stderr)
+        print(
+            f"opsstats: internal error ({type(exc).__name__}: {exc}); please report it",
+            file=sys.stderr,
+        )
         return 3
     return 0
 

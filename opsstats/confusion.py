@@ -65,20 +65,25 @@ class ConfusionMatrix:
     0.6161
     """
 
-    __slots__ = ("_tp", "_fp", "_fn", "_tn")
+    __slots__ = ("_fn", "_fp", "_tn", "_tp")
+    _tp: int | float
+    _fp: int | float
+    _fn: int | float
+    _tn: int | float
 
     def __init__(self, *, tp: float, fp: float, fn: float, tn: float) -> None:
-        counts = {k: check_count(k, v) for k, v in
-                  (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn))}
+        counts = {k: check_count(k, v) for k, v in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn))}
         if sum(counts.values()) <= 0:
-            raise ValueError("a confusion matrix needs at least one observation; got "
-                             "tp + fp + fn + tn = 0.")
+            raise ValueError(
+                "a confusion matrix needs at least one observation; got tp + fp + fn + tn = 0."
+            )
         for k, v in counts.items():
             object.__setattr__(self, "_" + k, v)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"ConfusionMatrix is immutable: cannot set `{name}`; build a "
-                             "new one instead.")
+        raise AttributeError(
+            f"ConfusionMatrix is immutable: cannot set `{name}`; build a new one instead."
+        )
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"ConfusionMatrix is immutable: cannot delete `{name}`.")
@@ -90,8 +95,9 @@ class ConfusionMatrix:
 
     # ----------------------------------------------------------------- builders
     @classmethod
-    def from_predictions(cls, y_true: Any, y_pred: Any, *, pos_label: Any = None,
-                         sample_weight: Any = None) -> ConfusionMatrix:
+    def from_predictions(
+        cls, y_true: Any, y_pred: Any, *, pos_label: Any = None, sample_weight: Any = None
+    ) -> ConfusionMatrix:
         """Count a confusion matrix from true and predicted labels.
 
         Parameters
@@ -120,11 +126,17 @@ class ConfusionMatrix:
         n = check_same_length(y_true=t, y_pred=p)
         w = check_sample_weight(sample_weight, n)
         if w is not None and not w.sum() > 0:
-            raise ValueError("`sample_weight` must have a positive sum; got weights that "
-                             "are all 0.")
-        truth, pos = positive_mask(t, name="y_true", pos_label=pos_label, other=p,
-                                   other_name="y_pred")
+            raise ValueError(
+                "`sample_weight` must have a positive sum; got weights that are all 0."
+            )
+        truth, pos = positive_mask(
+            t, name="y_true", pos_label=pos_label, other=p, other_name="y_pred"
+        )
         pred = p == pos
+        tp: float
+        fp: float
+        fn: float
+        tn: float
         if w is None:
             tp = int(np.count_nonzero(truth & pred))
             fp = int(np.count_nonzero(~truth & pred))
@@ -138,8 +150,9 @@ class ConfusionMatrix:
         return cls(tp=tp, fp=fp, fn=fn, tn=tn)
 
     @classmethod
-    def from_rates(cls, *, n: float, prevalence: float, alpha: float,
-                   beta: float) -> ConfusionMatrix:
+    def from_rates(
+        cls, *, n: float, prevalence: float, alpha: float, beta: float
+    ) -> ConfusionMatrix:
         """The confusion matrix with size ``n``, prevalence and error rates.
 
         The counts are ``n pi (1 - beta)``, ``n (1 - pi) alpha``, ``n pi beta`` and
@@ -158,11 +171,16 @@ class ConfusionMatrix:
         a = check_probability("alpha", alpha)
         b = check_probability("beta", beta)
 
-        cells = (n * pi * (1 - b), n * (1 - pi) * a, n * pi * b, n * (1 - pi) * (1 - a))
+        cells: tuple[float, ...] = (
+            n * pi * (1 - b),
+            n * (1 - pi) * a,
+            n * pi * b,
+            n * (1 - pi) * (1 - a),
+        )
         whole = tuple(round(x) for x in cells)
         # Snap all four or none: snapping a tiny cell (1e-7 of n = 161) to 0 but not
         # its complement would make the counts sum to 160.9999998 instead of n.
-        if all(abs(x - r) <= 1e-9 * max(1.0, n) for x, r in zip(cells, whole)):
+        if all(abs(x - r) <= 1e-9 * max(1.0, n) for x, r in zip(cells, whole, strict=True)):
             cells = whole
         tp, fp, fn, tn = cells
         return cls(tp=tp, fp=fp, fn=fn, tn=tn)
@@ -263,8 +281,12 @@ class ConfusionMatrix:
         bound = resolve_metric(name, **params)
         value = self._evaluate(bound)
         if np.isnan(value):
-            warnings.warn(f"{bound.label} is undefined (0/0: {bound.metric.undefined}) for "
-                          f"{self!r}; returning NaN.", UndefinedMetricWarning, stacklevel=2)
+            warnings.warn(
+                f"{bound.label} is undefined (0/0: {bound.metric.undefined}) for "
+                f"{self!r}; returning NaN.",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
         return value
 
     def metrics(self) -> pd.Series:
@@ -282,17 +304,31 @@ class ConfusionMatrix:
             if np.isnan(v):
                 undefined.append(name)
         if undefined:
-            warnings.warn(f"undefined (0/0) for {self!r}, returned as NaN: "
-                          f"{', '.join(undefined)}.", UndefinedMetricWarning, stacklevel=2)
+            warnings.warn(
+                f"undefined (0/0) for {self!r}, returned as NaN: {', '.join(undefined)}.",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
         return pd.Series(values, name="value", dtype=float)
 
     # ------------------------------------------------------ OPS and intervals
-    def ops(self, metric: str | Metric | BoundMetric, *, reference: Any = None,
-            ci: str | None = None, confidence_level: float = 0.95,
-            n_resamples: int | None = None, interval: str | None = None,
-            prior: Any = "jeffreys", prevalence: str = "fixed", stratified: bool = True,
-            rng: Any = None, progress: bool = False, ties: str = "strict",
-            **params: Any) -> Any:
+    def ops(
+        self,
+        metric: str | Metric | BoundMetric,
+        *,
+        reference: Any = None,
+        ci: str | None = None,
+        confidence_level: float = 0.95,
+        n_resamples: int | None = None,
+        interval: str | None = None,
+        prior: Any = "jeffreys",
+        prevalence: str = "fixed",
+        stratified: bool = True,
+        rng: Any = None,
+        progress: bool = False,
+        ties: str = "strict",
+        **params: Any,
+    ) -> Any:
         """Outperformance score (o-value) of a metric, optionally with an interval.
 
         Parameters
@@ -330,17 +366,38 @@ class ConfusionMatrix:
         >>> r.ci.low < r.estimate < r.ci.high
         True
         """
-        return upcall("confusion_ops")(self, metric, reference=reference, ci=ci,
-                             confidence_level=confidence_level, n_resamples=n_resamples,
-                             interval=interval, prior=prior, prevalence=prevalence,
-                             stratified=stratified, rng=rng, progress=progress, ties=ties,
-                             **params)
+        return upcall("confusion_ops")(
+            self,
+            metric,
+            reference=reference,
+            ci=ci,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            interval=interval,
+            prior=prior,
+            prevalence=prevalence,
+            stratified=stratified,
+            rng=rng,
+            progress=progress,
+            ties=ties,
+            **params,
+        )
 
-    def interval(self, name: str | Metric | BoundMetric, *, method: str = "dirichlet",
-                 confidence_level: float = 0.95, n_resamples: int | None = None,
-                 interval: str | None = None, prior: Any = "jeffreys",
-                 prevalence: str = "fixed", stratified: bool = True, rng: Any = None,
-                 progress: bool = False, **params: Any) -> Any:
+    def interval(
+        self,
+        name: str | Metric | BoundMetric,
+        *,
+        method: str = "dirichlet",
+        confidence_level: float = 0.95,
+        n_resamples: int | None = None,
+        interval: str | None = None,
+        prior: Any = "jeffreys",
+        prevalence: str = "fixed",
+        stratified: bool = True,
+        rng: Any = None,
+        progress: bool = False,
+        **params: Any,
+    ) -> Any:
         """Confidence or credible interval for alpha, beta or a metric.
 
         Parameters
@@ -402,22 +459,35 @@ class ConfusionMatrix:
         >>> cm.interval("alpha", method="clopper-pearson").ci  # doctest: +ELLIPSIS
         ConfidenceInterval(low=0.0859..., high=0.1736...)
         """
-        return upcall("confusion_interval")(self, name, method=method,
-                                  confidence_level=confidence_level, n_resamples=n_resamples,
-                                  interval=interval, prior=prior, prevalence=prevalence,
-                                  stratified=stratified, rng=rng, progress=progress, **params)
+        return upcall("confusion_interval")(
+            self,
+            name,
+            method=method,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            interval=interval,
+            prior=prior,
+            prevalence=prevalence,
+            stratified=stratified,
+            rng=rng,
+            progress=progress,
+            **params,
+        )
 
     def plot(self, metric: str = "f1", ax: Any = None, **kwargs: Any) -> Any:
         """The (alpha, beta) unit square with the metric's level line through this
         matrix and the outperformed region shaded; its area is the OPS under the uniform
         reference (the paper's Figure 1a-b; :func:`opsstats.plotting.plot_unit_square`).
         Returns the Axes."""
-        return upcall("plot_unit_square")(metric, self.metric(metric), self.prevalence, ax=ax, **kwargs)
+        return upcall("plot_unit_square")(
+            metric, self.metric(metric), self.prevalence, ax=ax, **kwargs
+        )
 
     # ---------------------------------------------------------------- printing
     def __repr__(self) -> str:
-        return (f"ConfusionMatrix(tp={self._tp!r}, fp={self._fp!r}, fn={self._fn!r}, "
-                f"tn={self._tn!r})")
+        return (
+            f"ConfusionMatrix(tp={self._tp!r}, fp={self._fp!r}, fn={self._fn!r}, tn={self._tn!r})"
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
@@ -434,21 +504,36 @@ class ConfusionMatrix:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
             values = self.metrics()
-        rows = [("count", "TP", self._tp), ("count", "FP", self._fp),
-                ("count", "FN", self._fn), ("count", "TN", self._tn),
-                ("count", "n", self.n), ("rate", "prevalence", self.prevalence),
-                ("rate", "alpha (FPR)", self.alpha), ("rate", "beta (FNR)", self.beta)]
+        rows = [
+            ("count", "TP", self._tp),
+            ("count", "FP", self._fp),
+            ("count", "FN", self._fn),
+            ("count", "TN", self._tn),
+            ("count", "n", self.n),
+            ("rate", "prevalence", self.prevalence),
+            ("rate", "alpha (FPR)", self.alpha),
+            ("rate", "beta (FNR)", self.beta),
+        ]
         for name, v in values.items():
             # the label states the parameters used, e.g. "F-beta score (beta=1)"
             rows.append(("metric", get_metric(name).bind().label, v))
         table = pd.DataFrame(rows, columns=["kind", "quantity", "value"], dtype=object).set_index(
-            ["kind", "quantity"])
+            ["kind", "quantity"]
+        )
         notes = []
         if values.isna().any():
-            notes.append("NaN: undefined (0/0) for these counts: "
-                         + ", ".join(values.index[values.isna()]) + ".")
-        notes.append("Metrics are point values from the counts; see cm.interval() and "
-                     "cm.ops() for intervals and outperformance scores.")
-        return Summary(title=f"Confusion matrix (n = {self.n:g}, prevalence = "
-                             f"{self.prevalence:.4g})", table=table, notes=tuple(notes),
-                       digits=digits)
+            notes.append(
+                "NaN: undefined (0/0) for these counts: "
+                + ", ".join(values.index[values.isna()])
+                + "."
+            )
+        notes.append(
+            "Metrics are point values from the counts; see cm.interval() and "
+            "cm.ops() for intervals and outperformance scores."
+        )
+        return Summary(
+            title=f"Confusion matrix (n = {self.n:g}, prevalence = {self.prevalence:.4g})",
+            table=table,
+            notes=tuple(notes),
+            digits=digits,
+        )

@@ -40,18 +40,30 @@ class AffairsExample:
     @property
     def test_sets(self) -> pd.DataFrame:
         t = self.test
-        parts = [t.assign(test_set="general"),
-                 t[t["yrs_married"] <= 5].assign(test_set="recent marriages"),
-                 t[t["rate_marriage"] <= 3].assign(test_set="unhappy marriages")]
+        parts = [
+            t.assign(test_set="general"),
+            t[t["yrs_married"] <= 5].assign(test_set="recent marriages"),
+            t[t["rate_marriage"] <= 3].assign(test_set="unhappy marriages"),
+        ]
         return pd.concat(parts, ignore_index=True)
 
     def report(self, *, ci: str | None = "dirichlet", rng: int = 0):
         """The full evaluation report on the three test sets."""
-        title = ("Affairs data (Fair 1978, via statsmodels): logistic model on "
-                 f"{', '.join(FEATURES)}, fitted on a random half (seed 0), evaluated on "
-                 f"held-out test sets at threshold {self.threshold:g}")
-        return report(self.test_sets, truth="had_affair", score="score",
-                      threshold=self.threshold, by="test_set", ci=ci, rng=rng, title=title)
+        title = (
+            "Affairs data (Fair 1978, via statsmodels): logistic model on "
+            f"{', '.join(FEATURES)}, fitted on a random half (seed 0), evaluated on "
+            f"held-out test sets at threshold {self.threshold:g}"
+        )
+        return report(
+            self.test_sets,
+            truth="had_affair",
+            score="score",
+            threshold=self.threshold,
+            by="test_set",
+            ci=ci,
+            rng=rng,
+            title=title,
+        )
 
 
 def affairs_example(threshold: float = 0.5, *, seed: int = 0) -> AffairsExample:
@@ -66,7 +78,6 @@ def affairs_example(threshold: float = 0.5, *, seed: int = 0) -> AffairsExample:
     {'general': 0.33, 'recent marriages': 0.19, 'unhappy marriages': 0.61}
     """
     import statsmodels.api as sm
-
 
     threshold = check_probability("threshold", threshold)
     df = load_affairs()

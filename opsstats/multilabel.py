@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -51,13 +51,17 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
     if arr.ndim == 1:
         arr = arr[:, None]
     if arr.ndim != 2:
-        raise ValueError(f"`{name}` must be a 2-D indicator matrix (n rows x L labels); got "
-                         f"an array of shape {arr.shape}.")
+        raise ValueError(
+            f"`{name}` must be a 2-D indicator matrix (n rows x L labels); got "
+            f"an array of shape {arr.shape}."
+        )
     if labels is not None:
         names = list(labels)
         if len(names) != arr.shape[1]:
-            raise ValueError(f"`labels` must name the {arr.shape[1]} columns of `{name}`; got "
-                             f"{len(names)} names.")
+            raise ValueError(
+                f"`labels` must name the {arr.shape[1]} columns of `{name}`; got "
+                f"{len(names)} names."
+            )
     if names is None:
         names = list(range(arr.shape[1]))
     if len(set(names)) != len(names):
@@ -132,11 +136,15 @@ class MultiLabelOPS:
     def to_string(self, digits: int = 4) -> str:
         if self.average is None:
             return f"OPS of {self.metric} for {len(self.table)} labels (no aggregate)"
-        text = (f"{self.average} OPS({self.metric}) over {len(self.table) - len(self.excluded)}"
-                f" labels = {self.estimate:.{digits}f}")
+        text = (
+            f"{self.average} OPS({self.metric}) over {len(self.table) - len(self.excluded)}"
+            f" labels = {self.estimate:.{digits}f}"
+        )
         if self.ci is not None:
-            text += (f", {100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
-                     f"{self.ci.high:.{digits}f} ({self.ci_method})")
+            text += (
+                f", {100 * cast(float, self.confidence_level):g}% CI {self.ci.low:.{digits}f}-"
+                f"{self.ci.high:.{digits}f} ({self.ci_method})"
+            )
         text += f" [{self.reference}]"
         if self.excluded:
             text += f"; excluded (undefined): {', '.join(map(str, self.excluded))}"
@@ -148,17 +156,34 @@ class MultiLabelOPS:
     def summary(self, digits: int = 4) -> Summary:
         notes = [self.to_string(digits)]
         if self.micro is not None:
-            pooled = (f" It pools every label, including those left out of the aggregate "
-                      f"({', '.join(map(str, self.excluded))})." if self.excluded else "")
-            notes.append(f"Micro (pooled confusion matrix), a different quantity: "
-                         f"{self.micro}.{pooled}")
+            pooled = (
+                f" It pools every label, including those left out of the aggregate "
+                f"({', '.join(map(str, self.excluded))})."
+                if self.excluded
+                else ""
+            )
+            notes.append(
+                f"Micro (pooled confusion matrix), a different quantity: {self.micro}.{pooled}"
+            )
         if self.ci_method:
             notes.append(f"Intervals: {self.ci_method}.")
-        cols = ["label", "n", "prevalence", "value", "ops", "ops_ci_low", "ops_ci_high",
-                "weight", "reason"]
-        return Summary(title=f"Per-label OPS of {self.metric}",
-                       table=self.table[cols].set_index("label"), notes=tuple(notes),
-                       digits=digits)
+        cols = [
+            "label",
+            "n",
+            "prevalence",
+            "value",
+            "ops",
+            "ops_ci_low",
+            "ops_ci_high",
+            "weight",
+            "reason",
+        ]
+        return Summary(
+            title=f"Per-label OPS of {self.metric}",
+            table=self.table[cols].set_index("label"),
+            notes=tuple(notes),
+            digits=digits,
+        )
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()
@@ -191,9 +216,14 @@ class MultiLabel:
     macro OPS(f1) over 3 labels = 0.913 [Uniform(alpha, beta) on [0, 1]^2]
     """
 
-    def __init__(self, labels: list[Any], truth: np.ndarray, pred: np.ndarray | None = None,
-                 score: np.ndarray | None = None,
-                 sample_weight: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        labels: list[Any],
+        truth: np.ndarray,
+        pred: np.ndarray | None = None,
+        score: np.ndarray | None = None,
+        sample_weight: np.ndarray | None = None,
+    ) -> None:
         self.labels = list(labels)
         self.truth = truth
         self.pred = pred
@@ -202,31 +232,34 @@ class MultiLabel:
 
     # ----------------------------------------------------------------- builders
     @classmethod
-    def from_predictions(cls, y_true: Any, y_pred: Any, *, labels: Any = None,
-                         sample_weight: Any = None) -> MultiLabel:
+    def from_predictions(
+        cls, y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None
+    ) -> MultiLabel:
         """From (n x L) indicator matrices of true and predicted labels (numpy arrays or
         DataFrames, whose column names become the label names)."""
         t, names = _matrix("y_true", y_true, labels)
         p, _ = _matrix("y_pred", y_pred, None)
         if t.shape != p.shape:
-            raise ValueError(f"`y_true` and `y_pred` must have the same shape; got {t.shape} "
-                             f"and {p.shape}.")
+            raise ValueError(
+                f"`y_true` and `y_pred` must have the same shape; got {t.shape} and {p.shape}."
+            )
         w = None
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, t.shape[0])
-        return cls(names, _indicator("y_true", t), pred=_indicator("y_pred", p),
-                   sample_weight=w)
+        return cls(names, _indicator("y_true", t), pred=_indicator("y_pred", p), sample_weight=w)
 
     @classmethod
-    def from_scores(cls, y_true: Any, y_score: Any, *, labels: Any = None,
-                    threshold: float | None = None) -> MultiLabel:
+    def from_scores(
+        cls, y_true: Any, y_score: Any, *, labels: Any = None, threshold: float | None = None
+    ) -> MultiLabel:
         """From (n x L) true indicators and scores; ``threshold`` also gives predicted
         labels (score >= threshold) for confusion-matrix metrics."""
         t, names = _matrix("y_true", y_true, labels)
         s, _ = _matrix("y_score", y_score, None)
         if t.shape != s.shape:
-            raise ValueError(f"`y_true` and `y_score` must have the same shape; got "
-                             f"{t.shape} and {s.shape}.")
+            raise ValueError(
+                f"`y_true` and `y_score` must have the same shape; got {t.shape} and {s.shape}."
+            )
         s = np.asarray(s, dtype=float)
         if not np.isfinite(s).all():
             raise ValueError("`y_score` must contain only finite numbers.")
@@ -234,8 +267,9 @@ class MultiLabel:
         return cls(names, _indicator("y_true", t), pred=pred, score=s)
 
     @classmethod
-    def from_multiclass(cls, y_true: Any, y_pred: Any = None, *, y_score: Any = None,
-                        classes: Any = None) -> MultiLabel:
+    def from_multiclass(
+        cls, y_true: Any, y_pred: Any = None, *, y_score: Any = None, classes: Any = None
+    ) -> MultiLabel:
         """One-vs-rest reduction of a multi-class problem: class labels ``y_true``, and
         predicted labels ``y_pred`` and/or an (n x K) score matrix ``y_score`` whose
         columns follow ``classes`` (default: the sorted classes of ``y_true`` and
@@ -245,8 +279,9 @@ class MultiLabel:
             if isinstance(y_score, pd.DataFrame):
                 classes = list(y_score.columns)
             else:
-                found = np.unique(np.concatenate([t, check_1d("y_pred", y_pred)])
-                                  if y_pred is not None else t)
+                found = np.unique(
+                    np.concatenate([t, check_1d("y_pred", y_pred)]) if y_pred is not None else t
+                )
                 classes = found.tolist()
         classes = list(classes)
         truth = np.column_stack([t == c for c in classes])
@@ -254,8 +289,9 @@ class MultiLabel:
         if y_pred is not None:
             p = check_1d("y_pred", y_pred)
             if len(p) != len(t):
-                raise ValueError(f"`y_true` and `y_pred` must have the same length; got "
-                                 f"{len(t)} and {len(p)}.")
+                raise ValueError(
+                    f"`y_true` and `y_pred` must have the same length; got {len(t)} and {len(p)}."
+                )
             unknown = set(np.unique(p).tolist()) - set(classes)
             if unknown:
                 raise ValueError(f"`y_pred` holds classes not in `classes`: {sorted(unknown)!r}.")
@@ -263,8 +299,10 @@ class MultiLabel:
         if y_score is not None:
             s, _ = _matrix("y_score", y_score, classes)
             if s.shape != truth.shape:
-                raise ValueError(f"`y_score` must have one column per class ({len(classes)}) "
-                                 f"and one row per instance; got shape {s.shape}.")
+                raise ValueError(
+                    f"`y_score` must have one column per class ({len(classes)}) "
+                    f"and one row per instance; got shape {s.shape}."
+                )
             score = np.asarray(s, dtype=float)
         if pred is None and score is None:
             raise TypeError("give `y_pred` or `y_score`.")
@@ -278,19 +316,31 @@ class MultiLabel:
     def confusion_matrices(self) -> dict[Any, ConfusionMatrix]:
         """One confusion matrix per label (needs predicted labels)."""
         if self.pred is None:
-            raise ValueError("confusion-matrix metrics need predicted labels: build with "
-                             "`from_predictions`, or `from_scores(..., threshold=t)`.")
+            raise ValueError(
+                "confusion-matrix metrics need predicted labels: build with "
+                "`from_predictions`, or `from_scores(..., threshold=t)`."
+            )
         t, p = self.truth, self.pred
         if self.sample_weight is None:
             counts = [(t & p).sum(0), (~t & p).sum(0), (t & ~p).sum(0), (~t & ~p).sum(0)]
             counts = [c.astype(int) for c in counts]
         else:
             w = self.sample_weight[:, None]
-            counts = [(w * (t & p)).sum(0), (w * (~t & p)).sum(0), (w * (t & ~p)).sum(0),
-                      (w * (~t & ~p)).sum(0)]
-        return {lab: ConfusionMatrix(tp=counts[0][j].item(), fp=counts[1][j].item(),
-                                     fn=counts[2][j].item(), tn=counts[3][j].item())
-                for j, lab in enumerate(self.labels)}
+            counts = [
+                (w * (t & p)).sum(0),
+                (w * (~t & p)).sum(0),
+                (w * (t & ~p)).sum(0),
+                (w * (~t & ~p)).sum(0),
+            ]
+        return {
+            lab: ConfusionMatrix(
+                tp=counts[0][j].item(),
+                fp=counts[1][j].item(),
+                fn=counts[2][j].item(),
+                tn=counts[3][j].item(),
+            )
+            for j, lab in enumerate(self.labels)
+        }
 
     def curves(self) -> dict[Any, Any]:
         """One :class:`~opsstats.ScoreCurve` per label with both classes (needs scores)."""
@@ -306,23 +356,32 @@ class MultiLabel:
     def micro(self) -> ConfusionMatrix:
         """The pooled (micro) confusion matrix: every label's counts added up."""
         cms = self.confusion_matrices().values()
-        return ConfusionMatrix(tp=sum(c.tp for c in cms), fp=sum(c.fp for c in cms),
-                               fn=sum(c.fn for c in cms), tn=sum(c.tn for c in cms))
+        return ConfusionMatrix(
+            tp=sum(c.tp for c in cms),
+            fp=sum(c.fp for c in cms),
+            fn=sum(c.fn for c in cms),
+            tn=sum(c.tn for c in cms),
+        )
 
-    def evaluate(self, metrics: Any = ("f1",), *, ci: str | None = None,
-                 confidence_level: float = 0.95, n_resamples: int = 1000,
-                 point_reference: Any = None, curve_reference: Any = None,
-                 rng: Any = None) -> pd.DataFrame:
+    def evaluate(
+        self,
+        metrics: Any = ("f1",),
+        *,
+        ci: str | None = None,
+        confidence_level: float = 0.95,
+        n_resamples: int = 1000,
+        point_reference: Any = None,
+        curve_reference: Any = None,
+        rng: Any = None,
+    ) -> pd.DataFrame:
         """The tidy per-label table for several metrics (label column first), each label
         evaluated on its own, as :func:`opsstats.evaluate` does for groups."""
         specs = parse_metrics(metrics)
         generator = check_rng(rng)
         cms = self.confusion_matrices() if self.pred is not None else {}
         curves = self.curves() if self.score is not None else {}
-        curve_specs = [(sp.name, sp.at) if sp.at else sp.name for sp in specs
-                       if sp.kind == "curve"]
+        curve_specs = [(sp.name, sp.at) if sp.at else sp.name for sp in specs if sp.kind == "curve"]
         if curve_specs and curves:  # every label in one pass over the reference curves
-
             if curve_reference is None:
                 curve_reference = default_reference("curve")
             if hasattr(curve_reference, "precompute"):
@@ -332,21 +391,41 @@ class MultiLabel:
             cm = cms.get(lab)
             if cm is None:
                 t = self.truth[:, j]
-                cm = ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum())) \
-                    if lab not in curves else None
-            for r in evaluate_unit(specs, cm=cm, curve=curves.get(lab), ci=ci,
-                                   confidence_level=confidence_level,
-                                   n_resamples=n_resamples, point_reference=point_reference,
-                                   curve_reference=curve_reference, rng=generator):
+                cm = (
+                    ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum()))
+                    if lab not in curves
+                    else None
+                )
+            for r in evaluate_unit(
+                specs,
+                cm=cm,
+                curve=curves.get(lab),
+                ci=ci,
+                confidence_level=confidence_level,
+                n_resamples=n_resamples,
+                point_reference=point_reference,
+                curve_reference=curve_reference,
+                rng=generator,
+            ):
                 rows.append({"label": lab, **r})
         return pd.DataFrame(rows, columns=["label", *COLUMNS])
 
     # ------------------------------------------------------------------- OPS
-    def ops(self, metric: str, *, at: dict[str, float] | None = None,
-            average: str | None = "macro", weights: Any = None, reference: Any = None,
-            ci: str | None = None, confidence_level: float = 0.95,
-            n_resamples: int = 1000, rng: Any = None, progress: bool = False,
-            **params: Any) -> MultiLabelOPS:
+    def ops(
+        self,
+        metric: str,
+        *,
+        at: dict[str, float] | None = None,
+        average: str | None = "macro",
+        weights: Any = None,
+        reference: Any = None,
+        ci: str | None = None,
+        confidence_level: float = 0.95,
+        n_resamples: int = 1000,
+        rng: Any = None,
+        progress: bool = False,
+        **params: Any,
+    ) -> MultiLabelOPS:
         """Per-label OPS of one metric, aggregated across labels.
 
         Parameters
@@ -392,49 +471,68 @@ class MultiLabel:
         n_resamples = check_positive_int("n_resamples", n_resamples, minimum=100)
         generator = check_rng(rng)
         kind = spec.kind
-        ref = _check_reference(reference, kind, "a curve quantity" if kind == "curve"
-                               else "a confusion-matrix metric")
+        ref = _check_reference(
+            reference, kind, "a curve quantity" if kind == "curve" else "a confusion-matrix metric"
+        )
         units = self._units(kind)
         if kind == "curve" and hasattr(ref, "precompute"):  # every label in one pass
-            ref.precompute([(spec.name, spec.at) if spec.at else spec.name],
-                           [u.prevalence for u in units.values() if 0 < u.prevalence < 1])
+            ref.precompute(
+                [(spec.name, spec.at) if spec.at else spec.name],
+                [u.prevalence for u in units.values() if 0 < u.prevalence < 1],
+            )
         table = self._label_table(spec, units, ref, params)
         w = self._weights(table, average, weights)
         defined = ~table["ops"].isna().to_numpy()
-        excluded = tuple(table.loc[~defined & (w > 0), "label"]) if average or weights \
-            is not None else ()
+        excluded = (
+            tuple(table.loc[~defined & (w > 0), "label"]) if average or weights is not None else ()
+        )
         if excluded:
-            warnings.warn(f"OPS of {spec.label} is undefined for label(s) "
-                          f"{', '.join(map(str, excluded))} and left out of the aggregate: "
-                          + "; ".join(table.loc[~defined & (w > 0), "reason"]),
-                          UndefinedMetricWarning, stacklevel=2)
+            warnings.warn(
+                f"OPS of {spec.label} is undefined for label(s) "
+                f"{', '.join(map(str, excluded))} and left out of the aggregate: "
+                + "; ".join(table.loc[~defined & (w > 0), "reason"]),
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
         w = np.where(defined, w, 0.0)
         if w.sum() > 0:
             w = w / w.sum()
         table["weight"] = w
-        aggregate = float(np.sum(w * table["ops"].fillna(0).to_numpy())) if (
-            average is not None or weights is not None) and w.sum() > 0 else float("nan")
+        aggregate = (
+            float(np.sum(w * table["ops"].fillna(0).to_numpy()))
+            if (average is not None or weights is not None) and w.sum() > 0
+            else float("nan")
+        )
         se = float(np.sum(w * table["ops_se"].fillna(0).to_numpy()))
         micro = None
         if kind == "point" and self.pred is not None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
                 micro = confusion_matrix_ops(self.micro(), spec.name, reference=ref, **params)
-        result = MultiLabelOPS(metric=spec.label, table=table,
-                               average=average if weights is None else "user weights",
-                               estimate=aggregate, reference=ref.description,
-                               standard_error=se, excluded=excluded, micro=micro)
+        result = MultiLabelOPS(
+            metric=spec.label,
+            table=table,
+            average=average if weights is None else "user weights",
+            estimate=aggregate,
+            reference=ref.description,
+            standard_error=se,
+            excluded=excluded,
+            micro=micro,
+        )
         if ci is None or np.isnan(aggregate):
             return result
-        draws, n_bad, text = self._interval_draws(spec, units, ref, table, ci, n_resamples,
-                                                  generator, progress, params)
+        draws, _n_bad, text = self._interval_draws(
+            spec, units, ref, table, ci, n_resamples, generator, progress, params
+        )
         used = w > 0
         agg = draws[:, used] @ w[used]  # per replicate; NaN if a used label is undefined
         ok = ~np.isnan(agg)
         if not ok.any():
-            raise ValueError(f"the aggregate OPS is undefined in every one of the "
-                             f"{n_resamples} replicates (a label's class absent in each); "
-                             "no interval can be formed.")
+            raise ValueError(
+                f"the aggregate OPS is undefined in every one of the "
+                f"{n_resamples} replicates (a label's class absent in each); "
+                "no interval can be formed."
+            )
         lo, hi = equal_tailed(np.sort(agg[ok]), cl)
         # per-label intervals from the same replicates
         for j in range(len(self.labels)):
@@ -443,43 +541,68 @@ class MultiLabel:
             if defined[j] and good.any():
                 table.loc[j, ["ops_ci_low", "ops_ci_high"]] = equal_tailed(np.sort(col[good]), cl)
         table["method"] = table["method"].astype(str) + "; interval: " + text
-        return MultiLabelOPS(metric=spec.label, table=table, average=result.average,
-                             estimate=aggregate, reference=ref.description,
-                             standard_error=se, ci=ConfidenceInterval(lo, hi),
-                             confidence_level=cl, ci_method=text, excluded=excluded,
-                             micro=micro, details={"n_resamples": n_resamples,
-                                                   "n_undefined": int((~ok).sum()),
-                                                   "draws": agg[ok]})
+        return MultiLabelOPS(
+            metric=spec.label,
+            table=table,
+            average=result.average,
+            estimate=aggregate,
+            reference=ref.description,
+            standard_error=se,
+            ci=ConfidenceInterval(lo, hi),
+            confidence_level=cl,
+            ci_method=text,
+            excluded=excluded,
+            micro=micro,
+            details={"n_resamples": n_resamples, "n_undefined": int((~ok).sum()), "draws": agg[ok]},
+        )
 
     # ---------------------------------------------------------------- helpers
     def _units(self, kind: str) -> dict[Any, Any]:
         return self.confusion_matrices() if kind == "point" else self.curves()
 
-    def _label_table(self, spec: MetricSpec, units: dict[Any, Any], ref: Any,
-                     params: dict[str, Any]) -> pd.DataFrame:
+    def _label_table(
+        self, spec: MetricSpec, units: dict[Any, Any], ref: Any, params: dict[str, Any]
+    ) -> pd.DataFrame:
         rows = []
         for j, lab in enumerate(self.labels):
             unit = units.get(lab)
             t = self.truth[:, j]
             if unit is None or not 0 < unit.prevalence < 1:
                 absent = "positives" if t.sum() == 0 else "negatives"
-                rows.append({"label": lab, **dict.fromkeys(COLUMNS, np.nan),
-                             "metric": spec.label, "n": t.size,
-                             "prevalence": float(t.mean()), "method": "", "reference": "",
-                             "reason": f"no {absent}: OPS is undefined with one class "
-                                       "absent", "support": float(t.sum())})
+                rows.append(
+                    {
+                        "label": lab,
+                        **dict.fromkeys(COLUMNS, np.nan),
+                        "metric": spec.label,
+                        "n": t.size,
+                        "prevalence": float(t.mean()),
+                        "method": "",
+                        "reference": "",
+                        "reason": f"no {absent}: OPS is undefined with one class absent",
+                        "support": float(t.sum()),
+                    }
+                )
                 continue
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UndefinedMetricWarning)
                 kwargs = {"at": spec.at} if spec.at else {}
                 r = unit.ops(spec.name, reference=ref, **kwargs, **params)
-            rows.append({"label": lab, **dict.fromkeys(COLUMNS, np.nan),
-                         "metric": spec.label, "n": unit.n,
-                         "prevalence": unit.prevalence, "value": r.value, "ops": r.estimate,
-                         "ops_se": r.standard_error, "method": r.method,
-                         "reference": r.reference,
-                         "reason": r.details.get("undefined", ""),
-                         "support": float(unit.n * unit.prevalence)})
+            rows.append(
+                {
+                    "label": lab,
+                    **dict.fromkeys(COLUMNS, np.nan),
+                    "metric": spec.label,
+                    "n": unit.n,
+                    "prevalence": unit.prevalence,
+                    "value": r.value,
+                    "ops": r.estimate,
+                    "ops_se": r.standard_error,
+                    "method": r.method,
+                    "reference": r.reference,
+                    "reason": r.details.get("undefined", ""),
+                    "support": float(unit.n * unit.prevalence),
+                }
+            )
         return pd.DataFrame(rows, columns=["label", *COLUMNS, "support"])
 
     def _weights(self, table: pd.DataFrame, average: str | None, weights: Any) -> np.ndarray:
@@ -487,8 +610,10 @@ class MultiLabel:
         if weights is not None:
             w = np.asarray(weights, dtype=float)
             if w.shape != (L,) or not np.all(np.isfinite(w)) or (w < 0).any() or w.sum() <= 0:
-                raise ValueError(f"`weights` must be {L} finite non-negative numbers with a "
-                                 f"positive sum; got {describe(weights)}.")
+                raise ValueError(
+                    f"`weights` must be {L} finite non-negative numbers with a "
+                    f"positive sum; got {describe(weights)}."
+                )
             return w
         if average in (None, "macro"):
             return np.ones(L)
@@ -496,48 +621,74 @@ class MultiLabel:
             return table["support"].to_numpy(dtype=float)
         return table["prevalence"].to_numpy(dtype=float)
 
-    def _interval_draws(self, spec: MetricSpec, units: dict[Any, Any], ref: Any,
-                        table: pd.DataFrame, ci: str, n_resamples: int,
-                        rng: np.random.Generator, show: bool, params: dict[str, Any]
-                        ) -> tuple[np.ndarray, int, str]:
+    def _interval_draws(
+        self,
+        spec: MetricSpec,
+        units: dict[Any, Any],
+        ref: Any,
+        table: pd.DataFrame,
+        ci: str,
+        n_resamples: int,
+        rng: np.random.Generator,
+        show: bool,
+        params: dict[str, Any],
+    ) -> tuple[np.ndarray, int, str]:
         """(B x L) OPS draws (NaN where undefined or excluded), undefined count, text."""
         draws = np.full((n_resamples, len(self.labels)), np.nan)
         defined = ~table["ops"].isna().to_numpy()
         if ci == "dirichlet":
             if spec.kind != "point":
-                raise ValueError("`ci='dirichlet'` applies to confusion-matrix metrics; use "
-                                 "'bootstrap' for curve quantities.")
+                raise ValueError(
+                    "`ci='dirichlet'` applies to confusion-matrix metrics; use "
+                    "'bootstrap' for curve quantities."
+                )
 
             metric = resolve_metric(spec.name, **params)
             # independent draws per label, kept in draw order (sorting them would couple
             # the labels comonotonically and overstate the aggregate's spread)
             for j, lab in enumerate(self.labels):
                 if defined[j]:
-                    d = _Draws(units[lab], "dirichlet", n_resamples, rng, prior="jeffreys",
-                               prevalence="fixed", stratified=True, show_progress=False)
+                    d = _Draws(
+                        units[lab],
+                        "dirichlet",
+                        n_resamples,
+                        rng,
+                        prior="jeffreys",
+                        prevalence="fixed",
+                        stratified=True,
+                        show_progress=False,
+                    )
                     with np.errstate(divide="ignore", invalid="ignore"):
                         vals = np.asarray(metric(d.pi, d.a, d.b), dtype=float)
                     ok = ~np.isnan(vals)
-                    draws[ok, j] = ref.ops(metric, vals[ok],
-                                           prevalence=units[lab].prevalence).estimate
-            text = (f"Dirichlet-multinomial per label (labels assumed independent), Jeffreys "
-                    f"prior, {n_resamples} draws, prevalence fixed, equal-tailed")
+                    draws[ok, j] = ref.ops(
+                        metric, vals[ok], prevalence=units[lab].prevalence
+                    ).estimate
+            text = (
+                f"Dirichlet-multinomial per label (labels assumed independent), Jeffreys "
+                f"prior, {n_resamples} draws, prevalence fixed, equal-tailed"
+            )
             return draws, 0, text
         if self.sample_weight is not None:
-            raise ValueError("the row bootstrap needs unweighted data (`sample_weight` was "
-                             "given); use ci='dirichlet'.")
+            raise ValueError(
+                "the row bootstrap needs unweighted data (`sample_weight` was "
+                "given); use ci='dirichlet'."
+            )
         if spec.kind == "point":
             self._bootstrap_points(spec, ref, table, defined, draws, rng, show, params)
         else:
             self._bootstrap_curves(spec, ref, table, defined, draws, rng, show)
-        text = (f"bootstrap over rows (keeps the dependence between labels), {n_resamples} "
-                "resamples, prevalence fixed at each label's observed value, percentile")
+        text = (
+            f"bootstrap over rows (keeps the dependence between labels), {n_resamples} "
+            "resamples, prevalence fixed at each label's observed value, percentile"
+        )
         return draws, 0, text
 
     def _bootstrap_points(self, spec, ref, table, defined, draws, rng, show, params) -> None:
         # Rows compressed to their joint pattern of (truth, prediction) over labels:
         # a replicate is one multinomial over the K patterns (no per-row work).
-        codes = self.truth.astype(np.int8) * 2 + self.pred.astype(np.int8)  # 3 tp 2 fn 1 fp 0 tn
+        pred = cast(np.ndarray, self.pred)  # a bootstrap of predictions has them
+        codes = self.truth.astype(np.int8) * 2 + pred.astype(np.int8)  # 3 tp 2 fn 1 fp 0 tn
         patterns, counts = np.unique(codes, axis=0, return_counts=True)
         n = self.n
         probs = counts / n
@@ -564,8 +715,9 @@ class MultiLabel:
                         vals = np.asarray(metric(pis[j], a[:, j], b[:, j]), dtype=float)
                     ok = ~np.isnan(vals)
                     if ok.any():
-                        draws[start:start + m, j][ok] = ref.ops(metric, vals[ok],
-                                                                prevalence=pis[j]).estimate
+                        draws[start : start + m, j][ok] = ref.ops(
+                            metric, vals[ok], prevalence=pis[j]
+                        ).estimate
                 tick(m)
 
     def _bootstrap_curves(self, spec, ref, table, defined, draws, rng, show) -> None:
@@ -573,24 +725,25 @@ class MultiLabel:
         # kept); per label the counts are accumulated over its sorted distinct scores.
         from scipy import sparse
 
-
         quantity = parse_area(spec.name) if spec.at is None else parse_at(spec.name, spec.at)
         n = self.n
         B = draws.shape[0]
         pis = table["prevalence"].to_numpy(dtype=float)
         maps = {}
         for j in np.flatnonzero(defined):
-            s = self.score[:, j]
+            s = cast(np.ndarray, self.score)[:, j]
             thr, inv = np.unique(-s, return_inverse=True)  # descending thresholds
             cells = inv * 2 + self.truth[:, j]
-            maps[j] = (thr.size, sparse.csr_matrix(
-                (np.ones(n), (np.arange(n), cells)), shape=(n, 2 * thr.size)))
+            maps[j] = (
+                thr.size,
+                sparse.csr_matrix((np.ones(n), (np.arange(n), cells)), shape=(n, 2 * thr.size)),
+            )
         per = max(1, _CHUNK_ROWS // n)
         with progress(B, show, "bootstrap") as tick:
             for start in range(0, B, per):
                 m = min(per, B - start)
                 mult = rng.multinomial(n, np.full(n, 1.0 / n), size=m).astype(float)
-                for j, (J, onehot) in maps.items():
+                for j, (_, onehot) in maps.items():
                     c = np.asarray((onehot.T @ mult.T).T)  # (m, 2J): negatives, positives
                     tps = np.cumsum(c[:, 1::2], axis=1)
                     fps = np.cumsum(c[:, 0::2], axis=1)
@@ -605,6 +758,7 @@ class MultiLabel:
                     vals = np.where((pos[:, 0] > 0) & (neg[:, 0] > 0), vals, np.nan)
                     ok = ~np.isnan(vals)
                     if ok.any():
-                        draws[start:start + m, j][ok] = ref.ops(quantity, vals[ok],
-                                                                prevalence=pis[j]).estimate
+                        draws[start : start + m, j][ok] = ref.ops(
+                            quantity, vals[ok], prevalence=pis[j]
+                        ).estimate
                 tick(m)

@@ -45,21 +45,32 @@ def _check_reference(reference: Any, kind: str, what: str) -> ReferenceDistribut
         return default_reference(kind)
     expected = PointReference if kind == "point" else CurveReference
     if not isinstance(reference, expected):
-        other = ("a point reference such as Uniform()" if kind == "point"
-                 else "a curve reference such as DirectedBinaryTree()")
+        other = (
+            "a point reference such as Uniform()"
+            if kind == "point"
+            else "a curve reference such as DirectedBinaryTree()"
+        )
         raise TypeError(f"`reference` for {what} must be {other}; got {reference!r}.")
     return reference
 
 
 def _undefined(result_kwargs: dict[str, Any], reason: str) -> OPSResult:
-    warnings.warn(f"OPS of {result_kwargs['metric']} is undefined ({reason}); returning NaN.",
-                  UndefinedMetricWarning, stacklevel=4)
-    return OPSResult(estimate=float("nan"), standard_error=float("nan"),
-                     details={"undefined": reason}, **result_kwargs)
+    warnings.warn(
+        f"OPS of {result_kwargs['metric']} is undefined ({reason}); returning NaN.",
+        UndefinedMetricWarning,
+        stacklevel=4,
+    )
+    return OPSResult(
+        estimate=float("nan"),
+        standard_error=float("nan"),
+        details={"undefined": reason},
+        **result_kwargs,
+    )
 
 
-def confusion_matrix_ops(cm: Any, metric: Any, *, reference: Any = None, ties: str = "strict",
-                         **params: Any) -> OPSResult:
+def confusion_matrix_ops(
+    cm: Any, metric: Any, *, reference: Any = None, ties: str = "strict", **params: Any
+) -> OPSResult:
     """OPS of a confusion matrix's metric against a point reference (default
     :class:`~opsstats.reference.uniform.Uniform`).
 
@@ -80,16 +91,30 @@ def confusion_matrix_ops(cm: Any, metric: Any, *, reference: Any = None, ties: s
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         value = cm.metric(quantity)
     if np.isnan(value) and 0 < cm.prevalence < 1:
-        return _undefined(dict(value=value, prevalence=cm.prevalence, metric=quantity.label,
-                               reference=ref.description, method=ref._method_for(quantity),
-                               ties=ties),
-                          f"{quantity.label} is 0/0 for {cm!r}: {quantity.metric.undefined}")
+        return _undefined(
+            {
+                "value": value,
+                "prevalence": cm.prevalence,
+                "metric": quantity.label,
+                "reference": ref.description,
+                "method": ref._method_for(quantity),
+                "ties": ties,
+            },
+            f"{quantity.label} is 0/0 for {cm!r}: {quantity.metric.undefined}",
+        )
     return ref.ops(quantity, value, prevalence=cm.prevalence, ties=ties)
 
 
-def curve_ops(curve: Any, metric: Any, *, at: dict[str, float] | None = None,
-              reference: Any = None, rule: str | None = None, ties: str = "strict",
-              **params: Any) -> OPSResult:
+def curve_ops(
+    curve: Any,
+    metric: Any,
+    *,
+    at: dict[str, float] | None = None,
+    reference: Any = None,
+    rule: str | None = None,
+    ties: str = "strict",
+    **params: Any,
+) -> OPSResult:
     """OPS of a curve quantity (an AUC, or a metric at an operating point) against a
     curve reference (default :class:`~opsstats.reference.dbt.DirectedBinaryTree`).
 
@@ -113,16 +138,30 @@ def curve_ops(curve: Any, metric: Any, *, at: dict[str, float] | None = None,
         else:
             value = float(value_at(quantity, pi, curve.alpha, curve.beta))
     if np.isnan(value):
-        return _undefined(dict(value=value, prevalence=pi, metric=quantity.label,
-                               reference=ref.description, method=ref._method_for(quantity),
-                               rule=getattr(quantity, "rule", None), ties=ties),
-                          f"{quantity.label} is 0/0 on this curve")
+        return _undefined(
+            {
+                "value": value,
+                "prevalence": pi,
+                "metric": quantity.label,
+                "reference": ref.description,
+                "method": ref._method_for(quantity),
+                "rule": getattr(quantity, "rule", None),
+                "ties": ties,
+            },
+            f"{quantity.label} is 0/0 on this curve",
+        )
     return ref.ops(quantity, value, prevalence=pi, ties=ties)
 
 
-def standardized_curve(curve: Any, metric: str = "precision", *, axis: str = "recall",
-                       points: Any = 20, reference: Any = None,
-                       ties: str = "strict") -> pd.DataFrame:
+def standardized_curve(
+    curve: Any,
+    metric: str = "precision",
+    *,
+    axis: str = "recall",
+    points: Any = 20,
+    reference: Any = None,
+    ties: str = "strict",
+) -> pd.DataFrame:
     """A standardized curve: the OPS of ``metric`` at a grid of points on ``axis``.
 
     With the defaults this is the paper's OPS(precision)-recall curve (OPRC, Figures
@@ -159,16 +198,20 @@ def standardized_curve(curve: Any, metric: str = "precision", *, axis: str = "re
     (['recall', 'value', 'ops', 'standard_error'], [0.2, 0.4, 0.6, 0.8])
     """
     ref = _check_reference(reference, "curve", "a standardized curve")
-    grid = (np.arange(1, int(points) + 1) / (int(points) + 1) if np.ndim(points) == 0
-            else np.asarray(points, dtype=float))
+    grid = (
+        np.arange(1, int(points) + 1) / (int(points) + 1)
+        if np.ndim(points) == 0
+        else np.asarray(points, dtype=float)
+    )
     quantities = [parse_at(metric, {axis: float(u)}) for u in grid]
     if hasattr(ref, "precompute"):
         ref.precompute(quantities, curve.prevalence)
     rows = []
     for u, q in zip(grid, quantities, strict=True):
         r = curve_ops(curve, q.metric, at={axis: float(u)}, reference=ref, ties=ties)
-        rows.append({axis: u, "value": r.value, "ops": r.estimate,
-                     "standard_error": r.standard_error})
+        rows.append(
+            {axis: u, "value": r.value, "ops": r.estimate, "standard_error": r.standard_error}
+        )
     frame = pd.DataFrame(rows)
     frame.attrs["metric"] = quantities[0].metric.label
     frame.attrs["reference"] = ref.description

@@ -69,27 +69,43 @@ class EvaluationReport:
         methods, number = self._methods()
         t = self.table
         index = [*self.by, "metric"]
-        view = pd.DataFrame({
-            "n": t["n"].astype(object), "prevalence": t["prevalence"],
-            "value": t["value"], "CI low": t["value_ci_low"], "CI high": t["value_ci_high"],
-            "OPS": t["ops"], "OPS CI low": t["ops_ci_low"], "OPS CI high": t["ops_ci_high"],
-            "MC s.e.": t["ops_se"],
-            "how": [f"[{number[m]}]" if m else "" for m in t["method"]],
-        })
+        view = pd.DataFrame(
+            {
+                "n": t["n"].astype(object),
+                "prevalence": t["prevalence"],
+                "value": t["value"],
+                "CI low": t["value_ci_low"],
+                "CI high": t["value_ci_high"],
+                "OPS": t["ops"],
+                "OPS CI low": t["ops_ci_low"],
+                "OPS CI high": t["ops_ci_high"],
+                "MC s.e.": t["ops_se"],
+                "how": [f"[{number[m]}]" if m else "" for m in t["method"]],
+            }
+        )
         for c in index:
             view[c] = t[c]
         view = view.set_index(index)
         if view["MC s.e."].fillna(0).eq(0).all():
             view = view.drop(columns="MC s.e.")
-        view = view.drop(columns=[c for c in ("CI low", "CI high", "OPS CI low",
-                                              "OPS CI high") if view[c].isna().all()])
+        view = view.drop(
+            columns=[
+                c
+                for c in ("CI low", "CI high", "OPS CI low", "OPS CI high")
+                if view[c].isna().all()
+            ]
+        )
         notes = []
         if self.counts is not None:
             for key, row in self.counts.iterrows():
-                where = (f"{', '.join(f'{c}={v}' for c, v in zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))}: "
-                         if self.by else "")
-                notes.append(f"Counts {where}TP={row['tp']}, FP={row['fp']}, FN={row['fn']}, "
-                             f"TN={row['tn']}.")
+                where = (
+                    f"{', '.join(f'{c}={v}' for c, v in zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))}: "
+                    if self.by
+                    else ""
+                )
+                notes.append(
+                    f"Counts {where}TP={row['tp']}, FP={row['fp']}, FN={row['fn']}, TN={row['tn']}."
+                )
         notes += [f"[{number[m]}] {m}" for m in methods]
         refs = [r for r in dict.fromkeys(t["reference"]) if r]
         notes.append("References: " + "; ".join(refs) + ".")
@@ -99,11 +115,14 @@ class EvaluationReport:
         bad = t[t["ops"].isna()]
         for _, r in bad.iterrows():
             where = ", ".join(f"{c}={r[c]}" for c in self.by)
-            notes.append(f"NaN {('(' + where + ') ') if where else ''}{r['metric']}: "
-                         f"{r['reason']}.")
-        notes.append("OPS (o-value): the percentile rank of the value among the reference's "
-                     "performances at the test set's prevalence; 0.5 is the reference's "
-                     "median, higher is better.")
+            notes.append(
+                f"NaN {('(' + where + ') ') if where else ''}{r['metric']}: {r['reason']}."
+            )
+        notes.append(
+            "OPS (o-value): the percentile rank of the value among the reference's "
+            "performances at the test set's prevalence; 0.5 is the reference's "
+            "median, higher is better."
+        )
         return Summary(title=self.title, table=view, notes=tuple(notes), digits=digits)
 
     def __str__(self) -> str:
@@ -123,11 +142,22 @@ class EvaluationReport:
 
     def to_json(self) -> str:
         """The settings and the tidy table as JSON (records; NaN as null)."""
-        records = [{k: (None if isinstance(v, float) and v != v else
-                        v.item() if hasattr(v, "item") else v) for k, v in row.items()}
-                   for row in self.table.to_dict("records")]  # full precision; NaN -> null
-        return json.dumps({"title": self.title, "settings": self.settings,
-                           "rows": records}, indent=2, default=str)
+        records = [
+            {
+                k: (
+                    None
+                    if isinstance(v, float) and v != v
+                    else v.item()
+                    if hasattr(v, "item")
+                    else v
+                )
+                for k, v in row.items()
+            }
+            for row in self.table.to_dict("records")
+        ]  # full precision; NaN -> null
+        return json.dumps(
+            {"title": self.title, "settings": self.settings, "rows": records}, indent=2, default=str
+        )
 
     def render(self, fmt: str = "text", digits: int = 4) -> str:
         """``"text"``, ``"csv"``, ``"json"`` or ``"html"``."""
@@ -142,13 +172,25 @@ class EvaluationReport:
         raise ValueError(f"`fmt` must be one of 'text', 'csv', 'json', 'html'; got {fmt!r}.")
 
 
-def report(data: pd.DataFrame, *, truth: str, score: str | None = None,
-           pred: str | None = None, threshold: float | None = None,
-           metrics: Any = None, by: str | list[str] | None = None, pos_label: Any = None,
-           ci: str | None = "dirichlet", curve_ci: str = "auto",
-           confidence_level: float = 0.95, n_resamples: int = 1000,
-           point_reference: Any = None, curve_reference: Any = None, rng: Any = 0,
-           title: str | None = None) -> EvaluationReport:
+def report(
+    data: pd.DataFrame,
+    *,
+    truth: str,
+    score: str | None = None,
+    pred: str | None = None,
+    threshold: float | None = None,
+    metrics: Any = None,
+    by: str | list[str] | None = None,
+    pos_label: Any = None,
+    ci: str | None = "dirichlet",
+    curve_ci: str = "auto",
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    point_reference: Any = None,
+    curve_reference: Any = None,
+    rng: Any = 0,
+    title: str | None = None,
+) -> EvaluationReport:
     """Evaluate a classifier on a data frame and return an :class:`EvaluationReport`.
 
     The parameters are those of :func:`opsstats.evaluate`. ``metrics=None`` chooses F1,
@@ -175,26 +217,49 @@ def report(data: pd.DataFrame, *, truth: str, score: str | None = None,
             metrics += _POINT_DEFAULT
         if score is not None:
             metrics += _CURVE_DEFAULT
-    table = evaluate(data, truth=truth, score=score, pred=pred, threshold=threshold,
-                     metrics=metrics, by=by, pos_label=pos_label, ci=ci, curve_ci=curve_ci,
-                     confidence_level=confidence_level, n_resamples=n_resamples,
-                     point_reference=point_reference, curve_reference=curve_reference,
-                     rng=rng)
+    table = evaluate(
+        data,
+        truth=truth,
+        score=score,
+        pred=pred,
+        threshold=threshold,
+        metrics=metrics,
+        by=by,
+        pos_label=pos_label,
+        ci=ci,
+        curve_ci=curve_ci,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        point_reference=point_reference,
+        curve_reference=curve_reference,
+        rng=rng,
+    )
     by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
     if title is None:
-        what = f"column {pred!r}" if pred is not None else f"scores {score!r}" + (
-            f" at threshold {threshold:g}" if threshold is not None else "")
+        what = (
+            f"column {pred!r}"
+            if pred is not None
+            else f"scores {score!r}"
+            + (f" at threshold {threshold:g}" if threshold is not None else "")
+        )
         title = f"Evaluation of {what} against {truth!r} (n = {len(data)})"
-    settings = {"truth": truth, "score": score, "pred": pred, "threshold": threshold,
-                "by": by_cols, "ci": ci, "curve_ci": curve_ci if ci else None,
-                "confidence_level": confidence_level, "n_resamples": n_resamples,
-                "rng": rng if isinstance(rng, int | type(None)) else "generator"}
+    settings = {
+        "truth": truth,
+        "score": score,
+        "pred": pred,
+        "threshold": threshold,
+        "by": by_cols,
+        "ci": ci,
+        "curve_ci": curve_ci if ci else None,
+        "confidence_level": confidence_level,
+        "n_resamples": n_resamples,
+        "rng": rng if isinstance(rng, int | type(None)) else "generator",
+    }
     cms = table.attrs.get("confusion_matrices", {})
     counts = None
     if cms:
-        counts = pd.DataFrame([cm.as_dict() for cm in cms.values()],
-                              index=pd.MultiIndex.from_tuples(list(cms), names=by_cols)
-                              if by_cols else None)
-    return EvaluationReport(table=table, by=by_cols, title=title, settings=settings,
-                            counts=counts)
-
+        counts = pd.DataFrame(
+            [cm.as_dict() for cm in cms.values()],
+            index=pd.MultiIndex.from_tuples(list(cms), names=by_cols) if by_cols else None,
+        )
+    return EvaluationReport(table=table, by=by_cols, title=title, settings=settings, counts=counts)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -110,8 +110,11 @@ class OPSResult(_PlotsDraws):
         parts = [self.reference, self.method]
         if self.rule:
             parts.append(f"{self.rule} rule")
-        if not self.is_exact and np.ndim(self.standard_error) == 0 and \
-                np.isfinite(self.standard_error):
+        if (
+            not self.is_exact
+            and np.ndim(self.standard_error) == 0
+            and np.isfinite(self.standard_error)
+        ):
             parts.append(f"MC s.e. {self.standard_error:.2g}")
         if self.ties != "strict":
             parts.append(f"ties {self.ties}")
@@ -121,13 +124,16 @@ class OPSResult(_PlotsDraws):
         """One line that says the number and how it was made."""
         if np.ndim(self.estimate) != 0:
             n = np.size(self.estimate)
-            return (f"OPS of {n} values of {self.metric} ({self._how(digits)}); "
-                    "see .to_frame()")
-        line = (f"OPS({self.metric} = {_num(self.value, digits)} at prevalence "
-                f"{_num(self.prevalence, digits)}) = {self.estimate:.{digits}f}")
+            return f"OPS of {n} values of {self.metric} ({self._how(digits)}); see .to_frame()"
+        line = (
+            f"OPS({self.metric} = {_num(self.value, digits)} at prevalence "
+            f"{_num(self.prevalence, digits)}) = {self.estimate:.{digits}f}"
+        )
         if self.ci is not None:
-            line += (f", {100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
-                     f"{self.ci.high:.{digits}f} ({self.ci_method})")
+            line += (
+                f", {100 * cast(float, self.confidence_level):g}% CI {self.ci.low:.{digits}f}-"
+                f"{self.ci.high:.{digits}f} ({self.ci_method})"
+            )
         return f"{line} [{self._how(digits)}]"
 
     def __str__(self) -> str:
@@ -135,13 +141,15 @@ class OPSResult(_PlotsDraws):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per value: value, prevalence, ops, standard_error (and the interval)."""
-        frame = pd.DataFrame({
-            "metric": self.metric,
-            "value": np.atleast_1d(self.value),
-            "prevalence": np.atleast_1d(self.prevalence),
-            "ops": np.atleast_1d(self.estimate),
-            "standard_error": np.atleast_1d(self.standard_error),
-        })
+        frame = pd.DataFrame(
+            {
+                "metric": self.metric,
+                "value": np.atleast_1d(self.value),
+                "prevalence": np.atleast_1d(self.prevalence),
+                "ops": np.atleast_1d(self.estimate),
+                "standard_error": np.atleast_1d(self.standard_error),
+            }
+        )
         if self.ci is not None:
             frame["ci_low"], frame["ci_high"] = self.ci.low, self.ci.high
             frame["confidence_level"] = self.confidence_level
@@ -156,13 +164,18 @@ class OPSResult(_PlotsDraws):
         """A :class:`~opsstats._summary.Summary` of this result."""
         notes = [f"Reference: {self.reference}.", f"Method: {self.method}."]
         if not self.is_exact:
-            notes.append("standard_error is the Monte Carlo standard error of the OPS "
-                         "from the finite reference sample.")
+            notes.append(
+                "standard_error is the Monte Carlo standard error of the OPS "
+                "from the finite reference sample."
+            )
         if self.ci is not None:
             notes.append(f"Interval: {self.ci_method}.")
-        return Summary(title=f"Outperformance score of {self.metric}",
-                       table=self.to_frame().drop(columns=["reference", "method"]),
-                       notes=tuple(notes), digits=digits)
+        return Summary(
+            title=f"Outperformance score of {self.metric}",
+            table=self.to_frame().drop(columns=["reference", "method"]),
+            notes=tuple(notes),
+            digits=digits,
+        )
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()
@@ -224,12 +237,16 @@ class IntervalResult(_PlotsDraws):
 
     def to_string(self, digits: int = 4) -> str:
         """E.g. ``F1 score = 0.6366, 95% CI 0.6051-0.6667 (Dirichlet-multinomial, ...)``."""
-        text = (f"{self.quantity} = {self.estimate:.{digits}f}, "
-                f"{100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
-                f"{self.ci.high:.{digits}f} ({self.method})")
+        text = (
+            f"{self.quantity} = {self.estimate:.{digits}f}, "
+            f"{100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
+            f"{self.ci.high:.{digits}f} ({self.method})"
+        )
         if self.n_undefined:
-            text += (f"; undefined in {self.n_undefined} of {self.n_resamples} "
-                     f"{'draws' if 'draws' in self.method else 'resamples'}, left out")
+            text += (
+                f"; undefined in {self.n_undefined} of {self.n_resamples} "
+                f"{'draws' if 'draws' in self.method else 'resamples'}, left out"
+            )
         return text
 
     def __str__(self) -> str:
@@ -237,20 +254,35 @@ class IntervalResult(_PlotsDraws):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: quantity, estimate, ci_low, ci_high, confidence_level, method, ..."""
-        return pd.DataFrame([{
-            "quantity": self.quantity, "estimate": self.estimate, "ci_low": self.ci.low,
-            "ci_high": self.ci.high, "confidence_level": self.confidence_level,
-            "method": self.method, "n_resamples": self.n_resamples,
-            "n_undefined": self.n_undefined, "prevalence_mode": self.prevalence_mode}])
+        return pd.DataFrame(
+            [
+                {
+                    "quantity": self.quantity,
+                    "estimate": self.estimate,
+                    "ci_low": self.ci.low,
+                    "ci_high": self.ci.high,
+                    "confidence_level": self.confidence_level,
+                    "method": self.method,
+                    "n_resamples": self.n_resamples,
+                    "n_undefined": self.n_undefined,
+                    "prevalence_mode": self.prevalence_mode,
+                }
+            ]
+        )
 
     def summary(self, digits: int = 4) -> Summary:
         notes = [f"Interval: {self.method}."]
         if self.n_undefined:
-            notes.append(f"The quantity was undefined (0/0) in {self.n_undefined} of "
-                         f"{self.n_resamples}; those were left out of the interval.")
-        return Summary(title=f"Interval for {self.quantity}",
-                       table=self.to_frame().drop(columns=["method"]), notes=tuple(notes),
-                       digits=digits)
+            notes.append(
+                f"The quantity was undefined (0/0) in {self.n_undefined} of "
+                f"{self.n_resamples}; those were left out of the interval."
+            )
+        return Summary(
+            title=f"Interval for {self.quantity}",
+            table=self.to_frame().drop(columns=["method"]),
+            notes=tuple(notes),
+            digits=digits,
+        )
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()

@@ -24,11 +24,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from opsstats import ConfusionMatrix, DirectedBinaryTree, ScoreCurve, evaluate  # noqa: E402
-from opsstats.examples import affairs_example  # noqa: E402
-from opsstats.plotting import (  # noqa: E402
+from opsstats import ConfusionMatrix, DirectedBinaryTree, ScoreCurve, evaluate
+from opsstats.examples import affairs_example
+from opsstats.plotting import (
     plot_curve,
     plot_distribution,
     plot_forest,
@@ -40,10 +40,15 @@ from opsstats.plotting import (  # noqa: E402
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("outdir", nargs="?", default=None,
-                        help="output directory (default: a new temporary directory)")
-    parser.add_argument("--fast", action="store_true",
-                        help="a small DBT reference instead of the paper's")
+    parser.add_argument(
+        "outdir",
+        nargs="?",
+        default=None,
+        help="output directory (default: a new temporary directory)",
+    )
+    parser.add_argument(
+        "--fast", action="store_true", help="a small DBT reference instead of the paper's"
+    )
     parser.add_argument("--dpi", type=int, default=110)
     args = parser.parse_args(argv)
     out = Path(args.outdir) if args.outdir else Path(tempfile.mkdtemp(prefix="opsstats-figs-"))
@@ -65,8 +70,10 @@ def main(argv: list[str] | None = None) -> None:
     save(plot_ops_function("diagnostic_odds_ratio"), "ops_function_dor_unbounded")
     # Figure 3: OPS of AUC(PR) and of precision at recall 0.8 under the DBT
     save(plot_ops_function("pr_auc", reference=dbt), "ops_function_pr_auc")
-    save(plot_ops_function("precision", at={"recall": 0.8}, reference=dbt),
-         "ops_function_precision_at_recall_0.8")
+    save(
+        plot_ops_function("precision", at={"recall": 0.8}, reference=dbt),
+        "ops_function_precision_at_recall_0.8",
+    )
 
     # A real classifier: logistic model of the affairs data, scored on a held-out half
     ex = affairs_example()
@@ -76,25 +83,40 @@ def main(argv: list[str] | None = None) -> None:
         save(plot_curve(curve, kind, reference=dbt), f"curve_{kind}")
     # Figures 4b-7b: OPRC and OPS(lift) curve
     save(plot_standardized_curve(curve, reference=dbt), "standardized_oprc")
-    save(plot_standardized_curve(curve, "lift", axis="rate", reference=dbt),
-         "standardized_ops_lift")
+    save(
+        plot_standardized_curve(curve, "lift", axis="rate", reference=dbt), "standardized_ops_lift"
+    )
     if "ci" in inspect.signature(ScoreCurve.ops).parameters:  # curve intervals available
-        save(plot_standardized_curve(curve, reference=dbt, ci="bootstrap", rng=0),
-             "standardized_oprc_bootstrap_band")
+        save(
+            plot_standardized_curve(curve, reference=dbt, ci="bootstrap", rng=0),
+            "standardized_oprc_bootstrap_band",
+        )
 
     # Forest plot of the tidy per-group table: OPS of F1 and MCC by marriage rating.
     # Rating 1 has no predicted negatives, so its MCC is 0/0: a gap with the reason.
-    frame = evaluate(test, truth="had_affair", score="score", threshold=ex.threshold,
-                     metrics=("f1", "mcc"), by="rate_marriage", n_resamples=2000, rng=0)
+    frame = evaluate(
+        test,
+        truth="had_affair",
+        score="score",
+        threshold=ex.threshold,
+        metrics=("f1", "mcc"),
+        by="rate_marriage",
+        n_resamples=2000,
+        rng=0,
+    )
     save(plot_forest(frame), "forest_by_rate_marriage")
 
     # Distributions: the posterior of an OPS (HPD keeps the OPS draws) and of F1
     cm = ConfusionMatrix.from_predictions(
-        test["had_affair"].to_numpy(), (test["score"] >= ex.threshold).astype(int).to_numpy())
-    save(plot_distribution(cm.ops("f1", ci="dirichlet", interval="hpd", rng=1)),
-         "distribution_ops_f1")
-    save(plot_distribution(cm.interval("f1", method="bootstrap", rng=1)),
-         "distribution_f1_bootstrap")
+        test["had_affair"].to_numpy(), (test["score"] >= ex.threshold).astype(int).to_numpy()
+    )
+    save(
+        plot_distribution(cm.ops("f1", ci="dirichlet", interval="hpd", rng=1)),
+        "distribution_ops_f1",
+    )
+    save(
+        plot_distribution(cm.interval("f1", method="bootstrap", rng=1)), "distribution_f1_bootstrap"
+    )
     print(f"wrote the figures to {out}")
 
 

@@ -9,10 +9,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from opsstats import _seam
 
@@ -23,9 +23,16 @@ PACKAGE = ROOT / "opsstats"
 def _lint(root: Path) -> subprocess.CompletedProcess[str]:
     """Run import-linter on the package under ``root`` with the project's contracts."""
     return subprocess.run(
-        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports; "
-         "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True))"],
-        cwd=root, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from importlinter.cli import lint_imports; "
+            "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True))",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
     )
 
@@ -34,8 +41,9 @@ def _tiers() -> dict[str, int]:
     """Top-level module -> tier number (0 = the highest) from the first contract."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     layers = config["tool"]["importlinter"]["contracts"][0]["layers"]
-    return {name.strip(): rank for rank, line in enumerate(layers)
-            for name in re.split(r"[:|]", line)}
+    return {
+        name.strip(): rank for rank, line in enumerate(layers) for name in re.split(r"[:|]", line)
+    }
 
 
 def _top(module: str) -> str:
@@ -48,16 +56,18 @@ def test_import_contracts_are_kept():
     assert "0 broken" in result.stdout
 
 
-@pytest.mark.parametrize("module, planted, broken", [
-    ("confusion.py", "from .uncertainty import confusion", True),         # up a tier
-    ("plotting/_axes.py", "from .. import report", True),                 # up inside a tier
-    ("curves/_geometry.py", "from .. import confusion", False),           # same tier, allowed
-    ("ops.py", "from .reference import uniform", False),                  # down, allowed
-])
+@pytest.mark.parametrize(
+    "module, planted, broken",
+    [
+        ("confusion.py", "from .uncertainty import confusion", True),  # up a tier
+        ("plotting/_axes.py", "from .. import report", True),  # up inside a tier
+        ("curves/_geometry.py", "from .. import confusion", False),  # same tier, allowed
+        ("ops.py", "from .reference import uniform", False),  # down, allowed
+    ],
+)
 def test_contracts_catch_a_planted_upward_import(tmp_path, module, planted, broken):
     """The check can fail: a copy of the package with one more import is linted."""
-    shutil.copytree(PACKAGE, tmp_path / "opsstats",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(PACKAGE, tmp_path / "opsstats", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     target = tmp_path / "opsstats" / module
     target.write_text(target.read_text() + f"\n{planted} as _planted  # noqa: E402\n")
@@ -87,7 +97,8 @@ def _deferred_imports(path: Path) -> list[str]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             for sub in ast.walk(node):
                 if isinstance(sub, ast.ImportFrom) and (
-                        sub.level > 0 or (sub.module or "").startswith("opsstats")):
+                    sub.level > 0 or (sub.module or "").startswith("opsstats")
+                ):
                     found.append(f"{path.relative_to(ROOT)}:{sub.lineno}")
     return found
 

@@ -39,8 +39,9 @@ def test_software_facts_agree(cff):
 
 def test_paper_facts_agree(cff):
     entry = _paper_entry(cff)
-    assert [(a["given-names"], a["family-names"]) for a in entry["authors"]] == \
-        list(PAPER["authors"])
+    assert [(a["given-names"], a["family-names"]) for a in entry["authors"]] == list(
+        PAPER["authors"]
+    )
     assert entry["journal"] == PAPER["journal"]
     assert entry["status"] == PAPER["status"]
     # the paper's text gives none of these: nothing may be invented
@@ -49,8 +50,7 @@ def test_paper_facts_agree(cff):
 
 
 def test_paper_title_is_the_one_in_the_manuscript():
-    text = Path(__file__).resolve().parents[2] / "shared" / "papers" / \
-        "outperformance-score.txt"
+    text = Path(__file__).resolve().parents[2] / "shared" / "papers" / "outperformance-score.txt"
     if not text.exists():
         pytest.skip("shared/papers is not beside this checkout")
     assert text.read_text(encoding="utf-8").splitlines()[0].strip() == PAPER["title"]
@@ -59,7 +59,7 @@ def test_paper_title_is_the_one_in_the_manuscript():
 def test_text_citation_names_both_works():
     text = opsstats.cite()
     assert isinstance(text, str)
-    assert repr(text) == str(text)            # shows as text at the prompt
+    assert repr(text) == str(text)  # shows as text at the prompt
     assert PAPER["title"] in text
     assert "Zhao, N., Bui, T., Yu, J. Y. and Dzieciolowski, K." in text
     assert f"version {opsstats.__version__}" in text
@@ -70,8 +70,7 @@ def test_bibtex_has_one_entry_per_work_with_balanced_braces():
     bib = opsstats.cite("bibtex")
     assert bib.count("@unpublished{") == 1 and bib.count("@misc{") == 1
     assert bib.count("{") == bib.count("}")
-    assert "Zhao, Ningsheng and Bui, Trang and Yu, Jia Yuan and Dzieciolowski, Krzysztof" \
-        in bib
+    assert "Zhao, Ningsheng and Bui, Trang and Yu, Jia Yuan and Dzieciolowski, Krzysztof" in bib
     assert "doi" not in bib.lower() and "year" not in bib.lower()
 
 

@@ -26,9 +26,10 @@ def cm():
 
 # ----------------------------------------------------------------------- repr
 
+
 def test_repr(cm):
     assert repr(cm) == "ConfusionMatrix(tp=339, fp=164, fn=223, tn=517)"
-    assert eval(repr(cm)) == cm  # noqa: S307 - the repr is constructor syntax
+    assert eval(repr(cm)) == cm
 
 
 def test_repr_of_numpy_and_whole_float_counts():
@@ -43,10 +44,11 @@ def test_repr_of_weighted_counts():
     cm = ConfusionMatrix(tp=1.5, fp=2, fn=0.25, tn=3)
     assert repr(cm) == "ConfusionMatrix(tp=1.5, fp=2, fn=0.25, tn=3)"
     assert not cm.is_integer
-    assert eval(repr(cm)) == cm  # noqa: S307
+    assert eval(repr(cm)) == cm
 
 
 # ------------------------------------------------------------------ properties
+
 
 def test_parametrization(cm):
     # Zhao et al. eq. 2: pi = (TP+FN)/n, alpha = FP/(FP+TN), beta = FN/(TP+FN)
@@ -68,46 +70,46 @@ def test_rates_with_a_class_absent():
 # --------------------------------------------------------------------- summary
 
 SUMMARY = (
-    'Confusion matrix (n = 1243, prevalence = 0.4521)\n'
-    '================================================\n'
-    '                                          value\n'
-    'kind   quantity                                \n'
-    'count  TP                                   339\n'
-    '       FP                                   164\n'
-    '       FN                                   223\n'
-    '       TN                                   517\n'
-    '       n                                   1243\n'
-    'rate   prevalence                        0.4521\n'
-    '       alpha (FPR)                       0.2408\n'
-    '       beta (FNR)                        0.3968\n'
-    'metric Recall (TPR)                      0.6032\n'
-    '       Specificity (TNR)                 0.7592\n'
-    '       False positive rate               0.2408\n'
-    '       False negative rate               0.3968\n'
-    '       Precision (PPV)                   0.6740\n'
-    '       Negative predictive value         0.6986\n'
-    '       False discovery rate              0.3260\n'
-    '       False omission rate               0.3014\n'
-    '       Accuracy                          0.6887\n'
-    '       Error rate                        0.3113\n'
-    '       Balanced accuracy                 0.6812\n'
+    "Confusion matrix (n = 1243, prevalence = 0.4521)\n"
+    "================================================\n"
+    "                                          value\n"
+    "kind   quantity                                \n"
+    "count  TP                                   339\n"
+    "       FP                                   164\n"
+    "       FN                                   223\n"
+    "       TN                                   517\n"
+    "       n                                   1243\n"
+    "rate   prevalence                        0.4521\n"
+    "       alpha (FPR)                       0.2408\n"
+    "       beta (FNR)                        0.3968\n"
+    "metric Recall (TPR)                      0.6032\n"
+    "       Specificity (TNR)                 0.7592\n"
+    "       False positive rate               0.2408\n"
+    "       False negative rate               0.3968\n"
+    "       Precision (PPV)                   0.6740\n"
+    "       Negative predictive value         0.6986\n"
+    "       False discovery rate              0.3260\n"
+    "       False omission rate               0.3014\n"
+    "       Accuracy                          0.6887\n"
+    "       Error rate                        0.3113\n"
+    "       Balanced accuracy                 0.6812\n"
     "       Informedness (Youden's J)         0.3624\n"
-    '       Markedness                        0.3726\n'
-    '       F1 score                          0.6366\n'
-    '       F-beta score (beta=1)             0.6366\n'
-    '       Matthews correlation coefficient  0.3675\n'
+    "       Markedness                        0.3726\n"
+    "       F1 score                          0.6366\n"
+    "       F-beta score (beta=1)             0.6366\n"
+    "       Matthews correlation coefficient  0.3675\n"
     "       Cohen's kappa                     0.3657\n"
-    '       G-mean                            0.6767\n'
-    '       Fowlkes-Mallows index             0.6376\n'
-    '       Jaccard index                     0.4669\n'
-    '       Diagnostic odds ratio             4.7923\n'
-    '       Positive likelihood ratio (LR+)   2.5048\n'
-    '       Negative likelihood ratio (LR-)   0.5227\n'
-    '       Lift                              1.4906\n'
-    '       Prevalence threshold              0.3872\n'
-    '------------------------------------------------\n'
-    'Metrics are point values from the counts; see cm.interval() and cm.ops() for '
-    'intervals and outperformance scores.'
+    "       G-mean                            0.6767\n"
+    "       Fowlkes-Mallows index             0.6376\n"
+    "       Jaccard index                     0.4669\n"
+    "       Diagnostic odds ratio             4.7923\n"
+    "       Positive likelihood ratio (LR+)   2.5048\n"
+    "       Negative likelihood ratio (LR-)   0.5227\n"
+    "       Lift                              1.4906\n"
+    "       Prevalence threshold              0.3872\n"
+    "------------------------------------------------\n"
+    "Metrics are point values from the counts; see cm.interval() and cm.ops() for "
+    "intervals and outperformance scores."
 )
 
 
@@ -126,8 +128,9 @@ def test_summary_digits(cm):
     assert re.search(r"\n       Diagnostic odds ratio +4\.79\n", text)
     assert re.search(r"\ncount  TP +339\n", text)  # counts stay whole
     # MCC = 0.36745715...
-    assert re.search(r"Matthews correlation coefficient +0\.367457\n",
-                     cm.summary().as_text(digits=6))
+    assert re.search(
+        r"Matthews correlation coefficient +0\.367457\n", cm.summary().as_text(digits=6)
+    )
 
 
 def test_summary_to_frame(cm):
@@ -145,7 +148,7 @@ def test_summary_to_frame(cm):
     metrics = frame.loc["metric", "value"]
     labels = [get_metric(name).bind().label for name in available_metrics()]
     assert list(metrics.index) == labels
-    for name, label in zip(available_metrics(), labels):
+    for name, label in zip(available_metrics(), labels, strict=True):
         assert metrics[label] == cm.metric(name), name
     # a copy: changing it does not change the summary
     frame.iloc[0, 0] = -1
@@ -171,15 +174,18 @@ def test_summary_of_a_matrix_with_undefined_metrics():
     text = str(summary)
     assert "metric Recall (TPR)                         NaN\n" in text
     assert "       Specificity (TNR)                 0.6000\n" in text
-    assert ("NaN: undefined (0/0) for these counts: recall, fnr, balanced_accuracy, "
-            "informedness, mcc, g_mean, fowlkes_mallows, diagnostic_odds_ratio, lr_plus, "
-            "lr_minus, lift, prevalence_threshold.") in text
+    assert (
+        "NaN: undefined (0/0) for these counts: recall, fnr, balanced_accuracy, "
+        "informedness, mcc, g_mean, fowlkes_mallows, diagnostic_odds_ratio, lr_plus, "
+        "lr_minus, lift, prevalence_threshold."
+    ) in text
     frame = summary.to_frame()
     assert math.isnan(frame.loc[("rate", "beta (FNR)"), "value"])
     assert frame.loc[("metric", "Precision (PPV)"), "value"] == 0.0
 
 
 # --------------------------------------------------------------------- metrics()
+
 
 def test_metrics_index_is_the_registry(cm):
     values = cm.metrics()
@@ -197,27 +203,29 @@ def test_metric_aliases_and_bound_metrics(cm):
     assert cm.metric("Youden-J") == cm.metric("informedness")
     assert cm.metric(get_metric("mcc")) == cm.metric("mcc")
     bound = get_metric("fbeta").bind(beta=2)
-    assert cm.metric(bound) == cm.metric("fbeta", beta=2) == pytest.approx(1695 / 2751,
-                                                                          rel=1e-15)
+    assert cm.metric(bound) == cm.metric("fbeta", beta=2) == pytest.approx(1695 / 2751, rel=1e-15)
 
 
 def test_metric_warning_names_metric_and_counts():
     cm = ConfusionMatrix(tp=0, fp=0, fn=5, tn=20)
-    with pytest.warns(UndefinedMetricWarning,
-                      match=r"Precision \(PPV\) is undefined \(0/0: no predicted positives "
-                            r"\(TP \+ FP = 0\)\) for ConfusionMatrix\(tp=0, fp=0, fn=5, "
-                            r"tn=20\); returning NaN\."):
+    with pytest.warns(
+        UndefinedMetricWarning,
+        match=r"Precision \(PPV\) is undefined \(0/0: no predicted positives "
+        r"\(TP \+ FP = 0\)\) for ConfusionMatrix\(tp=0, fp=0, fn=5, "
+        r"tn=20\); returning NaN\.",
+    ):
         assert math.isnan(cm.metric("precision"))
 
 
 # ------------------------------------------------------------- equality and hash
+
 
 def test_equality_and_hash():
     a = ConfusionMatrix(tp=3, fp=1, fn=2, tn=4)
     b = ConfusionMatrix(tp=3.0, fp=np.int64(1), fn=2, tn=4.0)
     c = ConfusionMatrix(tp=3, fp=2, fn=1, tn=4)  # FP and FN exchanged
     assert a == b and hash(a) == hash(b)
-    assert a != c and not (a == c)
+    assert a != c and not (a == c)  # noqa: SIM201 (both operators are tested)
     assert a != (3, 1, 2, 4) and a != GBM
     assert len({a, b, c}) == 2
     assert {a: "x"}[b] == "x"
@@ -235,6 +243,7 @@ def test_pickle_and_copy_round_trip(cm):
 
 
 # -------------------------------------------------------------- weighted counts
+
 
 def test_weighted_counts_from_predictions():
     y_true = [1, 0, 1, 1, 0, 0, 1]
@@ -268,23 +277,27 @@ def test_zero_weights_drop_rows():
 
 
 def test_from_predictions_label_conventions():
-    assert ConfusionMatrix.from_predictions([True, False, True], [True, True, False]) == \
-        ConfusionMatrix(tp=1, fp=1, fn=1, tn=0)
+    assert ConfusionMatrix.from_predictions(
+        [True, False, True], [True, True, False]
+    ) == ConfusionMatrix(tp=1, fp=1, fn=1, tn=0)
     # {-1, 1}: 1 is positive
-    assert ConfusionMatrix.from_predictions([-1, 1, 1], [1, 1, -1]) == \
-        ConfusionMatrix(tp=1, fp=1, fn=1, tn=0)
+    assert ConfusionMatrix.from_predictions([-1, 1, 1], [1, 1, -1]) == ConfusionMatrix(
+        tp=1, fp=1, fn=1, tn=0
+    )
     # pandas Series and column vectors are accepted
     s = pd.Series(["no", "yes", "yes"])
-    assert ConfusionMatrix.from_predictions(s, np.array([["yes"], ["yes"], ["no"]]),
-                                            pos_label="yes") == \
-        ConfusionMatrix(tp=1, fp=1, fn=1, tn=0)
+    assert ConfusionMatrix.from_predictions(
+        s, np.array([["yes"], ["yes"], ["no"]]), pos_label="yes"
+    ) == ConfusionMatrix(tp=1, fp=1, fn=1, tn=0)
 
 
 def test_from_rates(cm):
-    assert ConfusionMatrix.from_rates(n=1000, prevalence=0.1, alpha=0.2, beta=0.3) == \
-        ConfusionMatrix(tp=70, fp=180, fn=30, tn=720)
-    back = ConfusionMatrix.from_rates(n=cm.n, prevalence=cm.prevalence, alpha=cm.alpha,
-                                      beta=cm.beta)
+    assert ConfusionMatrix.from_rates(
+        n=1000, prevalence=0.1, alpha=0.2, beta=0.3
+    ) == ConfusionMatrix(tp=70, fp=180, fn=30, tn=720)
+    back = ConfusionMatrix.from_rates(
+        n=cm.n, prevalence=cm.prevalence, alpha=cm.alpha, beta=cm.beta
+    )
     assert back == cm and back.is_integer
     # rates that do not give whole counts are not rounded, and the counts sum to n
     odd = ConfusionMatrix.from_rates(n=10, prevalence=0.33, alpha=0.1, beta=0.5)

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from opsstats import ConfusionMatrix, SmallCountWarning
+from opsstats import ConfusionMatrix, SmallCountWarning, UndefinedMetricWarning
 from opsstats.reference.empirical import EmpiricalPoints
 from opsstats.uncertainty.proportion import binomial_interval
 
@@ -19,14 +19,15 @@ CM = ConfusionMatrix(tp=45, fp=30, fn=15, tn=210)
 
 
 @pytest.mark.parametrize("x, n", [(0, 10), (3, 10), (10, 10), (8, 20), (164, 681), (1, 1000)])
-@pytest.mark.parametrize("ours, theirs", [("clopper-pearson", "beta"), ("wilson", "wilson"),
-                                          ("jeffreys", "jeffreys")])
+@pytest.mark.parametrize(
+    "ours, theirs", [("clopper-pearson", "beta"), ("wilson", "wilson"), ("jeffreys", "jeffreys")]
+)
 @pytest.mark.parametrize("level", [0.9, 0.95])
 def test_binomial_intervals_match_statsmodels(x, n, ours, theirs, level):
     # statsmodels.stats.proportion.proportion_confint(x, n, alpha=1 - level, method=theirs)
     lo, hi = binomial_interval(x, n, method=ours, confidence_level=level)
     s_lo, s_hi = proportion_confint(x, n, alpha=1 - level, method=theirs)
-    if ours == "jeffreys" and x == 0:   # Brown-Cai-DasGupta boundary rule: lower end 0
+    if ours == "jeffreys" and x == 0:  # Brown-Cai-DasGupta boundary rule: lower end 0
         assert lo == 0.0 and s_lo > 0
         s_lo = 0.0
     if ours == "jeffreys" and x == n:
@@ -57,8 +58,9 @@ def test_dirichlet_alpha_interval_is_the_beta_posterior():
     assert r.ci == pytest.approx(tuple(exact), abs=6e-4)
     r1 = CM.interval("beta", prior="bayes-laplace", n_resamples=200_000, rng=0)
     assert r1.ci == pytest.approx(tuple(stats.beta.ppf([0.025, 0.975], 16, 46)), abs=1e-3)
-    user = CM.interval("beta", prior={"tp": 2, "fp": 1, "fn": 3, "tn": 1},
-                       n_resamples=200_000, rng=0)
+    user = CM.interval(
+        "beta", prior={"tp": 2, "fp": 1, "fn": 3, "tn": 1}, n_resamples=200_000, rng=0
+    )
     assert user.ci == pytest.approx(tuple(stats.beta.ppf([0.025, 0.975], 18, 47)), abs=1e-3)
     assert "Dirichlet(tp=2, fp=1, fn=3, tn=1) prior" in user.method
 
@@ -95,10 +97,18 @@ def test_bca_matches_scipy_bootstrap_on_rows():
         tp = np.sum((t == 1) & (p == 1), axis=axis)
         return 2 * tp / (np.sum(t == 1, axis=axis) + np.sum(p == 1, axis=axis))
 
-    ref = stats.bootstrap((y_true, y_pred), f1, paired=True, vectorized=True,
-                          n_resamples=20_000, method="BCa", rng=np.random.default_rng(0))
-    ours = cm.interval("f1", method="bootstrap", interval="bca", stratified=False,
-                       n_resamples=20_000, rng=0)
+    ref = stats.bootstrap(
+        (y_true, y_pred),
+        f1,
+        paired=True,
+        vectorized=True,
+        n_resamples=20_000,
+        method="BCa",
+        rng=np.random.default_rng(0),
+    )
+    ours = cm.interval(
+        "f1", method="bootstrap", interval="bca", stratified=False, n_resamples=20_000, rng=0
+    )
     assert ours.ci.low == pytest.approx(ref.confidence_interval.low, abs=0.01)
     assert ours.ci.high == pytest.approx(ref.confidence_interval.high, abs=0.01)
     assert "BCa" in ours.method
@@ -148,24 +158,36 @@ def test_ops_interval_maps_order_statistics_exactly():
         assert r.ci.low <= r.estimate <= r.ci.high
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"method": "bayes"}, ValueError, "`method` must be one of 'dirichlet', 'bootstrap'"),
-    ({"interval": "bca"}, ValueError, "`interval` must be one of 'equal-tailed', 'hpd'; "
-                                      "got 'bca'"),
-    ({"method": "bootstrap", "interval": "hpd"}, ValueError,
-     "`interval` must be one of 'percentile', 'bca'; got 'hpd'"),
-    ({"prior": "flat"}, ValueError, "`prior` must be one of 'jeffreys', 'bayes-laplace'"),
-    ({"prior": -1}, ValueError, r"`prior` must be in \(0, inf"),
-    ({"prior": {"tp": 1}}, ValueError, "must have exactly the keys"),
-    ({"prior": [1, 2]}, TypeError, "`prior` must be 'jeffreys', 'bayes-laplace'"),
-    ({"prevalence": "variable"}, ValueError, "`prevalence` must be one of 'fixed', 'random'"),
-    ({"n_resamples": 10}, ValueError, "`n_resamples` must be an integer >= 100; got 10"),
-    ({"n_resamples": 1e4}, TypeError, "`n_resamples` must be an integer; got 10000.0"),
-    ({"confidence_level": 1.5}, ValueError,
-     r"`confidence_level` must be in the open interval \(0, 1\); got 1.5"),
-    ({"rng": "seed"}, TypeError, "`rng` must be None, an int seed or a numpy Generator"),
-    ({"method": "bootstrap", "stratified": "yes"}, TypeError, "`stratified` must be True"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"method": "bayes"}, ValueError, "`method` must be one of 'dirichlet', 'bootstrap'"),
+        (
+            {"interval": "bca"},
+            ValueError,
+            "`interval` must be one of 'equal-tailed', 'hpd'; got 'bca'",
+        ),
+        (
+            {"method": "bootstrap", "interval": "hpd"},
+            ValueError,
+            "`interval` must be one of 'percentile', 'bca'; got 'hpd'",
+        ),
+        ({"prior": "flat"}, ValueError, "`prior` must be one of 'jeffreys', 'bayes-laplace'"),
+        ({"prior": -1}, ValueError, r"`prior` must be in \(0, inf"),
+        ({"prior": {"tp": 1}}, ValueError, "must have exactly the keys"),
+        ({"prior": [1, 2]}, TypeError, "`prior` must be 'jeffreys', 'bayes-laplace'"),
+        ({"prevalence": "variable"}, ValueError, "`prevalence` must be one of 'fixed', 'random'"),
+        ({"n_resamples": 10}, ValueError, "`n_resamples` must be an integer >= 100; got 10"),
+        ({"n_resamples": 1e4}, TypeError, "`n_resamples` must be an integer; got 10000.0"),
+        (
+            {"confidence_level": 1.5},
+            ValueError,
+            r"`confidence_level` must be in the open interval \(0, 1\); got 1.5",
+        ),
+        ({"rng": "seed"}, TypeError, "`rng` must be None, an int seed or a numpy Generator"),
+        ({"method": "bootstrap", "stratified": "yes"}, TypeError, "`stratified` must be True"),
+    ],
+)
 def test_interval_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         CM.interval("f1", **kwargs)
@@ -173,7 +195,7 @@ def test_interval_errors(kwargs, exc, match):
 
 def test_bootstrap_needs_whole_counts():
     weighted = ConfusionMatrix(tp=4.5, fp=2.0, fn=1.0, tn=10.0)
-    with pytest.raises(ValueError, match="`tp` must be a whole number; got 4.5"):
+    with pytest.raises(ValueError, match=r"`tp` must be a whole number; got 4.5"):
         weighted.interval("f1", method="bootstrap")
     assert np.isfinite(weighted.interval("f1", rng=0).ci.low)  # Dirichlet accepts weights
 
@@ -228,7 +250,7 @@ def test_bca_counts_resamples_equal_to_the_estimate_as_ties():
 
 
 def test_bca_with_every_resample_on_one_side_falls_back_quietly():
-    cm = ConfusionMatrix(tp=3, fp=0, fn=0, tn=47)   # every resample has MCC = 1
+    cm = ConfusionMatrix(tp=3, fp=0, fn=0, tn=47)  # every resample has MCC = 1
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.warns(SmallCountWarning):
@@ -240,7 +262,7 @@ def test_ops_interval_when_the_point_estimate_is_undefined():
     """MCC is 0/0 with TP = FP = 0, so its OPS is NaN with a reason; the interval from
     the draws is still given, as interval() gives one for the metric."""
     cm = ConfusionMatrix(tp=0, fp=0, fn=5, tn=40)
-    with pytest.warns(Warning):
+    with pytest.warns(UndefinedMetricWarning):
         r = cm.ops("mcc", ci="dirichlet", rng=0)
     assert np.isnan(r.estimate) and "0/0" in r.details["undefined"]
     assert 0 <= r.ci.low < r.ci.high <= 1
@@ -263,7 +285,7 @@ def test_dirichlet_boundary_rule_keeps_the_estimate_inside():
 
 def test_draws_are_returned_in_draw_order():
     r = CM.interval("f1", rng=3)
-    assert not np.all(np.diff(r.draws) >= 0)      # not sorted
+    assert not np.all(np.diff(r.draws) >= 0)  # not sorted
     again = CM.interval("f1", rng=3)
     np.testing.assert_array_equal(r.draws, again.draws)
 

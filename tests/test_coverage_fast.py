@@ -83,8 +83,9 @@ def _simulate(n: int, pi: float, seed: int, reps: int = REPS) -> dict[str, np.nd
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         for i in range(reps):
-            cm = ConfusionMatrix(tp=int(tp[i]), fp=int(fp[i]), fn=int(pos[i] - tp[i]),
-                                 tn=int(neg[i] - fp[i]))
+            cm = ConfusionMatrix(
+                tp=int(tp[i]), fp=int(fp[i]), fn=int(pos[i] - tp[i]), tn=int(neg[i] - fp[i])
+            )
             for q in QUANTITIES:
                 if q == "ops_f1":
                     ci = cm.ops("f1", ci="dirichlet", n_resamples=DRAWS, rng=draws).ci
@@ -94,8 +95,9 @@ def _simulate(n: int, pi: float, seed: int, reps: int = REPS) -> dict[str, np.nd
     return covered
 
 
-@pytest.fixture(scope="module", params=[(200, 0.1, 11), (1000, 0.1, 12)],
-                ids=lambda p: f"n={p[0]}-pi={p[1]}")
+@pytest.fixture(
+    scope="module", params=[(200, 0.1, 11), (1000, 0.1, 12)], ids=lambda p: f"n={p[0]}-pi={p[1]}"
+)
 def coverage(request):
     n, pi, seed = request.param
     return _simulate(n, pi, seed)
@@ -124,8 +126,7 @@ def test_simulation_is_deterministic():
 CURVE_N, CURVE_PI, SHIFT = 500, 0.3, 1.0
 CURVE_REPS = 1500
 CURVE_RESAMPLES = 500
-CURVE_QUANTITIES = ("roc_auc_default", "roc_auc_delong", "roc_auc_bootstrap",
-                    "ops_roc_auc_delong")
+CURVE_QUANTITIES = ("roc_auc_default", "roc_auc_delong", "roc_auc_bootstrap", "ops_roc_auc_delong")
 
 
 def _simulate_curves(seed: int, reps: int = CURVE_REPS) -> dict[str, np.ndarray]:
@@ -150,8 +151,9 @@ def _simulate_curves(seed: int, reps: int = CURVE_REPS) -> dict[str, np.ndarray]
         covered["roc_auc_default"][i] = ci.low <= auc_true <= ci.high
         ci = curve.interval("roc_auc", method="delong").ci
         covered["roc_auc_delong"][i] = ci.low <= auc_true <= ci.high
-        ci = curve.interval("roc_auc", method="bootstrap", n_resamples=CURVE_RESAMPLES,
-                            rng=draws).ci
+        ci = curve.interval(
+            "roc_auc", method="bootstrap", n_resamples=CURVE_RESAMPLES, rng=draws
+        ).ci
         covered["roc_auc_bootstrap"][i] = ci.low <= auc_true <= ci.high
         ci = curve.ops("roc_auc", reference=reference, ci="delong").ci
         covered["ops_roc_auc_delong"][i] = ci.low <= ops_true <= ci.high
@@ -204,8 +206,7 @@ def small_sample_coverage():
 
     rng = np.random.default_rng(2024)
     draws = np.random.default_rng(2025)
-    covered = {k: [] for k in ("roc_default", "roc_delong_normal", "pr_default",
-                               "pr_percentile")}
+    covered = {k: [] for k in ("roc_default", "roc_delong_normal", "pr_default", "pr_percentile")}
     auc_true = float(ndtr(2.0 / np.sqrt(2)))
     for _ in range(SMALL_REPS):
         pos = rng.binomial(50, 0.5)
@@ -213,9 +214,11 @@ def small_sample_coverage():
             continue
         y = (np.arange(50) < pos).astype(int)
         curve = ScoreCurve.from_scores(y, rng.standard_normal(50) + 2.0 * y)
-        for key, kw in (("roc_default", {"rng": draws, "n_resamples": 1000}),
-                        ("roc_delong_normal", {"method": "delong"})):
-            with warnings.catch_warnings():   # the normal interval's width-0 warning
+        for key, kw in (
+            ("roc_default", {"rng": draws, "n_resamples": 1000}),
+            ("roc_delong_normal", {"method": "delong"}),
+        ):
+            with warnings.catch_warnings():  # the normal interval's width-0 warning
                 warnings.simplefilter("ignore", UserWarning)
                 ci = curve.interval("roc_auc", **kw).ci
             covered[key].append(ci.low <= auc_true <= ci.high)
@@ -229,10 +232,10 @@ def small_sample_coverage():
     return covered, pr, draws
 
 
-def test_small_sample_defaults_cover_and_former_defaults_do_not(small_sample_coverage,
-                                                                monkeypatch):
+def test_small_sample_defaults_cover_and_former_defaults_do_not(small_sample_coverage, monkeypatch):
     covered, pr, draws = small_sample_coverage
     from benchmarks.coverage_study import curve as study
+
     truth = {}
     for pos, curve in pr:
         p = pos / 50
@@ -253,9 +256,9 @@ def test_small_sample_defaults_cover_and_former_defaults_do_not(small_sample_cov
 def test_population_average_precision_of_the_study(monkeypatch):
     """The study's PR AUC truth (``population_ap`` in benchmarks/coverage.py): exact for
     a random ranker (AP = pi), and the step-rule AP of a large sample."""
+    from benchmarks.coverage_study import curve as study
     from opsstats.curves import ScoreCurve
 
-    from benchmarks.coverage_study import curve as study
     assert study.population_ap(0.0, 0.1) == pytest.approx(0.1, abs=1e-10)
     assert study.population_ap(0.0, 0.5) == pytest.approx(0.5, abs=1e-10)
     rng = np.random.default_rng(7)
@@ -273,9 +276,9 @@ def test_pr_default_does_not_overcover_where_the_former_default_did(monkeypatch)
     the default inside it. Here on 2000 other test sets (about 30 s): the bootstrap
     logit-t interval is shown to be above 97%, the default (the Dirichlet posterior at
     this size) compatible with 93%-97%."""
+    from benchmarks.coverage_study import curve as study
     from opsstats.curves import ScoreCurve
 
-    from benchmarks.coverage_study import curve as study
     rng, draws = np.random.default_rng(31), np.random.default_rng(32)
     truth: dict[float, float] = {}
     hits = {"default": [], "former": []}
@@ -284,10 +287,13 @@ def test_pr_default_does_not_overcover_where_the_former_default_did(monkeypatch)
         y = (np.arange(50) < pos).astype(int)
         curve = ScoreCurve.from_scores(y, rng.standard_normal(50) + 2.0 * y)
         t = truth.setdefault(pos / 50, study.population_ap(2.0, pos / 50))
-        for key, kw in (("default", {"rng": draws, "n_resamples": 1000}),
-                        ("former", {"method": "bootstrap",
-                                                     "interval": "logit-t",
-                                                     "n_resamples": 400, "rng": draws})):
+        for key, kw in (
+            ("default", {"rng": draws, "n_resamples": 1000}),
+            (
+                "former",
+                {"method": "bootstrap", "interval": "logit-t", "n_resamples": 400, "rng": draws},
+            ),
+        ):
             ci = curve.interval("pr_auc", **kw).ci
             hits[key].append(ci.low <= t <= ci.high)
     assert_within_band(hits["default"], "default")
@@ -311,9 +317,11 @@ def test_roc_default_with_few_positives_among_many_negatives(monkeypatch):
     for _ in range(1500):
         y, s = shape.simulate(510, 10, rng)
         curve = ScoreCurve.from_scores(y, s)
-        for key, kw in (("default", {"rng": draws, "n_resamples": 1000}),
-                        ("former", {"method": "delong", "interval": "logit-t"})):
-            with warnings.catch_warnings():   # SmallCountWarning of the logit-t interval
+        for key, kw in (
+            ("default", {"rng": draws, "n_resamples": 1000}),
+            ("former", {"method": "delong", "interval": "logit-t"}),
+        ):
+            with warnings.catch_warnings():  # SmallCountWarning of the logit-t interval
                 warnings.simplefilter("ignore", SmallCountWarning)
                 ci = curve.interval("roc_auc", **kw).ci
             hits[key].append(ci.low <= truth <= ci.high)
@@ -350,8 +358,9 @@ def test_pr_default_with_few_positives_among_many_negatives(monkeypatch):
     assert_beyond(hits["former"], 0.93, "below", "equal-tailed Dirichlet")
 
 
-def _brute_force_floor(n: int, pi: float, p: float, rate: str, bound: float = 0.93,
-                       largest_total: int | None = None) -> tuple[float, float]:
+def _brute_force_floor(
+    n: int, pi: float, p: float, rate: str, bound: float = 0.93, largest_total: int | None = None
+) -> tuple[float, float]:
     """The coverage floor of ``benchmarks/coverage.py::_coverage_floor`` the slow,
     obvious way: for each class total t, every subset of the outcomes 0..t (all
     2**(t + 1) of them) is tried as the set an interval covers p on, and the smallest
@@ -372,8 +381,9 @@ def _brute_force_floor(n: int, pi: float, p: float, rate: str, bound: float = 0.
             rest += w
             continue
         pmf = stats.binom.pmf(np.arange(t + 1), t, p)
-        best = min(s for k in range(t + 2) for c in combinations(pmf, k)
-                   if (s := sum(c)) >= bound - 1e-15)
+        best = min(
+            s for k in range(t + 2) for c in combinations(pmf, k) if (s := sum(c)) >= bound - 1e-15
+        )
         floor += w * best
     return floor, rest
 
@@ -382,11 +392,13 @@ def test_coverage_floor_agrees_with_enumerating_every_subset(monkeypatch):
     """``_coverage_floor`` (subsets of the outcomes that can be left out) against trying
     every subset of every class total, on a cell small enough to enumerate."""
     from benchmarks.coverage_study import cm as study
+
     for rate, p in (("beta", 0.4), ("alpha", 0.1), ("beta", 0.05)):
         expected, rest = _brute_force_floor(10, 0.3, p, rate)
         assert rest == 0
         assert study._coverage_floor(10, 0.3, p, rate, "binomial") == pytest.approx(
-            expected, abs=1e-12)
+            expected, abs=1e-12
+        )
 
 
 def test_band_is_out_of_reach_where_the_default_overcovers_most(monkeypatch):
@@ -397,12 +409,13 @@ def test_band_is_out_of_reach_where_the_default_overcovers_most(monkeypatch):
     interval has two possible outcomes, so its coverage is 0, 0.4, 0.6 or 1. Checked by
     enumerating every subset for up to 10 positives (the rest have probability 1e-8)."""
     from benchmarks.coverage_study import cm as study
+
     low, rest = _brute_force_floor(50, 0.02, 0.4, "beta", largest_total=10)
     assert rest < 1e-8
     assert low > 0.992
     floor = study._coverage_floor(50, 0.02, 0.4, "beta", "binomial")
     assert low <= floor <= low + rest
     exact = study._exact_rate_coverage(50, 0.02, 0.4, "beta", "binomial")
-    assert exact == pytest.approx(floor, abs=0.001)      # the default reaches the floor
+    assert exact == pytest.approx(floor, abs=0.001)  # the default reaches the floor
     # classifier A (beta 0.25) in the same cell: floor 97.9%, above the band too
     assert study._coverage_floor(50, 0.02, 0.25, "beta", "binomial") > 0.97

@@ -45,7 +45,7 @@ from opsstats.uncertainty.curve.resampling import _Multinomial
 
 REFERENCE = Path(__file__).parent / "reference"
 DATASETS = ("imbalanced", "medium", "perfect", "small_ties", "weak")
-REF = DirectedBinaryTree(depth=4, n_curves=2000)   # small, fast Monte Carlo reference
+REF = DirectedBinaryTree(depth=4, n_curves=2000)  # small, fast Monte Carlo reference
 
 
 def _data(name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -59,8 +59,10 @@ def _curve(name: str) -> ScoreCurve:
 
 def _proc() -> dict[tuple[str, str, str], float]:
     with open(REFERENCE / "proc_reference.csv", newline="") as fh:
-        return {(r["dataset"], r["quantity"], r["conf_level"]): float(r["value"])
-                for r in csv.DictReader(fh)}
+        return {
+            (r["dataset"], r["quantity"], r["conf_level"]): float(r["value"])
+            for r in csv.DictReader(fh)
+        }
 
 
 PROC = _proc()
@@ -99,8 +101,13 @@ def test_delong_is_unchanged_by_reordering_rows_and_matches_counts_curve():
     a = delong_roc(ScoreCurve.from_scores(y, s))
     b = delong_roc(ScoreCurve.from_scores(y[order], s[order]))
     values = np.unique(s)
-    c = delong_roc(ScoreCurve.from_counts(values, [np.sum((s == v) & (y == 1)) for v in values],
-                                          [np.sum((s == v) & (y == 0)) for v in values]))
+    c = delong_roc(
+        ScoreCurve.from_counts(
+            values,
+            [np.sum((s == v) & (y == 1)) for v in values],
+            [np.sum((s == v) & (y == 0)) for v in values],
+        )
+    )
     assert a == b == c
 
 
@@ -112,8 +119,9 @@ def test_delong_matches_proc(dataset):
     r90 = curve.interval("roc_auc", method="delong", confidence_level=0.9)
     assert r95.estimate == pytest.approx(PROC[dataset, "auc", ""], abs=1e-13)  # auc(r)
     # var(r, method="delong")
-    assert r95.details["variance"] == pytest.approx(PROC[dataset, "var_delong", ""],
-                                                    rel=1e-10, abs=1e-15)
+    assert r95.details["variance"] == pytest.approx(
+        PROC[dataset, "var_delong", ""], rel=1e-10, abs=1e-15
+    )
     for r, cl in ((r95, "0.95"), (r90, "0.90")):
         # ci.auc(r, method="delong", conf.level=cl)[1] and [3]
         assert r.ci.low == pytest.approx(PROC[dataset, "ci_delong_lower", cl], abs=1e-10)
@@ -127,21 +135,28 @@ def test_delong_perfect_separation_warns_and_matches_proc():
         r = curve.interval("roc_auc", method="delong")
     # pROC: var 0, ci.auc(r, method="delong") = 1-1 (and a warning that it is misleading)
     assert r.details["variance"] == PROC["perfect", "var_delong", ""] == 0
-    assert r.ci == (PROC["perfect", "ci_delong_lower", "0.95"],
-                    PROC["perfect", "ci_delong_upper", "0.95"]) == (1.0, 1.0)
+    assert (
+        r.ci
+        == (PROC["perfect", "ci_delong_lower", "0.95"], PROC["perfect", "ci_delong_upper", "0.95"])
+        == (1.0, 1.0)
+    )
 
 
 def test_delong_is_clipped_to_unit_interval_and_says_so():
-    curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1, 0, 1, 0, 0],
-                                   [0.1, 0.4, 0.35, 0.8, 0.2, 0.5, 0.3, 0.7, 0.6, 0.15])
+    curve = ScoreCurve.from_scores(
+        [0, 0, 1, 1, 0, 1, 0, 1, 0, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5, 0.3, 0.7, 0.6, 0.15]
+    )
     r = curve.interval("roc_auc", method="delong")
     se = np.sqrt(r.details["variance"])
     assert r.estimate + 1.959963984540054 * se > 1 and r.ci.high == 1.0
     assert r.ci.low == pytest.approx(r.estimate - 1.959963984540054 * se, abs=1e-15)
-    assert str(r) == ("AUC(ROC, trapezoid) = 0.8750, 95% CI 0.6459-1.0000 (DeLong, Sun-Xu "
-                      "algorithm, clipped to [0, 1])")
+    assert str(r) == (
+        "AUC(ROC, trapezoid) = 0.8750, 95% CI 0.6459-1.0000 (DeLong, Sun-Xu "
+        "algorithm, clipped to [0, 1])"
+    )
     assert str(_curve("medium").interval("roc_auc", method="delong")) == (
-        "AUC(ROC, trapezoid) = 0.7519, 95% CI 0.6968-0.8069 (DeLong, Sun-Xu algorithm)")
+        "AUC(ROC, trapezoid) = 0.7519, 95% CI 0.6968-0.8069 (DeLong, Sun-Xu algorithm)"
+    )
     # the NAUC of the ROC curve is the AUC (ideal 1): same interval
     n = curve.interval("nroc_auc", method="delong")
     assert n.ci == r.ci and n.quantity == "NAUC(ROC, trapezoid)"
@@ -159,7 +174,7 @@ class _ForcedRows(_Multinomial):
 
 @pytest.mark.parametrize("sampler", [_ForcedRows, _ForcedPoisson])
 def test_count_sampler_is_multinomial(sampler):
-    counts = np.array([60, 25, 10, 5])   # total 100
+    counts = np.array([60, 25, 10, 5])  # total 100
     m = sampler(counts, np.array([0, 2, 3, 5]), 6)
     assert m.poisson == (sampler is _ForcedPoisson)
     draws = m.draw(40_000, np.random.default_rng(0))
@@ -179,7 +194,7 @@ def test_count_sampler_is_multinomial(sampler):
 
 @pytest.mark.parametrize("sampler", [_ForcedRows, _ForcedPoisson])
 def test_count_sampler_chi_square_against_exact_pmf(sampler):
-    counts = np.array([3, 2, 1])          # total 6: 28 outcomes
+    counts = np.array([3, 2, 1])  # total 6: 28 outcomes
     m = sampler(counts, np.arange(3), 3)
     assert m.poisson == (sampler is _ForcedPoisson)
     x = m.draw(30_000, np.random.default_rng(5))
@@ -194,8 +209,9 @@ def test_unchanged_resample_is_the_observed_curve_bit_for_bit():
     curve = ScoreCurve.from_scores(*_tied(2))
     cells = _Cells(curve, "reduced")
     alpha, beta = np.empty((1, cells.k + 1)), np.empty((1, cells.k + 1))
-    _fill_curves(np.cumsum(cells.pos)[None], np.cumsum(cells.neg)[None], cells.P, cells.N,
-                 alpha, beta)
+    _fill_curves(
+        np.cumsum(cells.pos)[None], np.cumsum(cells.neg)[None], cells.P, cells.N, alpha, beta
+    )
     a, b = curve._geometry_points()
     assert np.array_equal(alpha[0], a) and np.array_equal(beta[0], b)
 
@@ -224,11 +240,13 @@ QUANTITIES = {
     "pr": ("pr_auc", {}, lambda c: c.auc("pr")),
     "pr-trap": ("pr_auc", {"rule": "trapezoid"}, lambda c: c.auc("pr", rule="trapezoid")),
     "lift": ("lift_auc", {}, lambda c: c.auc("lift")),
-    "nlift-trap": ("nlift_auc", {"rule": "trapezoid"},
-                   lambda c: c.nauc("lift", rule="trapezoid")),
+    "nlift-trap": ("nlift_auc", {"rule": "trapezoid"}, lambda c: c.nauc("lift", rule="trapezoid")),
     "gain": ("gain_auc", {}, lambda c: c.auc("gain")),
-    "precision@recall": ("precision", {"at": {"recall": 0.6}},
-                         lambda c: c.value_at("precision", {"recall": 0.6})),
+    "precision@recall": (
+        "precision",
+        {"at": {"recall": 0.6}},
+        lambda c: c.value_at("precision", {"recall": 0.6}),
+    ),
     "lift@rate": ("lift", {"at": {"rate": 0.2}}, lambda c: c.value_at("lift", {"rate": 0.2})),
 }
 
@@ -239,9 +257,13 @@ def _continuous(seed: int = 0, n: int = 1000):
     return y, rng.normal(y * 1.2, 1)
 
 
-@pytest.mark.parametrize("data, which", [
-    *(("ties", q) for q in QUANTITIES),
-    *(("continuous", q) for q in ("roc", "pr", "pr-trap", "precision@recall", "lift@rate"))])
+@pytest.mark.parametrize(
+    "data, which",
+    [
+        *(("ties", q) for q in QUANTITIES),
+        *(("continuous", q) for q in ("roc", "pr", "pr-trap", "precision@recall", "lift@rate")),
+    ],
+)
 @pytest.mark.parametrize("stratified", [True, False])
 def test_count_resampling_matches_naive_row_resampling(data, which, stratified):
     """Ties: 400 rows on 7 score values; continuous: 1000 rows, prevalence 0.1, all
@@ -253,7 +275,9 @@ def test_count_resampling_matches_naive_row_resampling(data, which, stratified):
     cells = _Cells(curve, "reduced")
     assert _Multinomial(cells.neg[cells.neg > 0], np.flatnonzero(cells.neg), cells.k).poisson
     B = 2000
-    ours = curve_interval(curve, name, method="bootstrap", n_resamples=B, rng=11, stratified=stratified, **kw)
+    ours = curve_interval(
+        curve, name, method="bootstrap", n_resamples=B, rng=11, stratified=stratified, **kw
+    )
     naive = naive_bootstrap(y, s, value, B, seed=12, stratified=stratified)
     naive = naive[~np.isnan(naive)]
     assert ours.n_undefined == B - ours.draws.size == B - naive.size == 0
@@ -274,20 +298,27 @@ def test_stratified_bootstrap_matches_proc(dataset):
     r = _curve(dataset).interval("roc_auc", method="bootstrap", n_resamples=20_000, rng=2024)
     assert r.ci.low == pytest.approx(PROC[dataset, "ci_boot_lower", "0.95"], abs=0.01)
     assert r.ci.high == pytest.approx(PROC[dataset, "ci_boot_upper", "0.95"], abs=0.01)
-    assert np.median(r.draws) == pytest.approx(PROC[dataset, "ci_boot_median", "0.95"],
-                                               abs=0.01)
+    assert np.median(r.draws) == pytest.approx(PROC[dataset, "ci_boot_median", "0.95"], abs=0.01)
     assert r.method == "20000 stratified bootstrap resamples, percentile"
     assert r.prevalence_mode == "fixed" and r.n_undefined == 0
 
 
 # ---------------------------------------------------------------------- jackknife
 JACK_QUANTITIES = [
-    parse_area("roc_auc"), parse_area("roc_auc", "step"), parse_area("pr_auc"),
-    parse_area("pr_auc", "trapezoid"), parse_area("lift_auc"),
-    parse_area("lift_auc", "trapezoid"), parse_area("ngain_auc"), parse_area("nlift_auc"),
-    parse_at("precision", {"recall": 0.5}), parse_at("precision", {"fpr": 0.25}),
-    parse_at("lift", {"rate": 0.3}), parse_at("recall", {"fpr": 0.1}),
-    parse_at("f1", {"rate": 0.45}), parse_at("fdr", {"recall": 0.75}),
+    parse_area("roc_auc"),
+    parse_area("roc_auc", "step"),
+    parse_area("pr_auc"),
+    parse_area("pr_auc", "trapezoid"),
+    parse_area("lift_auc"),
+    parse_area("lift_auc", "trapezoid"),
+    parse_area("ngain_auc"),
+    parse_area("nlift_auc"),
+    parse_at("precision", {"recall": 0.5}),
+    parse_at("precision", {"fpr": 0.25}),
+    parse_at("lift", {"rate": 0.3}),
+    parse_at("recall", {"fpr": 0.1}),
+    parse_at("f1", {"rate": 0.45}),
+    parse_at("fdr", {"recall": 0.75}),
 ]
 
 
@@ -298,7 +329,7 @@ def test_jackknife_equals_leave_one_out_curves(quantity, seed):
     (weighted by the rows of each (cell, class) type)."""
     y, s = _tied(seed, n=40, levels=5)
     if seed == 1:
-        y[0], s[0] = 1, s.max() + 1.0         # a lone top positive: an empty first cell
+        y[0], s[0] = 1, s.max() + 1.0  # a lone top positive: an empty first cell
     curve = ScoreCurve.from_scores(y, s)
     values, weights = _jackknife(curve, quantity).pooled()
     brute = []
@@ -323,33 +354,58 @@ def test_bca_matches_scipy_bootstrap():
     def auc(yy, ss):
         return ScoreCurve.from_scores(yy, ss).auc("roc")
 
-    ref = stats.bootstrap((y, s), auc, paired=True, vectorized=False, n_resamples=4000,
-                          method="BCa", rng=np.random.default_rng(0))
-    ours = _curve("medium").interval("roc_auc", method="bootstrap", interval="bca", stratified=False,
-                                     n_resamples=20_000, rng=1)
+    ref = stats.bootstrap(
+        (y, s),
+        auc,
+        paired=True,
+        vectorized=False,
+        n_resamples=4000,
+        method="BCa",
+        rng=np.random.default_rng(0),
+    )
+    ours = _curve("medium").interval(
+        "roc_auc", method="bootstrap", interval="bca", stratified=False, n_resamples=20_000, rng=1
+    )
     assert ours.ci.low == pytest.approx(ref.confidence_interval.low, abs=0.006)
     assert ours.ci.high == pytest.approx(ref.confidence_interval.high, abs=0.006)
     assert ours.method == "20000 bootstrap resamples (not stratified), BCa"
 
 
 # ---------------------------------------------------------- reproducibility, nesting
-@pytest.mark.parametrize("kw", [{}, {"stratified": False}, {"interval": "bca"},
-                                {"at": {"recall": 0.5}}, {"rule": "trapezoid"}])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"stratified": False},
+        {"interval": "bca"},
+        {"at": {"recall": 0.5}},
+        {"rule": "trapezoid"},
+    ],
+)
 def test_same_rng_same_interval_bit_for_bit(kw):
     name = "precision" if "at" in kw else "pr_auc"
     curve = _curve("small_ties")
     a = curve.interval(name, method="bootstrap", rng=42, n_resamples=500, **kw)
-    b = curve.interval(name, method="bootstrap", rng=np.random.default_rng(42), n_resamples=500, **kw)
+    b = curve.interval(
+        name, method="bootstrap", rng=np.random.default_rng(42), n_resamples=500, **kw
+    )
     assert a.ci == b.ci and np.array_equal(a.draws, b.draws)
     c = curve.interval(name, method="bootstrap", rng=43, n_resamples=500, **kw)
     assert not np.array_equal(a.draws, c.draws)
 
 
-@pytest.mark.parametrize("kw", [
-    {"method": "delong"}, {"method": "delong", "interval": "logit-t"}, {},
-    {"method": "bootstrap"}, {"method": "bootstrap", "interval": "bca"},
-    {"method": "bootstrap", "stratified": False},
-    {"method": "bootstrap", "interval": "logit-t"}])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"method": "delong"},
+        {"method": "delong", "interval": "logit-t"},
+        {},
+        {"method": "bootstrap"},
+        {"method": "bootstrap", "interval": "bca"},
+        {"method": "bootstrap", "stratified": False},
+        {"method": "bootstrap", "interval": "logit-t"},
+    ],
+)
 def test_ninety_inside_ninety_five(kw):
     curve = _curve("weak")
     if kw.get("method") != "delong":
@@ -364,9 +420,10 @@ def test_undefined_resamples_are_counted_and_reported():
     # (18/20)^20 = 0.1216, and then no curve.
     y = np.array([1, 1] + [0] * 18)
     s = np.linspace(0, 1, 20)[::-1]
-    r = ScoreCurve.from_scores(y, s).interval("pr_auc", method="bootstrap", stratified=False, n_resamples=4000,
-                                              rng=0)
-    p = 0.9 ** 20
+    r = ScoreCurve.from_scores(y, s).interval(
+        "pr_auc", method="bootstrap", stratified=False, n_resamples=4000, rng=0
+    )
+    p = 0.9**20
     assert abs(r.n_undefined - 4000 * p) < 4 * np.sqrt(4000 * p * (1 - p))
     assert r.draws.size == 4000 - r.n_undefined
     assert f"undefined in {r.n_undefined} of 4000 resamples, left out" in str(r)
@@ -377,13 +434,16 @@ def test_undefined_resamples_are_counted_and_reported():
     s2 = np.array([9, 8, 7, 6, 5, 4, 3, 2, 1, 1.0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r2 = ScoreCurve.from_scores(y2, s2).interval("npv", method="bootstrap", at={"rate": 1.0},
-                                                     n_resamples=200, rng=0)
+        r2 = ScoreCurve.from_scores(y2, s2).interval(
+            "npv", method="bootstrap", at={"rate": 1.0}, n_resamples=200, rng=0
+        )
     assert r2.n_undefined == 200 and np.isnan(r2.ci.low)
 
 
 def test_progress_bar_on_stderr(capsys):
-    _curve("small_ties").interval("roc_auc", method="bootstrap", progress=True, n_resamples=300, rng=0)
+    _curve("small_ties").interval(
+        "roc_auc", method="bootstrap", progress=True, n_resamples=300, rng=0
+    )
     assert "bootstrap [" in capsys.readouterr().err
 
 
@@ -408,12 +468,14 @@ def test_ops_bootstrap_interval_maps_order_statistics_and_adds_mc_error():
     z = 1.959963984540054
     est = r.estimate
     assert r.ci.low == pytest.approx(est - np.hypot(est - mapped.low, z * se_low), abs=1e-12)
-    assert r.ci.high == pytest.approx(min(1.0, est + np.hypot(mapped.high - est,
-                                                              z * se_high)), abs=1e-12)
+    assert r.ci.high == pytest.approx(
+        min(1.0, est + np.hypot(mapped.high - est, z * se_high)), abs=1e-12
+    )
     assert r.ci.low < mapped.low and r.ci.high > mapped.high
     assert r.ci.low <= r.estimate <= r.ci.high
-    assert r.ci_method == ("1000 stratified bootstrap resamples, percentile; reference Monte "
-                           "Carlo error added")
+    assert r.ci_method == (
+        "1000 stratified bootstrap resamples, percentile; reference Monte Carlo error added"
+    )
     assert r.details["n_resamples"] == 1000 and r.details["n_undefined"] == 0
     assert "95% CI" in str(r) and "reference Monte Carlo error added" in str(r)
 
@@ -423,8 +485,7 @@ def test_ops_delong_maps_the_ends():
     r = curve.ops("roc_auc", reference=REF, ci="delong")
     iv = curve.interval("roc_auc", method="delong")
     ends = REF.ops("roc_auc", list(iv.ci), prevalence=curve.prevalence)
-    assert r.details["ci_without_reference_error"] == pytest.approx(tuple(ends.estimate),
-                                                                    abs=1e-15)
+    assert r.details["ci_without_reference_error"] == pytest.approx(tuple(ends.estimate), abs=1e-15)
     assert r.details["variance"] == iv.details["variance"]
     assert r.ci.low < ends.estimate[0] and r.ci.high > ends.estimate[1]
     assert r.ci.low <= r.estimate <= r.ci.high
@@ -433,9 +494,18 @@ def test_ops_delong_maps_the_ends():
 
 def test_ops_lower_is_better_point_swaps_ends():
     curve = _curve("medium")
-    r = curve.ops("fdr", at={"recall": 0.7}, reference=REF, ci="bootstrap", n_resamples=500,
-                  rng=8, interval="bca")
-    iv = curve.interval("fdr", method="bootstrap", at={"recall": 0.7}, n_resamples=500, rng=8, interval="bca")
+    r = curve.ops(
+        "fdr",
+        at={"recall": 0.7},
+        reference=REF,
+        ci="bootstrap",
+        n_resamples=500,
+        rng=8,
+        interval="bca",
+    )
+    iv = curve.interval(
+        "fdr", method="bootstrap", at={"recall": 0.7}, n_resamples=500, rng=8, interval="bca"
+    )
     ops_all = REF.ops("fdr", iv.draws, prevalence=curve.prevalence, at={"recall": 0.7})
     lv = iv.details["levels"]
     expected = np.quantile(ops_all.estimate, [1 - lv[1], 1 - lv[0]])
@@ -451,102 +521,160 @@ def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
     b = curve.ops("roc_auc", reference=REF, ci="bootstrap", rng=1, n_resamples=300)
     assert a.ci == b.ci and a.estimate == plain.estimate
     # ROC quantities do not depend on the prevalence: the non-stratified bootstrap is fine
-    c = curve.ops("roc_auc", reference=REF, ci="bootstrap", rng=1, n_resamples=300,
-                  stratified=False)
+    c = curve.ops(
+        "roc_auc", reference=REF, ci="bootstrap", rng=1, n_resamples=300, stratified=False
+    )
     assert c.details["prevalence_mode"] == "random"
 
 
 # ------------------------------------------------------------------------- errors
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"method": "bca"}, ValueError,
-     "`method` must be one of 'auto', 'bootstrap', 'delong', 'dirichlet', 'jackknife'; "
-     "got 'bca'"),
-    ({"method": "bootstrap", "interval": "hpd"}, ValueError,
-     "`interval` must be one of 'percentile', 'bca', 'logit-t'; got 'hpd'"),
-    ({"interval": "bca"}, ValueError,
-     "`interval` chooses the interval of an explicit method; `method='auto'` chooses both"),
-    ({"stratified": False}, ValueError,
-     "`stratified=False` chooses an unstratified bootstrap; `method='auto'` uses"),
-    ({"method": "bootstrap", "interval": "logit-t", "rule": "step", "beta": 2}, TypeError,
-     "curve areas take no metric parameters"),
-    ({"interval": "bca", "method": "delong"}, ValueError,
-     "`interval='bca'` does not apply to `method='delong'`"),
-    ({"method": "bootstrap", "interval": "normal"}, ValueError,
-     "`interval='normal'` does not apply to `method='bootstrap'`"),
-    ({"n_resamples": 10}, ValueError, "`n_resamples` must be an integer >= 100; got 10"),
-    ({"n_resamples": 1e4}, TypeError, "`n_resamples` must be an integer; got 10000.0"),
-    ({"confidence_level": 1.5}, ValueError,
-     r"`confidence_level` must be in the open interval \(0, 1\); got 1.5"),
-    ({"confidence_level": "95%"}, TypeError, "`confidence_level` must be a real number"),
-    ({"rng": "seed"}, TypeError, "`rng` must be None, an int seed or a numpy Generator"),
-    ({"stratified": "yes"}, TypeError, "`stratified` must be True or False; got 'yes'"),
-    ({"progress": 1}, TypeError, "`progress` must be True or False; got 1"),
-    ({"rule": "simpson"}, ValueError, "`rule` must be one of 'trapezoid', 'step'"),
-    ({"beta": 2}, TypeError, r"curve areas take no metric parameters; got \['beta'\]"),
-    ({"at": {"recall": 0.5}, "top_k": 3}, TypeError, "give at most one of `at` and `top_k`"),
-    ({"top_k": 0}, ValueError, "`top_k` must be an integer >= 1; got 0"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (
+            {"method": "bca"},
+            ValueError,
+            "`method` must be one of 'auto', 'bootstrap', 'delong', 'dirichlet', 'jackknife'; "
+            "got 'bca'",
+        ),
+        (
+            {"method": "bootstrap", "interval": "hpd"},
+            ValueError,
+            "`interval` must be one of 'percentile', 'bca', 'logit-t'; got 'hpd'",
+        ),
+        (
+            {"interval": "bca"},
+            ValueError,
+            "`interval` chooses the interval of an explicit method; `method='auto'` chooses both",
+        ),
+        (
+            {"stratified": False},
+            ValueError,
+            "`stratified=False` chooses an unstratified bootstrap; `method='auto'` uses",
+        ),
+        (
+            {"method": "bootstrap", "interval": "logit-t", "rule": "step", "beta": 2},
+            TypeError,
+            "curve areas take no metric parameters",
+        ),
+        (
+            {"interval": "bca", "method": "delong"},
+            ValueError,
+            "`interval='bca'` does not apply to `method='delong'`",
+        ),
+        (
+            {"method": "bootstrap", "interval": "normal"},
+            ValueError,
+            "`interval='normal'` does not apply to `method='bootstrap'`",
+        ),
+        ({"n_resamples": 10}, ValueError, "`n_resamples` must be an integer >= 100; got 10"),
+        ({"n_resamples": 1e4}, TypeError, "`n_resamples` must be an integer; got 10000.0"),
+        (
+            {"confidence_level": 1.5},
+            ValueError,
+            r"`confidence_level` must be in the open interval \(0, 1\); got 1.5",
+        ),
+        ({"confidence_level": "95%"}, TypeError, "`confidence_level` must be a real number"),
+        ({"rng": "seed"}, TypeError, "`rng` must be None, an int seed or a numpy Generator"),
+        ({"stratified": "yes"}, TypeError, "`stratified` must be True or False; got 'yes'"),
+        ({"progress": 1}, TypeError, "`progress` must be True or False; got 1"),
+        ({"rule": "simpson"}, ValueError, "`rule` must be one of 'trapezoid', 'step'"),
+        ({"beta": 2}, TypeError, r"curve areas take no metric parameters; got \['beta'\]"),
+        ({"at": {"recall": 0.5}, "top_k": 3}, TypeError, "give at most one of `at` and `top_k`"),
+        ({"top_k": 0}, ValueError, "`top_k` must be an integer >= 1; got 0"),
+    ],
+)
 def test_interval_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         _curve("small_ties").interval("roc_auc", **kwargs)
 
 
-@pytest.mark.parametrize("name, kwargs, exc, match", [
-    ("auc", {}, ValueError, "unknown curve quantity 'auc'"),
-    ("pr_auc", {"method": "delong"}, ValueError,
-     (r"`method='delong'` gives an interval for the ROC AUC with the trapezoid rule .* "
-      r"got AUC\(PR, step\). Use method='bootstrap'")),
-    ("roc_auc", {"method": "delong", "rule": "step"}, ValueError,
-     r"only; got AUC\(ROC, step\)"),
-    ("precision", {"method": "delong", "at": {"recall": 0.5}}, ValueError, "ROC AUC"),
-    ("precision", {"at": {"recall": 0.5}, "rule": "step"}, ValueError,
-     "`rule` applies to curve areas"),
-    ("precision", {"at": {"depth": 0.5}}, ValueError, "the key of `at` must be one of"),
-])
+@pytest.mark.parametrize(
+    "name, kwargs, exc, match",
+    [
+        ("auc", {}, ValueError, "unknown curve quantity 'auc'"),
+        (
+            "pr_auc",
+            {"method": "delong"},
+            ValueError,
+            (
+                r"`method='delong'` gives an interval for the ROC AUC with the trapezoid rule .* "
+                r"got AUC\(PR, step\). Use method='bootstrap'"
+            ),
+        ),
+        (
+            "roc_auc",
+            {"method": "delong", "rule": "step"},
+            ValueError,
+            r"only; got AUC\(ROC, step\)",
+        ),
+        ("precision", {"method": "delong", "at": {"recall": 0.5}}, ValueError, "ROC AUC"),
+        (
+            "precision",
+            {"at": {"recall": 0.5}, "rule": "step"},
+            ValueError,
+            "`rule` applies to curve areas",
+        ),
+        ("precision", {"at": {"depth": 0.5}}, ValueError, "the key of `at` must be one of"),
+    ],
+)
 def test_quantity_errors(name, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         _curve("small_ties").interval(name, **kwargs)
 
 
 def test_weighted_curves_and_tiny_classes_are_refused():
-    weighted = ScoreCurve.from_scores([0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.5],
-                                      sample_weight=[1.5, 1, 1, 2, 1])
+    weighted = ScoreCurve.from_scores(
+        [0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.5], sample_weight=[1.5, 1, 1, 2, 1]
+    )
     for method in ("delong", "bootstrap"):
-        with pytest.raises(ValueError, match="needs whole-number counts .* non-integer "
-                                             "`sample_weight`"):
+        with pytest.raises(
+            ValueError, match=r"needs whole-number counts .* non-integer `sample_weight`"
+        ):
             weighted.interval("roc_auc", method=method)
     # integer weights are frequency weights: the same as repeated rows
     freq = ScoreCurve.from_scores([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], sample_weight=[2, 1, 1, 3])
     rows = ScoreCurve.from_scores([0, 0, 1, 0, 1, 1, 1], [0.1, 0.1, 0.2, 0.3, 0.4, 0.4, 0.4])
-    assert freq.interval("roc_auc", method="delong").ci == \
-        rows.interval("roc_auc", method="delong").ci
+    assert (
+        freq.interval("roc_auc", method="delong").ci == rows.interval("roc_auc", method="delong").ci
+    )
     one = ScoreCurve.from_scores([1, 0, 0], [0.9, 0.2, 0.1])
-    with pytest.raises(ValueError, match="at least 2 positives and 2 negatives .* got 1 "
-                                         "positive"):
+    with pytest.raises(ValueError, match=r"at least 2 positives and 2 negatives .* got 1 positive"):
         one.interval("roc_auc", method="delong")
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"ci": "bayes"}, ValueError,
-     "`ci` must be one of 'auto', 'bootstrap', 'delong', 'dirichlet', 'jackknife'; "
-     "got 'bayes'"),
-    ({"ci": "bootstrap", "interval": "hpd"}, ValueError, "`interval` must be one of"),
-    ({"ci": "bootstrap", "n_resamples": 5}, ValueError, "`n_resamples` must be an integer"),
-    ({"ci": "bootstrap", "stratified": False}, ValueError,
-     r"`stratified=False` resamples the prevalence, and OPS of AUC\(PR, step\) depends on it"),
-    ({"ci": "delong"}, ValueError, "`method='delong'` gives an interval for the ROC AUC"),
-    ({"ci": "bootstrap", "confidence_level": 0}, ValueError, "`confidence_level` must be in"),
-    ({"ci": "bootstrap", "progress": "no"}, TypeError, "`progress` must be True or False"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (
+            {"ci": "bayes"},
+            ValueError,
+            "`ci` must be one of 'auto', 'bootstrap', 'delong', 'dirichlet', 'jackknife'; "
+            "got 'bayes'",
+        ),
+        ({"ci": "bootstrap", "interval": "hpd"}, ValueError, "`interval` must be one of"),
+        ({"ci": "bootstrap", "n_resamples": 5}, ValueError, "`n_resamples` must be an integer"),
+        (
+            {"ci": "bootstrap", "stratified": False},
+            ValueError,
+            r"`stratified=False` resamples the prevalence, and OPS of AUC\(PR, step\) depends on it",
+        ),
+        ({"ci": "delong"}, ValueError, "`method='delong'` gives an interval for the ROC AUC"),
+        ({"ci": "bootstrap", "confidence_level": 0}, ValueError, "`confidence_level` must be in"),
+        ({"ci": "bootstrap", "progress": "no"}, TypeError, "`progress` must be True or False"),
+    ],
+)
 def test_ops_interval_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         _curve("small_ties").ops("pr_auc", reference=REF, **kwargs)
 
 
 # ------------------------------------------------- logit-t intervals and "auto"
-@pytest.mark.filterwarnings("ignore::opsstats.SmallCountWarning")    # P = 4 and 7 here
-@pytest.mark.parametrize("seed, n_pos, n_neg, shift, scale", [
-    (0, 7, 40, 1.0, 2.0), (1, 25, 25, 0.5, 1.0), (2, 4, 300, 2.0, 1.0), (3, 60, 9, 1.0, 0.5)])
+@pytest.mark.filterwarnings("ignore::opsstats.SmallCountWarning")  # P = 4 and 7 here
+@pytest.mark.parametrize(
+    "seed, n_pos, n_neg, shift, scale",
+    [(0, 7, 40, 1.0, 2.0), (1, 25, 25, 0.5, 1.0), (2, 4, 300, 2.0, 1.0), (3, 60, 9, 1.0, 0.5)],
+)
 def test_delong_logit_t_is_brunner_munzel_on_the_logit_scale(seed, n_pos, n_neg, shift, scale):
     # The Welch-Satterthwaite t of DeLong's variance is the Brunner-Munzel test: its
     # statistic and p-value for H0: AUC = 1/2 reproduce scipy.stats.brunnermunzel, an
@@ -556,9 +684,9 @@ def test_delong_logit_t_is_brunner_munzel_on_the_logit_scale(seed, n_pos, n_neg,
     curve = ScoreCurve.from_scores(np.r_[np.ones(n_pos), np.zeros(n_neg)], np.r_[xp, xn])
     d = delong_roc(curve)
     v1, v2 = d.s10 / n_pos, d.s01 / n_neg
-    df = (v1 + v2) ** 2 / (v1 ** 2 / (n_pos - 1) + v2 ** 2 / (n_neg - 1))
+    df = (v1 + v2) ** 2 / (v1**2 / (n_pos - 1) + v2**2 / (n_neg - 1))
     t_stat = (d.auc - 0.5) / np.sqrt(d.variance)
-    bm = stats.brunnermunzel(xn, xp)          # scipy: statistic for P(X_neg < X_pos)
+    bm = stats.brunnermunzel(xn, xp)  # scipy: statistic for P(X_neg < X_pos)
     assert t_stat == pytest.approx(bm.statistic, rel=1e-12, abs=1e-12)
     assert 2 * stats.t.sf(abs(t_stat), df) == pytest.approx(bm.pvalue, rel=1e-10)
     # the interval: expit(logit(auc) - b -+ t_{df, 0.975} sqrt(var) / (auc (1 - auc))),
@@ -566,13 +694,14 @@ def test_delong_logit_t_is_brunner_munzel_on_the_logit_scale(seed, n_pos, n_neg,
     r = curve.interval("roc_auc", method="delong", interval="logit-t")
     a = d.auc
     half = stats.t.ppf(0.975, df) * np.sqrt(d.variance) / (a * (1 - a))
-    second_derivative = (2 * a - 1) / (a * (1 - a)) ** 2     # of log(a / (1 - a))
+    second_derivative = (2 * a - 1) / (a * (1 - a)) ** 2  # of log(a / (1 - a))
     logit = np.log(a / (1 - a)) - second_derivative * d.variance / 2
     expected = 1 / (1 + np.exp(-(logit - half))), 1 / (1 + np.exp(-(logit + half)))
     assert r.ci.low == pytest.approx(expected[0], rel=1e-12)
     assert r.ci.high == pytest.approx(expected[1], rel=1e-12)
-    assert r.method == ("DeLong, Sun-Xu algorithm, logit scale, bias-corrected, "
-                        f"t with {df:.4g} df")
+    assert r.method == (
+        f"DeLong, Sun-Xu algorithm, logit scale, bias-corrected, t with {df:.4g} df"
+    )
 
 
 def test_bootstrap_logit_t_from_the_percentile_draws():
@@ -580,8 +709,7 @@ def test_bootstrap_logit_t_from_the_percentile_draws():
     # se = half the spread of the central 68.27% of their logits; t with min(P, N) - 1 df.
     curve = _curve("imbalanced")
     pct = curve.interval("pr_auc", method="bootstrap", n_resamples=1000, rng=9)
-    r = curve.interval("pr_auc", method="bootstrap", interval="logit-t", n_resamples=1000,
-                       rng=9)
+    r = curve.interval("pr_auc", method="bootstrap", interval="logit-t", n_resamples=1000, rng=9)
     assert np.array_equal(r.draws, pct.draws)
     p = np.clip(pct.draws, 1e-12, 1 - 1e-12)
     lo16, hi84 = np.quantile(np.log(p / (1 - p)), [stats.norm.cdf(-1), stats.norm.cdf(1)])
@@ -595,17 +723,17 @@ def test_bootstrap_logit_t_from_the_percentile_draws():
 
 def test_logit_t_at_perfect_separation_is_one_sided():
     # AUC = 1 has no logit: [((1 - level) / 2) ** (1 / k), 1], k the smaller class
-    curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
+    curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.7, 0.8, 0.9])
     for name, method in (("roc_auc", "delong"), ("pr_auc", "jackknife")):
         with pytest.warns(SmallCountWarning):
             r = curve.interval(name, method=method, interval="logit-t")
-            r90 = curve.interval(name, method=method, interval="logit-t",
-                                 confidence_level=0.9)
+        with pytest.warns(SmallCountWarning):
+            r90 = curve.interval(name, method=method, interval="logit-t", confidence_level=0.9)
         assert r.estimate == 1.0
         assert r.ci.low == pytest.approx(0.025 ** (1 / 3), rel=1e-14) and r.ci.high == 1.0
         assert r.method.endswith("perfect separation: one-sided")
         assert r90.ci.low == pytest.approx(0.05 ** (1 / 3), rel=1e-14)
-    worst = ScoreCurve.from_scores([1, 1, 0, 0, 0], [.1, .2, .3, .4, .5])
+    worst = ScoreCurve.from_scores([1, 1, 0, 0, 0], [0.1, 0.2, 0.3, 0.4, 0.5])
     with pytest.warns(SmallCountWarning):
         r = worst.interval("roc_auc", method="delong", interval="logit-t")
     assert (r.estimate, r.ci.low) == (0.0, 0.0)
@@ -621,7 +749,8 @@ def test_auto_chooses_per_quantity_and_says_so():
     # no resampling: no rng consumed, the same interval whatever the seed
     assert curve.interval("pr_auc", rng=1) == curve.interval("pr_auc", rng=2) == pr
     assert curve.interval("roc_auc", rule="step") == curve.interval(
-        "roc_auc", rule="step", method="jackknife", interval="logit-t")
+        "roc_auc", rule="step", method="jackknife", interval="logit-t"
+    )
     # quantities not bounded by [0, 1] (lift), or not studied (operating-point values):
     # the stratified percentile bootstrap
     for name, kw in (("lift_auc", {}), ("precision", {"at": {"recall": 0.5}})):
@@ -635,12 +764,15 @@ def test_auto_draws_the_dirichlet_posterior_below_100_rows_of_a_class(n_small):
     rng = np.random.default_rng(n_small)
     y = np.r_[np.ones(n_small), np.zeros(400)]
     curve = ScoreCurve.from_scores(y, rng.normal(y, 1))
-    for name, former, kind in (("roc_auc", "delong", "equal-tailed"),
-                               ("pr_auc", "jackknife", "bias-extended")):
+    for name, former, kind in (
+        ("roc_auc", "delong", "equal-tailed"),
+        ("pr_auc", "jackknife", "bias-extended"),
+    ):
         auto = curve.interval(name, rng=5, n_resamples=300)
         if n_small < 100:
-            assert auto == curve.interval(name, method="dirichlet", interval=kind, rng=5,
-                                          n_resamples=300)
+            assert auto == curve.interval(
+                name, method="dirichlet", interval=kind, rng=5, n_resamples=300
+            )
             assert auto.method.startswith("Dirichlet posterior of each class's scores")
         else:
             assert auto == curve.interval(name, method=former, interval="logit-t")
@@ -666,14 +798,15 @@ def test_logit_t_warns_below_ten_rows_of_a_class(n_small, warns):
         warnings.simplefilter("always")
         curve.interval("roc_auc", method="delong", interval="logit-t")
         curve.interval("pr_auc", method="jackknife", interval="logit-t")
-        curve.interval("roc_auc", method="delong")      # the normal interval: no warning
-        curve.interval("roc_auc", rng=0, n_resamples=200)   # the default: the posterior
+        curve.interval("roc_auc", method="delong")  # the normal interval: no warning
+        curve.interval("roc_auc", rng=0, n_resamples=200)  # the default: the posterior
     small = [w for w in caught if issubclass(w.category, SmallCountWarning)]
     assert len(small) == (2 if warns else 0)
     if warns:
         assert str(small[0].message).startswith(
             f"{n_small} rows in the smaller class (P = {n_small}, N = 60): with fewer "
-            "than 10 the logit-t interval's coverage is uncertain")
+            "than 10 the logit-t interval's coverage is uncertain"
+        )
 
 
 @pytest.mark.parametrize("name", ["roc_auc", "pr_auc"])
@@ -684,8 +817,7 @@ def test_ops_auto_maps_the_logit_t_ends(name):
     # the ops estimate is the curve's area, DeLong's the Mann-Whitney sum: equal to 1e-15
     assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-13)
     ends = REF.ops(name, list(r.details["value_ci"]), prevalence=curve.prevalence).estimate
-    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
-                                                                           abs=1e-15)
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends), abs=1e-15)
     assert r.ci.low <= ends[0] and r.ci.high >= ends[1]
     assert r.ci_method.startswith(iv.method)
 
@@ -728,13 +860,12 @@ def test_jackknife_pr_auc_against_sklearn_leave_one_out(seed):
     s = rng.normal(1.2 * y, 1)
     v1, v0 = slow_two_sample_jackknife(y, s, average_precision_score)
     ap = average_precision_score(y, s)
-    r = ScoreCurve.from_scores(y, s).interval("pr_auc", method="jackknife",
-                                              interval="logit-t")
+    r = ScoreCurve.from_scores(y, s).interval("pr_auc", method="jackknife", interval="logit-t")
     assert r.estimate == pytest.approx(ap, rel=1e-12)
     assert r.details["variance_positives"] == pytest.approx(v1, rel=1e-9)
     assert r.details["variance_negatives"] == pytest.approx(v0, rel=1e-9)
     k = min(y.sum(), (1 - y).sum())
-    df = (k - 1) * (v1 + v0) ** 2 / (v1 ** 2 + v0 ** 2)
+    df = (k - 1) * (v1 + v0) ** 2 / (v1**2 + v0**2)
     half = stats.t.ppf(0.975, df) * np.sqrt(v1 + v0) / (ap * (1 - ap))
     centre = np.log(ap / (1 - ap))
     assert r.ci.low == pytest.approx(1 / (1 + np.exp(-(centre - half))), rel=1e-9)
@@ -756,8 +887,10 @@ def test_jackknife_separation_and_its_undefined_cases():
     # every negative on top: each class's leave-one-out values are all equal, the
     # variance 0, and the PR interval undefined (said, not a zero-width interval)
     reverse = ScoreCurve.from_scores([1] * 3 + [0] * 6, np.arange(9.0))
-    with pytest.warns(SmallCountWarning), \
-            pytest.warns(UserWarning, match="Every negative scores above every positive"):
+    with (
+        pytest.warns(SmallCountWarning),
+        pytest.warns(UserWarning, match="Every negative scores above every positive"),
+    ):
         r = reverse.interval("pr_auc", method="jackknife", interval="logit-t")
     assert np.isnan(r.ci.low) and np.isnan(r.ci.high)
     with pytest.warns(SmallCountWarning):
@@ -765,14 +898,23 @@ def test_jackknife_separation_and_its_undefined_cases():
     assert roc.ci.low == 0.0 and roc.ci.high == pytest.approx(1 - 0.025 ** (1 / 3))
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"name": "precision", "at": {"recall": 0.5}},
-     "the jackknife applies to curve areas; a value at an operating point"),
-    ({"name": "lift_auc", "interval": "logit-t"},
-     "`interval='logit-t'` needs a quantity with values in \\[0, 1\\]"),
-    ({"name": "roc_auc", "interval": "bca"},
-     "`interval='bca'` does not apply to `method='jackknife'`"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (
+            {"name": "precision", "at": {"recall": 0.5}},
+            "the jackknife applies to curve areas; a value at an operating point",
+        ),
+        (
+            {"name": "lift_auc", "interval": "logit-t"},
+            "`interval='logit-t'` needs a quantity with values in \\[0, 1\\]",
+        ),
+        (
+            {"name": "roc_auc", "interval": "bca"},
+            "`interval='bca'` does not apply to `method='jackknife'`",
+        ),
+    ],
+)
 def test_jackknife_errors(kwargs, match):
     curve = _curve("medium")
     with pytest.raises(ValueError, match=match):
@@ -781,11 +923,15 @@ def test_jackknife_errors(kwargs, match):
 
 def test_jackknife_needs_two_rows_per_class_and_whole_counts():
     one = ScoreCurve.from_scores([1, 0, 0, 0], [0.9, 0.2, 0.1, 0.5])
-    with pytest.raises(ValueError, match="the jackknife needs at least 2 positives and 2 "
-                                         "negatives .*; got 1 positive\\(s\\) and 3"):
+    with pytest.raises(
+        ValueError,
+        match=r"the jackknife needs at least 2 positives and 2 "
+        "negatives .*; got 1 positive\\(s\\) and 3",
+    ):
         one.interval("lift_auc", method="jackknife")
-    weighted = ScoreCurve.from_scores([1, 1, 0, 0, 0], [0.9, 0.4, 0.5, 0.1, 0.2],
-                                      sample_weight=[1.5, 1, 1, 1, 2])
+    weighted = ScoreCurve.from_scores(
+        [1, 1, 0, 0, 0], [0.9, 0.4, 0.5, 0.1, 0.2], sample_weight=[1.5, 1, 1, 1, 2]
+    )
     with pytest.raises(ValueError, match="The jackknife needs whole-number counts"):
         weighted.interval("pr_auc", method="jackknife")
 
@@ -796,8 +942,7 @@ def test_ops_jackknife_maps_the_ends():
     iv = curve.interval("pr_auc", method="jackknife")
     assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-13)
     ends = REF.ops("pr_auc", list(iv.ci), prevalence=curve.prevalence).estimate
-    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
-                                                                           abs=1e-15)
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends), abs=1e-15)
     assert r.details["variance"] == pytest.approx(iv.details["variance"], rel=1e-13)
     assert r.ci_method.startswith(iv.method)
     assert "n_resamples" not in r.details
@@ -811,9 +956,12 @@ def test_logit_t_separation_is_read_off_the_counts():
     curve = ScoreCurve.from_scores([1] * 3 + [0] * 7, np.r_[10.0:13.0, 0.0:7.0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallCountWarning)
-        assert curve.ops("roc_auc", reference=REF).value < 1.0     # the rounding
-        for kw in ({"ci": "bootstrap", "interval": "logit-t", "rng": 0},
-                   {"ci": "jackknife", "interval": "logit-t"}, {"ci": "delong"}):
+        assert curve.ops("roc_auc", reference=REF).value < 1.0  # the rounding
+        for kw in (
+            {"ci": "bootstrap", "interval": "logit-t", "rng": 0},
+            {"ci": "jackknife", "interval": "logit-t"},
+            {"ci": "delong"},
+        ):
             for name in ("roc_auc", "pr_auc"):
                 if kw["ci"] == "delong":
                     if name == "pr_auc":
@@ -865,8 +1013,10 @@ def test_dirichlet_functional_is_the_weighted_curve_with_pseudo_rows(data, a):
     y, s = _data(data)
     curve = ScoreCurve.from_scores(y, s)
     yy, ss, w = _weighted_with_pseudo_rows(y, s, a)
-    for quantity, ref in ((CurveArea("roc", "trapezoid", False), roc_auc_score),
-                          (CurveArea("pr", "step", False), average_precision_score)):
+    for quantity, ref in (
+        (CurveArea("roc", "trapezoid", False), roc_auc_score),
+        (CurveArea("pr", "step", False), average_precision_score),
+    ):
         got = _dirichlet_values(curve, quantity, 3, a, _MeanWeights(), False)
         assert got == pytest.approx(np.full(3, ref(yy, ss, sample_weight=w)), rel=1e-12)
 
@@ -914,51 +1064,75 @@ def test_dirichlet_interval_is_the_quantiles_of_its_draws_and_reproducible():
     assert r == curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
     assert r.ci != curve.interval("pr_auc", method="dirichlet", rng=4, n_resamples=500).ci
     assert r.draws.size == 500 and r.n_undefined == 0 and r.prevalence_mode == "fixed"
-    assert tuple(r.ci) == pytest.approx(tuple(np.quantile(r.draws, [0.025, 0.975])),
-                                        rel=1e-12)
-    assert r.method == ("Dirichlet posterior of each class's scores (Bayesian bootstrap, "
-                        "Jeffreys pseudo-rows at both ends), 500 draws, equal-tailed")
-    laplace = curve.interval("pr_auc", method="dirichlet", prior="bayes-laplace", rng=3,
-                             n_resamples=500)
+    assert tuple(r.ci) == pytest.approx(tuple(np.quantile(r.draws, [0.025, 0.975])), rel=1e-12)
+    assert r.method == (
+        "Dirichlet posterior of each class's scores (Bayesian bootstrap, "
+        "Jeffreys pseudo-rows at both ends), 500 draws, equal-tailed"
+    )
+    laplace = curve.interval(
+        "pr_auc", method="dirichlet", prior="bayes-laplace", rng=3, n_resamples=500
+    )
     assert "Bayes-Laplace pseudo-rows" in laplace.method
-    assert curve.interval("pr_auc", method="dirichlet", prior=0.5, rng=3,
-                          n_resamples=500).ci == r.ci
-    assert "0.25 pseudo-rows" in curve.interval("pr_auc", method="dirichlet", prior=0.25,
-                                                rng=3, n_resamples=500).method
+    assert (
+        curve.interval("pr_auc", method="dirichlet", prior=0.5, rng=3, n_resamples=500).ci == r.ci
+    )
+    assert (
+        "0.25 pseudo-rows"
+        in curve.interval("pr_auc", method="dirichlet", prior=0.25, rng=3, n_resamples=500).method
+    )
 
 
 def test_dirichlet_separated_test_set_keeps_an_interval_below_one():
     """No special case: the pseudo-rows make a perfectly separated test set's posterior
     reach well below 1, and its upper end stay below 1, as the equal-tailed Jeffreys
     interval of k successes out of k does (the observed area, 1, is above it)."""
-    curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
+    curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.7, 0.8, 0.9])
     for name in ("roc_auc", "pr_auc"):
         r = curve.interval(name, method="dirichlet", rng=0)
         assert r.estimate == 1.0 and 0.95 < r.ci.high < 1.0
         assert 0.3 < r.ci.low < 0.9
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"method": "delong", "prior": "jeffreys"}, ValueError,
-     "`prior` sets the pseudo-rows of `method='dirichlet'`"),
-    ({"method": "dirichlet", "prior": "flat"}, ValueError,
-     "`prior` must be one of 'jeffreys', 'bayes-laplace'; got 'flat'"),
-    ({"method": "dirichlet", "prior": -1.0}, ValueError, "`prior` must be"),
-    ({"method": "dirichlet", "prior": [0.5]}, TypeError,
-     "`prior` must be 'jeffreys', 'bayes-laplace' or a positive number"),
-    ({"method": "dirichlet", "stratified": False}, ValueError,
-     "`stratified=False` \\(the prevalence resampled\\) is the bootstrap's"),
-    ({"method": "dirichlet", "interval": "bca"}, ValueError,
-     "`interval='bca'` does not apply to `method='dirichlet'`"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (
+            {"method": "delong", "prior": "jeffreys"},
+            ValueError,
+            "`prior` sets the pseudo-rows of `method='dirichlet'`",
+        ),
+        (
+            {"method": "dirichlet", "prior": "flat"},
+            ValueError,
+            "`prior` must be one of 'jeffreys', 'bayes-laplace'; got 'flat'",
+        ),
+        ({"method": "dirichlet", "prior": -1.0}, ValueError, "`prior` must be"),
+        (
+            {"method": "dirichlet", "prior": [0.5]},
+            TypeError,
+            "`prior` must be 'jeffreys', 'bayes-laplace' or a positive number",
+        ),
+        (
+            {"method": "dirichlet", "stratified": False},
+            ValueError,
+            "`stratified=False` \\(the prevalence resampled\\) is the bootstrap's",
+        ),
+        (
+            {"method": "dirichlet", "interval": "bca"},
+            ValueError,
+            "`interval='bca'` does not apply to `method='dirichlet'`",
+        ),
+    ],
+)
 def test_dirichlet_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         _curve("medium").interval("roc_auc", rng=0, **kwargs)
 
 
 def test_dirichlet_needs_whole_counts():
-    weighted = ScoreCurve.from_scores([0, 1, 0, 1], [.1, .6, .3, .8],
-                                      sample_weight=[1.5, 1, 1, 2])
+    weighted = ScoreCurve.from_scores(
+        [0, 1, 0, 1], [0.1, 0.6, 0.3, 0.8], sample_weight=[1.5, 1, 1, 2]
+    )
     with pytest.raises(ValueError, match="The curve Dirichlet posterior needs whole-number"):
         weighted.interval("roc_auc", method="dirichlet")
 
@@ -973,8 +1147,7 @@ def test_ops_dirichlet_maps_the_draws(name):
     assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-12)
     assert r.details["n_resamples"] == 401 and r.details["n_undefined"] == 0
     ends = REF.ops(name, list(iv.ci), prevalence=curve.prevalence).estimate
-    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
-                                                                           abs=1e-12)
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends), abs=1e-12)
     assert r.ci_method.startswith(iv.method)
 
 
@@ -1000,25 +1173,29 @@ def test_bias_extended_moves_the_lower_end_down_by_the_jackknife_bias():
     curve, y = _weak_few_positives()
     s = np.random.default_rng(11).normal(size=408) + 1.2 * y
     plain = curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
-    ext = curve.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=3,
-                         n_resamples=500)
-    np.testing.assert_array_equal(ext.draws, plain.draws)   # the same posterior draws
+    ext = curve.interval(
+        "pr_auc", method="dirichlet", interval="bias-extended", rng=3, n_resamples=500
+    )
+    np.testing.assert_array_equal(ext.draws, plain.draws)  # the same posterior draws
     # Quenouille's jackknife over the 8 positives, each left out in turn by deleting its
     # row, every average precision read at the test set's prevalence 8 / 408
     pi = y.mean()
     assert _ap_at(y, s, pi) == pytest.approx(plain.estimate, rel=1e-12)
     loo = [_ap_at(np.delete(y, i), np.delete(s, i), pi) for i in np.flatnonzero(y)]
     b = 7 * (np.mean(loo) - plain.estimate)
-    assert 0.03 < b < 0.04 < plain.ci.low      # b = 0.0347: a real shift, not rounding
+    assert 0.03 < b < 0.04 < plain.ci.low  # b = 0.0347: a real shift, not rounding
     assert ext.details["bias_extension"] == pytest.approx(b, rel=1e-10)
     assert ext.ci.low == pytest.approx(plain.ci.low - b, abs=1e-12)
     assert ext.ci.high == plain.ci.high and ext.estimate == plain.estimate
-    assert ext.method == (plain.method + ", lower end extended by the jackknife bias "
-                          f"estimate over the positives ({ext.details['bias_extension']:.3g})")
+    assert ext.method == (
+        plain.method + ", lower end extended by the jackknife bias "
+        f"estimate over the positives ({ext.details['bias_extension']:.3g})"
+    )
     # below 100 rows of a class this is the PR AUC default (the ROC AUC's stays plain)
     assert curve.interval("pr_auc", rng=3, n_resamples=500) == ext
     assert curve.interval("roc_auc", rng=3, n_resamples=500) == curve.interval(
-        "roc_auc", method="dirichlet", rng=3, n_resamples=500)
+        "roc_auc", method="dirichlet", rng=3, n_resamples=500
+    )
 
 
 def test_jackknife_bias_of_average_precision_is_never_negative():
@@ -1037,8 +1214,7 @@ def test_jackknife_bias_of_average_precision_is_never_negative():
                 y = np.zeros(n)
                 y[list(ranks)] = 1
                 s = -np.arange(n, dtype=float)
-                jack = _jackknife(ScoreCurve.from_scores(y, s), quantity,
-                                  fixed_prevalence=True)
+                jack = _jackknife(ScoreCurve.from_scores(y, s), quantity, fixed_prevalence=True)
                 loo = [_ap_at(np.delete(y, i), np.delete(s, i), p / n) for i in ranks]
                 # the O(k) jackknife agrees with deleting each positive's row
                 per_row = np.repeat(jack.values[0], jack.weights[0].astype(int))
@@ -1050,14 +1226,14 @@ def test_jackknife_bias_of_average_precision_is_never_negative():
 def test_bias_extended_never_narrows_and_stops_at_zero():
     # three positives among 60 negatives, one on top: b = 0.0778 > the plain low end 0.0698
     y = np.r_[np.ones(3), np.zeros(60)]
-    curve = ScoreCurve.from_scores(y, np.round(np.random.default_rng(3).normal(size=63)
-                                               + y, 3))
+    curve = ScoreCurve.from_scores(y, np.round(np.random.default_rng(3).normal(size=63) + y, 3))
     plain = curve.interval("pr_auc", method="dirichlet", rng=3, n_resamples=500)
-    ext = curve.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=3,
-                         n_resamples=500)
+    ext = curve.interval(
+        "pr_auc", method="dirichlet", interval="bias-extended", rng=3, n_resamples=500
+    )
     assert plain.ci.low - ext.details["bias_extension"] < 0 == ext.ci.low
     # a separated test set: the draws fall below the estimate 1, no extension
-    sep = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [.1, .2, .3, .4, .7, .8, .9])
+    sep = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.7, 0.8, 0.9])
     plain = sep.interval("pr_auc", method="dirichlet", rng=0)
     ext = sep.interval("pr_auc", method="dirichlet", interval="bias-extended", rng=0)
     assert ext.details["bias_extension"] == 0.0 and ext.ci == plain.ci
@@ -1065,16 +1241,17 @@ def test_bias_extended_never_narrows_and_stops_at_zero():
 
 def test_ops_bias_extended_maps_the_extended_ends():
     curve, _ = _weak_few_positives()
-    iv = curve.interval("pr_auc", method="dirichlet", interval="bias-extended",
-                        n_resamples=401, rng=4)
-    r = curve.ops("pr_auc", reference=REF, ci="dirichlet", interval="bias-extended",
-                  n_resamples=401, rng=4)
+    iv = curve.interval(
+        "pr_auc", method="dirichlet", interval="bias-extended", n_resamples=401, rng=4
+    )
+    r = curve.ops(
+        "pr_auc", reference=REF, ci="dirichlet", interval="bias-extended", n_resamples=401, rng=4
+    )
     assert tuple(r.details["value_ci"]) == pytest.approx(tuple(iv.ci), rel=1e-12)
     assert r.details["bias_extension"] == iv.details["bias_extension"]
     assert r.details["n_resamples"] == 401 and r.details["n_undefined"] == 0
     ends = REF.ops("pr_auc", list(iv.ci), prevalence=curve.prevalence).estimate
-    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends),
-                                                                           abs=1e-12)
+    assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends), abs=1e-12)
     assert r.ci_method.startswith(iv.method)
     assert curve.ops("pr_auc", reference=REF, ci="auto", n_resamples=401, rng=4) == r
 
@@ -1082,12 +1259,14 @@ def test_ops_bias_extended_maps_the_extended_ends():
 @pytest.mark.parametrize("name, kw", [("lift_auc", {}), ("precision", {"at": {"recall": 0.5}})])
 def test_bias_extended_only_for_the_roc_and_pr_areas(name, kw):
     curve = _curve("medium")
-    with pytest.raises(ValueError, match="`interval='bias-extended'` applies to the ROC and "
-                                         "PR areas"):
+    with pytest.raises(
+        ValueError, match="`interval='bias-extended'` applies to the ROC and PR areas"
+    ):
         curve.interval(name, method="dirichlet", interval="bias-extended", rng=0, **kw)
     with pytest.raises(ValueError, match="`interval='bias-extended'` applies"):
         curve.ops(name, reference=REF, ci="dirichlet", interval="bias-extended", rng=0, **kw)
     # the ROC area accepts it (the extension is 0 when the draws fall below the estimate)
-    r = curve.interval("roc_auc", method="dirichlet", interval="bias-extended", rng=0,
-                       n_resamples=200)
+    r = curve.interval(
+        "roc_auc", method="dirichlet", interval="bias-extended", rng=0, n_resamples=200
+    )
     assert r.details["bias_extension"] >= 0.0

@@ -25,7 +25,7 @@ def test_binormal_roc_auc_ops_against_closed_form_monte_carlo():
     for mu in (0.3, 0.5, 0.75, 0.9, 0.97):
         expected = (auc < mu).mean()
         got = ref.ops("roc_auc", mu, prevalence=0.2)
-        se = np.sqrt(got.standard_error ** 2 + expected * (1 - expected) / 1e6)
+        se = np.sqrt(got.standard_error**2 + expected * (1 - expected) / 1e6)
         # density of AUC near mu times the 1e-4 discretization bias
         slack = 1e-4 * ((auc < mu + 1e-3).mean() - (auc < mu - 1e-3).mean()) / 2e-3
         assert abs(got.estimate - expected) <= 4 * se + slack
@@ -41,12 +41,15 @@ def test_binormal_curves_are_monotone_and_reproducible():
     np.testing.assert_array_equal(v1, v2)
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"separation": (1.0, -1.0)}, ValueError, "`separation` must be \\(low, high\\)"),
-    ({"log_slope_sd": -0.1}, ValueError, "`log_slope_sd` must be in \\[0, inf\\); got -0.1"),
-    ({"n_points": 2}, ValueError, "`n_points` must be an integer >= 3; got 2"),
-    ({"n_curves": 5}, ValueError, "`n_curves` must be an integer >= 100; got 5"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"separation": (1.0, -1.0)}, ValueError, "`separation` must be \\(low, high\\)"),
+        ({"log_slope_sd": -0.1}, ValueError, "`log_slope_sd` must be in \\[0, inf\\); got -0.1"),
+        ({"n_points": 2}, ValueError, "`n_points` must be an integer >= 3; got 2"),
+        ({"n_curves": 5}, ValueError, "`n_curves` must be an integer >= 100; got 5"),
+    ],
+)
 def test_binormal_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         BinormalCurves(**kwargs)
@@ -59,8 +62,10 @@ def test_empirical_points_is_a_plain_count():
     pi = 0.15
     for mu in (0.2, 0.35, 0.5):
         # slow, obvious: F1 of every member at pi from its counts per 1000 rows
-        f1 = [ConfusionMatrix.from_rates(n=1000, prevalence=pi, alpha=a, beta=b).metric("f1")
-              for a, b in zip(alpha, beta, strict=True)]
+        f1 = [
+            ConfusionMatrix.from_rates(n=1000, prevalence=pi, alpha=a, beta=b).metric("f1")
+            for a, b in zip(alpha, beta, strict=True)
+        ]
         expected = np.mean(np.array(f1) < mu)
         r = pool.ops("f1", mu, prevalence=pi)
         assert r.estimate == pytest.approx(expected, abs=1e-12)
@@ -70,8 +75,11 @@ def test_empirical_points_is_a_plain_count():
 
 
 def test_empirical_points_from_matrices_and_undefined_members():
-    mats = [ConfusionMatrix(tp=5, fp=0, fn=5, tn=10), ConfusionMatrix(tp=0, fp=0, fn=10, tn=10),
-            ConfusionMatrix(tp=8, fp=2, fn=2, tn=8)]
+    mats = [
+        ConfusionMatrix(tp=5, fp=0, fn=5, tn=10),
+        ConfusionMatrix(tp=0, fp=0, fn=10, tn=10),
+        ConfusionMatrix(tp=8, fp=2, fn=2, tn=8),
+    ]
     pool = EmpiricalPoints.from_confusion_matrices(mats)
     np.testing.assert_allclose(pool.alpha, [0.0, 0.0, 0.2])
     with pytest.warns(UndefinedMetricWarning, match="undefined \\(0/0\\) for 1 of the 3"):
@@ -79,7 +87,7 @@ def test_empirical_points_from_matrices_and_undefined_members():
     assert r.estimate == 0.5  # of the 2 defined members (1.0, 0.8), one is below 0.9
     with pytest.raises(ValueError, match="must have both classes present"):
         EmpiricalPoints.from_confusion_matrices([ConfusionMatrix(tp=1, fp=0, fn=0, tn=0)])
-    with pytest.raises(ValueError, match="`alpha` must hold error rates in \\[0, 1\\]; got 1.5"):
+    with pytest.raises(ValueError, match=r"`alpha` must hold error rates in \[0, 1\]; got 1.5"):
         EmpiricalPoints([1.5], [0.1])
     with pytest.raises(ValueError, match="`alpha` and `beta` must have the same length"):
         EmpiricalPoints([0.1, 0.2], [0.1])
@@ -97,11 +105,13 @@ def test_empirical_curves_against_direct_computation():
     auc = np.array([np.trapezoid(1 - np.r_[1, b, 0], np.r_[0, a, 1]) for a, b in curves])
     for mu in (0.3, 0.5, 0.7):
         assert pool.ops("roc_auc", mu, prevalence=0.3).estimate == pytest.approx(
-            np.mean(auc < mu), abs=1e-12)
+            np.mean(auc < mu), abs=1e-12
+        )
     # ties="mid": rank an exact member value
     mu = np.sort(auc)[10]
     assert pool.ops("roc_auc", mu, prevalence=0.3, ties="mid").estimate == pytest.approx(
-        (10 + 0.5) / 40)
+        (10 + 0.5) / 40
+    )
 
 
 def test_empirical_curves_errors():

@@ -20,14 +20,14 @@ TOL = 0.005
 # (prevalence, AUC(PRC), OPS, precision at recall 0.9, OPS)
 TABLE_6_7 = [
     (0.091, 0.354, 0.869, 0.183, 0.901),  # Heart disease, general set
-    (0.19, 0.42, 0.797, 0.264, 0.815),    # Heart disease, elder set
-    (0.3, 0.688, 0.909, 0.495, 0.902),    # Heart disease, hospital set
+    (0.19, 0.42, 0.797, 0.264, 0.815),  # Heart disease, elder set
+    (0.3, 0.688, 0.909, 0.495, 0.902),  # Heart disease, hospital set
     (0.112, 0.316, 0.808, 0.151, 0.784),  # Loan default, general set
     # Table 7's last two precision-at-recall OPS (0.784, 0.813) are transposed in the
     # paper: they match only when exchanged (docs/method.md#departures-from-the-paper).
     # Listed here exchanged.
     (0.203, 0.485, 0.838, 0.278, 0.813),  # Loan default, low-income set
-    (0.3, 0.581, 0.832, 0.376, 0.784),    # Loan default, risky set
+    (0.3, 0.581, 0.832, 0.376, 0.784),  # Loan default, risky set
 ]
 
 # (prevalence, test-set size n, AUC(lift), OPS, lift at K = 500, OPS)
@@ -73,14 +73,17 @@ def test_tables_8_9_lift(dbt, pi, n, lift_auc, ops_auc, lift, ops_lift):
     assert abs(dbt.ops("lift", lift, prevalence=pi, at=at).estimate - ops_lift) <= TOL
 
 
-@pytest.mark.parametrize("metric, value, at, published", [
-    # docs/method.md#published-values, the authors' worked examples at pi = 0.1 (Monte
-    # Carlo, +-0.002)
-    ("pr_auc", 0.6, None, 0.962),
-    ("precision", 0.4, {"recall": 0.9}, 0.973),
-    ("lift_auc", 2.5, None, 0.955),
-    ("lift", 4.0, {"rate": 0.2}, 0.948),
-])
+@pytest.mark.parametrize(
+    "metric, value, at, published",
+    [
+        # docs/method.md#published-values, the authors' worked examples at pi = 0.1 (Monte
+        # Carlo, +-0.002)
+        ("pr_auc", 0.6, None, 0.962),
+        ("precision", 0.4, {"recall": 0.9}, 0.973),
+        ("lift_auc", 2.5, None, 0.955),
+        ("lift", 4.0, {"rate": 0.2}, 0.948),
+    ],
+)
 def test_worked_examples(dbt, metric, value, at, published):
     r = dbt.ops(metric, value, prevalence=0.1, at=at)
     assert abs(r.estimate - published) <= 0.004
@@ -104,8 +107,10 @@ def test_nauc_and_lift_precision_invariance(dbt):
     np.testing.assert_array_equal(auc, nauc)
     at = {"rate": 0.05}
     prec = np.linspace(0.2, 0.8, 7)
-    np.testing.assert_array_equal(dbt.ops("precision", prec, prevalence=pi, at=at).estimate,
-                                  dbt.ops("lift", prec / pi, prevalence=pi, at=at).estimate)
+    np.testing.assert_array_equal(
+        dbt.ops("precision", prec, prevalence=pi, at=at).estimate,
+        dbt.ops("lift", prec / pi, prevalence=pi, at=at).estimate,
+    )
 
 
 def _naive_dbt(m, depth, rng):
@@ -144,8 +149,11 @@ def test_sampler_matches_naive_implementation():
     a_fast, b_fast = dbt_curves(4000, 3, np.random.default_rng(1))
     a_slow, b_slow = _naive_dbt(4000, 3, np.random.default_rng(2))
     assert a_fast.shape == a_slow.shape == (4000, 9)
-    pvalues = [stats.ks_2samp(x[:, j], y[:, j]).pvalue
-               for x, y in ((a_fast, a_slow), (b_fast, b_slow)) for j in range(1, 8)]
+    pvalues = [
+        stats.ks_2samp(x[:, j], y[:, j]).pvalue
+        for x, y in ((a_fast, a_slow), (b_fast, b_slow))
+        for j in range(1, 8)
+    ]
     # 14 tests: a Bonferroni-corrected 0.001 level
     assert min(pvalues) > 0.001 / 14
     np.testing.assert_array_equal(a_fast[:, 0], 0.0)
@@ -158,9 +166,9 @@ def test_root_and_first_children_means():
     # positions: 0 endpoint, 1 left child, 2 root, 3 right child, 4 endpoint
     se = 0.3 / np.sqrt(100_000)
     assert abs(a[:, 2].mean() - 0.5) < 4 * se
-    assert abs(a[:, 1].mean() - 0.25) < 4 * se   # U[0, root): mean 1/4
+    assert abs(a[:, 1].mean() - 0.25) < 4 * se  # U[0, root): mean 1/4
     assert abs(a[:, 3].mean() - 0.75) < 4 * se
-    assert abs(b[:, 1].mean() - 0.75) < 4 * se   # U(root, 1]: mean 3/4
+    assert abs(b[:, 1].mean() - 0.75) < 4 * se  # U(root, 1]: mean 3/4
     assert abs(b[:, 3].mean() - 0.25) < 4 * se
 
 
@@ -173,8 +181,10 @@ def test_determinism_and_serial_equals_threaded():
     other = DirectedBinaryTree(depth=5, n_curves=25_000, seed=8)
     assert not np.array_equal(other.reference_values(q, 0.2), threaded)
     again = DirectedBinaryTree(depth=5, n_curves=25_000, seed=7)
-    assert again.ops("pr_auc", 0.5, prevalence=0.2).estimate == \
-        ref.ops("pr_auc", 0.5, prevalence=0.2).estimate
+    assert (
+        again.ops("pr_auc", 0.5, prevalence=0.2).estimate
+        == ref.ops("pr_auc", 0.5, prevalence=0.2).estimate
+    )
 
 
 def test_roc_quantities_cached_once_for_every_prevalence():
@@ -208,8 +218,7 @@ def test_ties_mid_on_a_reference_with_atoms():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.floats(0, 1), min_size=2, max_size=20),
-       st.sampled_from([0.05, 0.3, 0.6]))
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=20), st.sampled_from([0.05, 0.3, 0.6]))
 def test_ops_in_unit_interval_and_monotone(values, pi):
     ref = DirectedBinaryTree(depth=4, n_curves=2000, seed=5)
     v = np.sort(np.array(values))
@@ -227,34 +236,73 @@ def test_result_says_how_it_was_made(dbt):
     assert list(frame["value"]) == [0.3, 0.5] and frame["rule"].eq("step").all()
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"metric": "pr_auc", "value": 0.5, "prevalence": 0.0}, ValueError,
-     r"`prevalence` must be in the open interval \(0, 1\); got 0.0. OPS is undefined"),
-    ({"metric": "pr_auc", "value": 0.5, "prevalence": 1.0}, ValueError, "one class is absent"),
-    ({"metric": "pr_auc", "value": 1.5, "prevalence": 0.1}, ValueError,
-     r"`value` must be in the range of AUC\(PR, step\), \[0, 1\]; got 1.5"),
-    ({"metric": "pr_auc", "value": float("nan"), "prevalence": 0.1}, ValueError, "NaN"),
-    ({"metric": "pr_aux", "value": 0.5, "prevalence": 0.1}, ValueError,
-     "unknown curve quantity 'pr_aux'; valid names: roc_auc, pr_auc"),
-    ({"metric": "f1", "value": 0.5, "prevalence": 0.1}, ValueError,
-     "unknown curve quantity 'f1'.*at="),
-    ({"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": 0.0}},
-     ValueError, r"must be in \(0, 1\]; got 0.0"),
-    ({"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": 1.2}},
-     ValueError, r"`at\['recall'\]` must be in \[0, 1\]; got 1.2"),
-    ({"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"thr": 0.5}},
-     ValueError, "the key of `at` must be one of 'recall'"),
-    ({"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": 0.5}, TypeError,
-     "`at` must be a one-entry dict"),
-    ({"metric": "precsion", "value": 0.5, "prevalence": 0.1, "at": {"recall": 0.5}},
-     ValueError, "unknown metric 'precsion'. Did you mean 'precision'"),
-    ({"metric": "pr_auc", "value": 0.5, "prevalence": 0.1, "rule": "simpson"}, ValueError,
-     "`rule` must be one of 'trapezoid', 'step'; got 'simpson'"),
-    ({"metric": "pr_auc", "value": 0.5, "prevalence": 0.1, "ties": "average"}, ValueError,
-     "`ties` must be one of 'strict', 'mid'; got 'average'"),
-    ({"metric": "pr_auc", "value": "0.5", "prevalence": 0.1}, TypeError,
-     "`value` must be a number"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (
+            {"metric": "pr_auc", "value": 0.5, "prevalence": 0.0},
+            ValueError,
+            r"`prevalence` must be in the open interval \(0, 1\); got 0.0. OPS is undefined",
+        ),
+        ({"metric": "pr_auc", "value": 0.5, "prevalence": 1.0}, ValueError, "one class is absent"),
+        (
+            {"metric": "pr_auc", "value": 1.5, "prevalence": 0.1},
+            ValueError,
+            r"`value` must be in the range of AUC\(PR, step\), \[0, 1\]; got 1.5",
+        ),
+        ({"metric": "pr_auc", "value": float("nan"), "prevalence": 0.1}, ValueError, "NaN"),
+        (
+            {"metric": "pr_aux", "value": 0.5, "prevalence": 0.1},
+            ValueError,
+            "unknown curve quantity 'pr_aux'; valid names: roc_auc, pr_auc",
+        ),
+        (
+            {"metric": "f1", "value": 0.5, "prevalence": 0.1},
+            ValueError,
+            "unknown curve quantity 'f1'.*at=",
+        ),
+        (
+            {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": 0.0}},
+            ValueError,
+            r"must be in \(0, 1\]; got 0.0",
+        ),
+        (
+            {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": 1.2}},
+            ValueError,
+            r"`at\['recall'\]` must be in \[0, 1\]; got 1.2",
+        ),
+        (
+            {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"thr": 0.5}},
+            ValueError,
+            "the key of `at` must be one of 'recall'",
+        ),
+        (
+            {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": 0.5},
+            TypeError,
+            "`at` must be a one-entry dict",
+        ),
+        (
+            {"metric": "precsion", "value": 0.5, "prevalence": 0.1, "at": {"recall": 0.5}},
+            ValueError,
+            "unknown metric 'precsion'. Did you mean 'precision'",
+        ),
+        (
+            {"metric": "pr_auc", "value": 0.5, "prevalence": 0.1, "rule": "simpson"},
+            ValueError,
+            "`rule` must be one of 'trapezoid', 'step'; got 'simpson'",
+        ),
+        (
+            {"metric": "pr_auc", "value": 0.5, "prevalence": 0.1, "ties": "average"},
+            ValueError,
+            "`ties` must be one of 'strict', 'mid'; got 'average'",
+        ),
+        (
+            {"metric": "pr_auc", "value": "0.5", "prevalence": 0.1},
+            TypeError,
+            "`value` must be a number",
+        ),
+    ],
+)
 def test_errors(kwargs, exc, match):
     ref = DirectedBinaryTree(depth=3, n_curves=500, seed=1)
     metric = kwargs.pop("metric")
@@ -263,13 +311,16 @@ def test_errors(kwargs, exc, match):
         ref.ops(metric, value, **kwargs)
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"depth": 0}, ValueError, "`depth` must be an integer >= 1; got 0"),
-    ({"depth": 20}, ValueError, "`depth` must be at most 14"),
-    ({"depth": 2.5}, TypeError, "`depth` must be an integer; got 2.5"),
-    ({"n_curves": 10}, ValueError, "`n_curves` must be an integer >= 100; got 10"),
-    ({"seed": -1}, ValueError, "`seed` must be an integer >= 0; got -1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"depth": 0}, ValueError, "`depth` must be an integer >= 1; got 0"),
+        ({"depth": 20}, ValueError, "`depth` must be at most 14"),
+        ({"depth": 2.5}, TypeError, "`depth` must be an integer; got 2.5"),
+        ({"n_curves": 10}, ValueError, "`n_curves` must be an integer >= 100; got 10"),
+        ({"seed": -1}, ValueError, "`seed` must be an integer >= 0; got -1"),
+    ],
+)
 def test_constructor_errors(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         DirectedBinaryTree(**kwargs)
@@ -304,8 +355,9 @@ def test_precompute_takes_ops_spellings_pairs_and_one_pass_for_many_prevalences(
     ref._chunk = counting
     r = ref.ops("lift_auc", [2.0, 2.0, 2.0], prevalence=[0.1, 0.2, 0.3])
     assert len(calls) == ref.n_chunks  # one pass for the three prevalences
-    np.testing.assert_array_equal(r.estimate, [ref.ops("lift_auc", 2.0, prevalence=p).estimate
-                                               for p in (0.1, 0.2, 0.3)])
+    np.testing.assert_array_equal(
+        r.estimate, [ref.ops("lift_auc", 2.0, prevalence=p).estimate for p in (0.1, 0.2, 0.3)]
+    )
     with pytest.raises(TypeError, match="`prevalence` is required with `quantities`"):
         ref.precompute(["pr_auc"])
 
@@ -319,11 +371,16 @@ def test_curve_coordinates_equal_the_registry_metrics():
 
     a, b = dbt_curves(300, 5, np.random.default_rng(9))
     for pi in (0.02, 0.3, 0.9):
-        for curve, metric in (("pr", "precision"), ("lift", "lift"), ("roc", "recall"),
-                              ("gain", "recall")):
-            _, y = curve_xy(curve, pi, a[:, 1:], b[:, 1:])   # past the 0/0 first point
-            np.testing.assert_allclose(y, resolve_metric(metric)(pi, a[:, 1:], b[:, 1:]),
-                                       rtol=1e-12, atol=0)
+        for curve, metric in (
+            ("pr", "precision"),
+            ("lift", "lift"),
+            ("roc", "recall"),
+            ("gain", "recall"),
+        ):
+            _, y = curve_xy(curve, pi, a[:, 1:], b[:, 1:])  # past the 0/0 first point
+            np.testing.assert_allclose(
+                y, resolve_metric(metric)(pi, a[:, 1:], b[:, 1:]), rtol=1e-12, atol=0
+            )
 
 
 def test_precompute_refreshes_cached_entries_it_is_asked_for():

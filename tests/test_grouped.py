@@ -22,14 +22,22 @@ def frame():
     prev = pd.Series(month).map({"2026-01": 0.1, "2026-02": 0.2, "2026-03": 0.35}).to_numpy()
     y = rng.random(n) < prev
     s = rng.normal(np.where(y, 1.2, 0.0), 1.0)
-    return pd.DataFrame({"month": month, "y": y.astype(int), "score": s,
-                         "site": rng.choice(["north", "south"], n)})
+    return pd.DataFrame(
+        {"month": month, "y": y.astype(int), "score": s, "site": rng.choice(["north", "south"], n)}
+    )
 
 
 def test_rows_equal_the_single_objects_per_group(frame):
-    out = evaluate(frame, truth="y", score="score", threshold=0.6,
-                   metrics=["f1", "mcc", "pr_auc", ("precision", {"recall": 0.8})],
-                   by="month", ci=None, curve_reference=SMALL_DBT)
+    out = evaluate(
+        frame,
+        truth="y",
+        score="score",
+        threshold=0.6,
+        metrics=["f1", "mcc", "pr_auc", ("precision", {"recall": 0.8})],
+        by="month",
+        ci=None,
+        curve_reference=SMALL_DBT,
+    )
     assert list(out.columns) == ["month", *COLUMNS]
     assert len(out) == 3 * 4
     for month, g in frame.groupby("month"):
@@ -39,21 +47,41 @@ def test_rows_equal_the_single_objects_per_group(frame):
         assert rows.loc["f1", "ops"] == cm.ops("f1").estimate
         assert rows.loc["mcc", "value"] == cm.metric("mcc")
         assert rows.loc["pr_auc", "ops"] == curve.ops("pr_auc", reference=SMALL_DBT).estimate
-        assert rows.loc["precision@recall=0.8", "ops"] == curve.ops(
-            "precision", at={"recall": 0.8}, reference=SMALL_DBT).estimate
+        assert (
+            rows.loc["precision@recall=0.8", "ops"]
+            == curve.ops("precision", at={"recall": 0.8}, reference=SMALL_DBT).estimate
+        )
         assert rows.loc["f1", "n"] == len(g)
         assert rows.loc["f1", "prevalence"] == pytest.approx(g["y"].mean())
 
 
 def test_intervals_by_group_and_two_grouping_columns(frame):
-    out = evaluate(frame, truth="y", score="score", threshold=0.6, metrics=["f1"],
-                   by=["month", "site"], ci="dirichlet", n_resamples=2000, rng=1)
+    out = evaluate(
+        frame,
+        truth="y",
+        score="score",
+        threshold=0.6,
+        metrics=["f1"],
+        by=["month", "site"],
+        ci="dirichlet",
+        n_resamples=2000,
+        rng=1,
+    )
     assert len(out) == 6
     assert (out["ops_ci_low"] <= out["ops"]).all() and (out["ops"] <= out["ops_ci_high"]).all()
     assert (out["value_ci_low"] <= out["value"]).all()
     assert out["method"].str.contains("Dirichlet-multinomial, Jeffreys prior, 2000 draws").all()
-    again = evaluate(frame, truth="y", score="score", threshold=0.6, metrics=["f1"],
-                     by=["month", "site"], ci="dirichlet", n_resamples=2000, rng=1)
+    again = evaluate(
+        frame,
+        truth="y",
+        score="score",
+        threshold=0.6,
+        metrics=["f1"],
+        by=["month", "site"],
+        ci="dirichlet",
+        n_resamples=2000,
+        rng=1,
+    )
     pd.testing.assert_frame_equal(out, again)
 
 
@@ -71,10 +99,19 @@ def test_repeated_index_labels_are_fine(frame):
     # positions locate a group's rows: a frame glued from parts (repeated index labels)
     # gives the rows of the same frame with a fresh index
     glued = pd.concat([frame.iloc[:1500], frame.iloc[1500:]]).set_axis(
-        np.r_[np.arange(1500), np.arange(1500)])
-    kw = dict(truth="y", score="score", threshold=0.6, metrics=["f1", "roc_auc"],
-              by="month", ci="dirichlet", n_resamples=500, rng=2,
-              curve_reference=SMALL_DBT)
+        np.r_[np.arange(1500), np.arange(1500)]
+    )
+    kw = {
+        "truth": "y",
+        "score": "score",
+        "threshold": 0.6,
+        "metrics": ["f1", "roc_auc"],
+        "by": "month",
+        "ci": "dirichlet",
+        "n_resamples": 500,
+        "rng": 2,
+        "curve_reference": SMALL_DBT,
+    }
     pd.testing.assert_frame_equal(evaluate(glued, **kw), evaluate(frame, **kw))
 
 
@@ -85,52 +122,90 @@ def test_group_without_an_interval_keeps_its_value_and_ops(frame):
     march = np.flatnonzero(df["month"] == "2026-03")
     df.loc[march, "y"] = 0
     df.loc[march[0], "y"] = 1
-    out = evaluate(df, truth="y", score="score", metrics=["roc_auc"], by="month",
-                   n_resamples=500, rng=0, curve_reference=SMALL_DBT)
+    out = evaluate(
+        df,
+        truth="y",
+        score="score",
+        metrics=["roc_auc"],
+        by="month",
+        n_resamples=500,
+        rng=0,
+        curve_reference=SMALL_DBT,
+    )
     row = out[out["month"] == "2026-03"].iloc[0]
     g = df.iloc[march]
     curve = ScoreCurve.from_scores(g["y"], g["score"])
     assert row["value"] == curve.auc("roc")
     assert row["ops"] == curve.ops("roc_auc", reference=SMALL_DBT).estimate
     assert np.isnan(row["ops_ci_low"]) and np.isnan(row["value_ci_low"])
-    assert row["reason"].startswith("no interval: the Dirichlet posterior (`ci='dirichlet'`, "
-                                    "the default below 100 rows of a class) needs at least "
-                                    "2 positives and 2 negatives")
+    assert row["reason"].startswith(
+        "no interval: the Dirichlet posterior (`ci='dirichlet'`, "
+        "the default below 100 rows of a class) needs at least "
+        "2 positives and 2 negatives"
+    )
     other = out[out["month"] != "2026-03"]
     assert other["ops_ci_low"].notna().all() and (other["reason"] == "").all()
 
 
 def test_predicted_labels_column_and_pos_label(frame):
-    df = frame.assign(truth=np.where(frame["y"] == 1, "sick", "well"),
-                      pred=np.where(frame["score"] >= 0.6, "sick", "well"))
-    out = evaluate(df, truth="truth", pred="pred", pos_label="sick", metrics=["recall"],
-                   ci=None)
+    df = frame.assign(
+        truth=np.where(frame["y"] == 1, "sick", "well"),
+        pred=np.where(frame["score"] >= 0.6, "sick", "well"),
+    )
+    out = evaluate(df, truth="truth", pred="pred", pos_label="sick", metrics=["recall"], ci=None)
     cm = ConfusionMatrix.from_predictions(df["truth"], df["pred"], pos_label="sick")
     assert out.loc[0, "value"] == cm.metric("recall")
     need = evaluate(df, truth="truth", pred="pred", pos_label="sick", metrics=["f1"], ci=None)
     assert need.loc[0, "reason"] == ""
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    ({"truth": "nope", "score": "score", "threshold": 0.5}, ValueError,
-     "`truth` names a column that is not in `data`: 'nope'"),
-    ({"truth": "y", "score": "score", "threshold": 0.5, "by": "region"}, ValueError,
-     "`by` names a column that is not in `data`: 'region'"),
-    ({"truth": "y", "pred": "y", "score": "score", "threshold": 0.5}, ValueError,
-     "give `pred` or `score` with `threshold`, not both"),
-    ({"truth": "y", "pred": "y", "metrics": ["pr_auc"]}, ValueError,
-     "curve quantities \\(pr_auc\\) need `score`"),
-    ({"truth": "y", "score": "score", "metrics": ["f3"]}, ValueError, "unknown metric 'f3'"),
-    ({"truth": "y", "score": "score", "metrics": [42]}, TypeError,
-     "each entry of `metrics` must be a name or a \\(name, at\\) pair"),
-    ({"truth": "y", "score": "score", "metrics": [("pr_auc", {"recall": 0.5})]}, ValueError,
-     "`at` applies to a metric read off a curve"),
-    ({"truth": "y", "score": "score", "threshold": 0.5, "ci": "exact"}, ValueError,
-     "`ci` must be one of 'dirichlet', 'bootstrap', 'delong'; got 'exact'"),
-    ({"truth": "y", "score": "score", "threshold": 0.5, "n_resamples": 5}, ValueError,
-     "`n_resamples` must be an integer >= 100"),
-    ({"truth": "y", "metrics": ["f1"]}, ValueError, "give `score`"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (
+            {"truth": "nope", "score": "score", "threshold": 0.5},
+            ValueError,
+            "`truth` names a column that is not in `data`: 'nope'",
+        ),
+        (
+            {"truth": "y", "score": "score", "threshold": 0.5, "by": "region"},
+            ValueError,
+            "`by` names a column that is not in `data`: 'region'",
+        ),
+        (
+            {"truth": "y", "pred": "y", "score": "score", "threshold": 0.5},
+            ValueError,
+            "give `pred` or `score` with `threshold`, not both",
+        ),
+        (
+            {"truth": "y", "pred": "y", "metrics": ["pr_auc"]},
+            ValueError,
+            "curve quantities \\(pr_auc\\) need `score`",
+        ),
+        ({"truth": "y", "score": "score", "metrics": ["f3"]}, ValueError, "unknown metric 'f3'"),
+        (
+            {"truth": "y", "score": "score", "metrics": [42]},
+            TypeError,
+            "each entry of `metrics` must be a name or a \\(name, at\\) pair",
+        ),
+        (
+            {"truth": "y", "score": "score", "metrics": [("pr_auc", {"recall": 0.5})]},
+            ValueError,
+            "`at` applies to a metric read off a curve",
+        ),
+        (
+            {"truth": "y", "score": "score", "threshold": 0.5, "ci": "exact"},
+            ValueError,
+            "`ci` must be one of 'dirichlet', 'bootstrap', 'delong'; got 'exact'",
+        ),
+        (
+            {"truth": "y", "score": "score", "threshold": 0.5, "n_resamples": 5},
+            ValueError,
+            "`n_resamples` must be an integer >= 100",
+        ),
+        ({"truth": "y", "metrics": ["f1"]}, ValueError, "give `score`"),
+    ],
+)
 def test_errors(frame, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         evaluate(frame, **kwargs)
@@ -142,16 +217,29 @@ def test_data_must_be_a_frame():
 
 
 def test_curve_ci_jackknife_for_areas_and_bootstrap_for_operating_points(frame):
-    out = evaluate(frame, truth="y", score="score", metrics=["pr_auc", ("precision",
-                   {"recall": 0.8})], by="month", curve_ci="jackknife", n_resamples=300,
-                   rng=2, curve_reference=SMALL_DBT)
+    out = evaluate(
+        frame,
+        truth="y",
+        score="score",
+        metrics=["pr_auc", ("precision", {"recall": 0.8})],
+        by="month",
+        curve_ci="jackknife",
+        n_resamples=300,
+        rng=2,
+        curve_reference=SMALL_DBT,
+    )
     for month, g in frame.groupby("month"):
         curve = ScoreCurve.from_scores(g["y"], g["score"])
         rows = out[out["month"] == month].set_index("metric")
         iv = curve.interval("pr_auc", method="jackknife")
-        assert (rows.loc["pr_auc", "value_ci_low"], rows.loc["pr_auc", "value_ci_high"]) == \
-            pytest.approx(tuple(iv.ci), rel=1e-12)
-        assert "; interval: stratified jackknife (leave one row out), normal" in \
-            rows.loc["pr_auc", "method"]
+        assert (
+            rows.loc["pr_auc", "value_ci_low"],
+            rows.loc["pr_auc", "value_ci_high"],
+        ) == pytest.approx(tuple(iv.ci), rel=1e-12)
+        assert (
+            "; interval: stratified jackknife (leave one row out), normal"
+            in rows.loc["pr_auc", "method"]
+        )
         assert rows.loc["precision@recall=0.8", "method"].endswith(
-            "(the jackknife applies to curve areas only)")
+            "(the jackknife applies to curve areas only)"
+        )

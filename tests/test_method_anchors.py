@@ -15,15 +15,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 METHOD = ROOT / "docs" / "method.md"
 
 #: The anchors fixed project-wide (code and tests cite them): they must stay defined.
 REQUIRED = (
-    "parametrization", "outperformance-score", "uniform-reference", "dbt-reference",
-    "auc-rules", "operating-points", "empirical-curves", "other-references", "intervals",
-    "multi-label", "published-values", "departures-from-the-paper",
+    "parametrization",
+    "outperformance-score",
+    "uniform-reference",
+    "dbt-reference",
+    "auc-rules",
+    "operating-points",
+    "empirical-curves",
+    "other-references",
+    "intervals",
+    "multi-label",
+    "published-values",
+    "departures-from-the-paper",
 )
 
 #: The specification's file name, spelled in two pieces so that this file does not
@@ -34,8 +42,22 @@ SPEC_NAME = "METHOD" + ".md"
 #: (the docs' .gitignore: _build, api, the vignettes' mirror, jupyter_execute).
 _SKIP_DIRS = {".git", "__pycache__", ".hypothesis", ".ci-venv", "build", "dist"}
 _SKIP_PATHS = ("docs/_build", "docs/api", "docs/vignettes", "docs/jupyter_execute")
-_TEXT_SUFFIXES = {".py", ".md", ".rst", ".txt", ".toml", ".cfg", ".cff", ".R", ".yml",
-                  ".yaml", ".ipynb", ".json", ".csv", ".in"}
+_TEXT_SUFFIXES = {
+    ".py",
+    ".md",
+    ".rst",
+    ".txt",
+    ".toml",
+    ".cfg",
+    ".cff",
+    ".R",
+    ".yml",
+    ".yaml",
+    ".ipynb",
+    ".json",
+    ".csv",
+    ".in",
+}
 
 CITATION = re.compile(r"docs/method\.md#([A-Za-z0-9_-]+)")
 # Inside docs/, pages link to the method page relatively: [text](method.md#anchor)
@@ -56,7 +78,7 @@ def method_anchors() -> dict[str, str]:
     for i, line in enumerate(lines):
         m = TARGET.match(line)
         if m:
-            nxt = next((x for x in lines[i + 1:] if x.strip()), "")
+            nxt = next((x for x in lines[i + 1 :] if x.strip()), "")
             anchors[m.group(1)] = nxt
     return anchors
 
@@ -65,10 +87,13 @@ def repository_files() -> list[Path]:
     out = []
     for path in ROOT.rglob("*"):
         rel = path.relative_to(ROOT)
-        if (not path.is_file() or path.suffix not in _TEXT_SUFFIXES
-                or _SKIP_DIRS.intersection(rel.parts)
-                or any(p.endswith(".egg-info") for p in rel.parts)
-                or any(rel.as_posix().startswith(s + "/") for s in _SKIP_PATHS)):
+        if (
+            not path.is_file()
+            or path.suffix not in _TEXT_SUFFIXES
+            or _SKIP_DIRS.intersection(rel.parts)
+            or any(p.endswith(".egg-info") for p in rel.parts)
+            or any(rel.as_posix().startswith(s + "/") for s in _SKIP_PATHS)
+        ):
             continue
         out.append(path)
     return sorted(out)
@@ -90,16 +115,19 @@ def test_required_anchors_are_defined_and_work_on_github():
         if not re.match(r"^#{1,6} ", heading):
             bad.append(f"({anchor})= is not directly above a heading: {heading!r}")
         elif github_slug(heading.lstrip("#")) != anchor:
-            bad.append(f"({anchor})= is above {heading!r}, whose GitHub anchor is "
-                       f"#{github_slug(heading.lstrip('#'))}")
+            bad.append(
+                f"({anchor})= is above {heading!r}, whose GitHub anchor is "
+                f"#{github_slug(heading.lstrip('#'))}"
+            )
     assert not bad, "\n".join(bad)
 
 
 def test_headings_have_unique_github_anchors():
     """GitHub numbers repeated slugs (-1, -2): an anchor must be the first of its name."""
     text = METHOD.read_text(encoding="utf-8")
-    slugs = [github_slug(line.lstrip("#")) for line in text.splitlines()
-             if re.match(r"^#{1,6} ", line)]
+    slugs = [
+        github_slug(line.lstrip("#")) for line in text.splitlines() if re.match(r"^#{1,6} ", line)
+    ]
     repeated = sorted({s for s in slugs if slugs.count(s) > 1})
     assert not repeated, f"headings with the same GitHub anchor: {repeated}"
 
@@ -116,8 +144,10 @@ def test_every_cited_anchor_is_defined():
             if rel.startswith("docs/"):
                 found += RELATIVE.findall(line)
             undefined += [f"{rel}:{n}: #{a}" for a in found if a not in anchors]
-    assert not undefined, ("citations of docs/method.md anchors that it does not define "
-                           f"(defined: {sorted(anchors)}):\n" + "\n".join(undefined))
+    assert not undefined, (
+        "citations of docs/method.md anchors that it does not define "
+        f"(defined: {sorted(anchors)}):\n" + "\n".join(undefined)
+    )
 
 
 def test_no_citation_of_the_specification_outside_docs():
@@ -126,8 +156,13 @@ def test_no_citation_of_the_specification_outside_docs():
         rel = path.relative_to(ROOT).as_posix()
         if rel.startswith("docs/"):
             continue
-        hits = [f"{rel}:{n}: {line.strip()}"
-                for n, line in enumerate(_read(path).splitlines(), 1) if SPEC_NAME in line]
+        hits = [
+            f"{rel}:{n}: {line.strip()}"
+            for n, line in enumerate(_read(path).splitlines(), 1)
+            if SPEC_NAME in line
+        ]
         offenders.extend(hits)
-    assert not offenders, (f"{SPEC_NAME} is not in the repository; cite "
-                           "docs/method.md#<anchor> instead:\n" + "\n".join(offenders))
+    assert not offenders, (
+        f"{SPEC_NAME} is not in the repository; cite "
+        "docs/method.md#<anchor> instead:\n" + "\n".join(offenders)
+    )

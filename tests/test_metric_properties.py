@@ -18,16 +18,22 @@ import warnings
 import numpy as np
 import pytest
 import scipy.special
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from opsstats import ConfusionMatrix, UndefinedMetricWarning
-from opsstats.metrics import (available_metrics, get_metric, register_metric,
-                              resolve_metric, unregister_metric)
+from opsstats.metrics import (
+    available_metrics,
+    get_metric,
+    register_metric,
+    resolve_metric,
+    unregister_metric,
+)
 
 # Every metric at its default parameters, plus F-beta at other weights.
 BOUND = [get_metric(name).bind() for name in available_metrics()] + [
-    resolve_metric("fbeta", beta=b) for b in (0.25, 0.5, 2.0, 4.0)]
+    resolve_metric("fbeta", beta=b) for b in (0.25, 0.5, 2.0, 4.0)
+]
 IDS = [b.key for b in BOUND]
 
 _cell = st.one_of(st.integers(0, 50), st.integers(0, 10**6))
@@ -43,6 +49,7 @@ def _quiet(cm: ConfusionMatrix, bound) -> float:
 
 
 # ------------------------------------------------------------- (a) round trip
+
 
 def _round_trip(cm: ConfusionMatrix) -> ConfusionMatrix:
     # rates() gives 0 in place of the error rate of an absent class (its cells are 0
@@ -68,8 +75,9 @@ def test_weighted_counts_round_trip(counts):
     cm = ConfusionMatrix(tp=counts[0], fp=counts[1], fn=counts[2], tn=counts[3])
     back = _round_trip(cm)
     n = cm.n
-    for name, c, b in zip(("tp", "fp", "fn", "tn"), counts, (back.tp, back.fp, back.fn,
-                                                              back.tn)):
+    for name, c, b in zip(
+        ("tp", "fp", "fn", "tn"), counts, (back.tp, back.fp, back.fn, back.tn), strict=True
+    ):
         if isinstance(b, int) and not float(c).is_integer():
             # from_rates snapped a count within 1e-9 n of a whole number to it
             assert abs(b - c) <= 1e-9 * max(1.0, n), (name, c, b)
@@ -86,9 +94,9 @@ def test_rates_round_trip(n, prevalence, alpha, beta):
     cm = ConfusionMatrix.from_rates(n=n, prevalence=prevalence, alpha=alpha, beta=beta)
     assert cm.n == pytest.approx(n, rel=1e-12)
     assert cm.prevalence == pytest.approx(prevalence, rel=1e-9, abs=1e-9)
-    if 0 < cm.negatives and cm.negatives == pytest.approx(n * (1 - prevalence), rel=1e-9):
+    if cm.negatives > 0 and cm.negatives == pytest.approx(n * (1 - prevalence), rel=1e-9):
         assert cm.alpha == pytest.approx(alpha, abs=1e-9 * n / cm.negatives)
-    if 0 < cm.positives and cm.positives == pytest.approx(n * prevalence, rel=1e-9):
+    if cm.positives > 0 and cm.positives == pytest.approx(n * prevalence, rel=1e-9):
         assert cm.beta == pytest.approx(beta, abs=1e-9 * n / cm.positives)
 
 
@@ -151,15 +159,17 @@ def test_every_metric_lies_in_its_range(prevalence, alpha, beta):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([0.0, 1.0]) | _open, st.sampled_from([0.0, 1.0]) | _open,
-       st.sampled_from([0.0, 1.0]) | _open)
+@given(
+    st.sampled_from([0.0, 1.0]) | _open,
+    st.sampled_from([0.0, 1.0]) | _open,
+    st.sampled_from([0.0, 1.0]) | _open,
+)
 def test_range_holds_on_the_closed_cube_where_defined(prevalence, alpha, beta):
     # on the faces a metric may be 0/0 (NaN) but never outside its range
     for bound in BOUND:
         lo, hi = bound.range
         value = float(bound(prevalence, alpha, beta))
-        assert math.isnan(value) or lo <= value <= hi, (bound.key, prevalence, alpha,
-                                                        beta, value)
+        assert math.isnan(value) or lo <= value <= hi, (bound.key, prevalence, alpha, beta, value)
 
 
 @settings(max_examples=200, deadline=None)
@@ -175,6 +185,7 @@ def test_confusion_matrix_values_lie_in_range(counts):
 
 # ------------------------------------------------------------- (d) user metrics
 
+
 def _cost(p, a, b, w=0.5):
     """Weighted error w alpha + (1 - w) beta: lower is better, in [0, 1]."""
     return w * a + (1 - w) * b
@@ -187,10 +198,17 @@ def _check_w(w=0.5):
 
 @pytest.fixture
 def user_metric():
-    metric = register_metric("test_weighted_error", _cost, direction="lower", range=(0, 1),
-                             aliases=("test_wer",), label="Weighted error",
-                             params={"w": 0.5}, param_check=_check_w,
-                             formula="w FP/(FP+TN) + (1-w) FN/(FN+TP)")
+    metric = register_metric(
+        "test_weighted_error",
+        _cost,
+        direction="lower",
+        range=(0, 1),
+        aliases=("test_wer",),
+        label="Weighted error",
+        params={"w": 0.5},
+        param_check=_check_w,
+        formula="w FP/(FP+TN) + (1-w) FN/(FN+TP)",
+    )
     try:
         yield metric
     finally:
@@ -226,18 +244,22 @@ def test_user_metric_is_gone_after_unregistering():
 
 def test_user_metric_without_extended_precision_loops():
     # scipy.special.ndtr has no long-double loop: ConfusionMatrix falls back to float64
-    register_metric("test_probit_recall", lambda p, a, b: scipy.special.ndtr(1 - b),
-                    direction="higher", range=(0, 1))
+    register_metric(
+        "test_probit_recall",
+        lambda p, a, b: scipy.special.ndtr(1 - b),
+        direction="higher",
+        range=(0, 1),
+    )
     try:
         cm = ConfusionMatrix(tp=30, fp=10, fn=20, tn=40)
-        assert cm.metric("test_probit_recall") == pytest.approx(
-            scipy.special.ndtr(0.6), rel=1e-15)
+        assert cm.metric("test_probit_recall") == pytest.approx(scipy.special.ndtr(0.6), rel=1e-15)
         assert cm.metrics()["test_probit_recall"] == pytest.approx(scipy.special.ndtr(0.6))
     finally:
         unregister_metric("test_probit_recall")
 
 
 # --------------------------------------------------------- (e) scale invariance
+
 
 @settings(max_examples=300, deadline=None)
 @given(_int_counts, st.sampled_from([2, 7, 1000, 0.5, 0.1, 3.75, 1e-3]))

@@ -78,8 +78,7 @@ UNDEFINED_WHEN = {
     # PPV / prevalence
     "lift": lambda tp, fp, fn, tn: tp + fp == 0 or tp + fn == 0,
     # sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))
-    "prevalence_threshold": lambda tp, fp, fn, tn: (_a_class_absent(tp, fp, fn, tn)
-                                                    or tp + fp == 0),
+    "prevalence_threshold": lambda tp, fp, fn, tn: _a_class_absent(tp, fp, fn, tn) or tp + fp == 0,
 }
 
 # --------------------------------------------------------------------- building data
@@ -123,7 +122,8 @@ def sklearn_values(yt, yp, w):
         by_true = skm.confusion_matrix(yt, yp, labels=[0, 1], normalize="true", **kw)
         by_pred = skm.confusion_matrix(yt, yp, labels=[0, 1], normalize="pred", **kw)
         lr_plus, lr_minus = skm.class_likelihood_ratios(
-            yt, yp, labels=[0, 1], replace_undefined_by=nan, **kw)
+            yt, yp, labels=[0, 1], replace_undefined_by=nan, **kw
+        )
         out = {
             "recall": recall,
             "specificity": spec,
@@ -155,18 +155,21 @@ def sklearn_values(yt, yp, w):
         # when FP << TN), NaN without negatives (where sklearn's row is 0)
         fpr = np.float64(by_true[0, 1]) if counts[0].sum() > 0 else np.float64(nan)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out.update({
-                "g_mean": np.sqrt(recall * spec),
-                "fowlkes_mallows": np.sqrt(prec * recall),
-                "markedness": prec + npv - 1,
-                "lift": prec / prevalence,
-                "prevalence_threshold": np.sqrt(fpr) / (np.sqrt(recall) + np.sqrt(fpr)),
-                # DOR = LR+ / LR- (Glas et al. 2003, doi:10.1016/S0895-4356(03)00177-X)
-                "diagnostic_odds_ratio": np.float64(lr_plus) / np.float64(lr_minus),
-            })
+            out.update(
+                {
+                    "g_mean": np.sqrt(recall * spec),
+                    "fowlkes_mallows": np.sqrt(prec * recall),
+                    "markedness": prec + npv - 1,
+                    "lift": prec / prevalence,
+                    "prevalence_threshold": np.sqrt(fpr) / (np.sqrt(recall) + np.sqrt(fpr)),
+                    # DOR = LR+ / LR- (Glas et al. 2003, doi:10.1016/S0895-4356(03)00177-X)
+                    "diagnostic_odds_ratio": np.float64(lr_plus) / np.float64(lr_minus),
+                }
+            )
         for beta in FBETAS:
-            out[("fbeta", beta)] = skm.fbeta_score(yt, yp, beta=beta, pos_label=1,
-                                                   zero_division=nan, **kw)
+            out[("fbeta", beta)] = skm.fbeta_score(
+                yt, yp, beta=beta, pos_label=1, zero_division=nan, **kw
+            )
     return {k: float(v) for k, v in out.items()}
 
 
@@ -269,17 +272,20 @@ def test_metrics_agree_with_sklearn(counts):
     check_against_sklearn(tp, fp, fn, tn)
 
 
-@pytest.mark.parametrize("counts", [
-    (1, 0, 0, 1),            # perfect
-    (0, 1, 1, 0),            # always wrong
-    (3, 0, 2, 5),            # no false positives: LR+ = DOR = inf
-    (0, 0, 4, 6),            # no predicted positives: precision, MCC, ... 0/0
-    (4, 6, 0, 0),            # no predicted negatives
-    (5, 5, 5, 5),            # random: MCC = kappa = informedness = 0
-    (1, 1, 758_244, 2),      # extreme ratios between cells
-    (1, 0, 0, 1_000_000),    # chance agreement close to 1 (kappa)
-    (1_000_000, 1, 0, 1),
-])
+@pytest.mark.parametrize(
+    "counts",
+    [
+        (1, 0, 0, 1),  # perfect
+        (0, 1, 1, 0),  # always wrong
+        (3, 0, 2, 5),  # no false positives: LR+ = DOR = inf
+        (0, 0, 4, 6),  # no predicted positives: precision, MCC, ... 0/0
+        (4, 6, 0, 0),  # no predicted negatives
+        (5, 5, 5, 5),  # random: MCC = kappa = informedness = 0
+        (1, 1, 758_244, 2),  # extreme ratios between cells
+        (1, 0, 0, 1_000_000),  # chance agreement close to 1 (kappa)
+        (1_000_000, 1, 0, 1),
+    ],
+)
 def test_metrics_agree_with_sklearn_fixed_cases(counts):
     check_against_sklearn(*counts)
 
@@ -361,13 +367,19 @@ _labels01 = st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=1
 def test_from_predictions_weighted_matches_sklearn(pairs, data):
     yt = np.array([p[0] for p in pairs])
     yp = np.array([p[1] for p in pairs])
-    w = np.array(data.draw(st.lists(
-        st.floats(0, 10, allow_nan=False, allow_infinity=False),
-        min_size=len(pairs), max_size=len(pairs))))
+    w = np.array(
+        data.draw(
+            st.lists(
+                st.floats(0, 10, allow_nan=False, allow_infinity=False),
+                min_size=len(pairs),
+                max_size=len(pairs),
+            )
+        )
+    )
     assume(w.sum() > 0)
     cm = ConfusionMatrix.from_predictions(yt, yp, sample_weight=w)
     tn, fp, fn, tp = skm.confusion_matrix(yt, yp, labels=[0, 1], sample_weight=w).ravel()
-    for ours_, theirs in zip((cm.tp, cm.fp, cm.fn, cm.tn), (tp, fp, fn, tn)):
+    for ours_, theirs in zip((cm.tp, cm.fp, cm.fn, cm.tn), (tp, fp, fn, tn), strict=True):
         assert ours_ == pytest.approx(theirs, rel=1e-12, abs=1e-12 * w.sum())
     # unweighted: integer counts, exactly sklearn's
     cm1 = ConfusionMatrix.from_predictions(yt, yp)
@@ -377,9 +389,14 @@ def test_from_predictions_weighted_matches_sklearn(pairs, data):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["spam", "ham"]), st.sampled_from(["spam", "ham"])),
-                min_size=1, max_size=60),
-       st.sampled_from(["spam", "ham"]))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["spam", "ham"]), st.sampled_from(["spam", "ham"])),
+        min_size=1,
+        max_size=60,
+    ),
+    st.sampled_from(["spam", "ham"]),
+)
 def test_from_predictions_string_labels_match_sklearn(pairs, pos):
     yt = [p[0] for p in pairs]
     yp = [p[1] for p in pairs]
@@ -403,8 +420,10 @@ def test_from_predictions_fixed_weighted_example():
     # tp = 0.5 + 1.0, fp = 2.0, fn = 1.25, tn = 3.0 + 0.25
     assert cm == ConfusionMatrix(tp=1.5, fp=2.0, fn=1.25, tn=3.25)
     assert isinstance(cm.fn, float)
-    tn, fp, fn, tp = skm.confusion_matrix(y_true, y_pred, labels=["neg", "pos"],
-                                          sample_weight=w).ravel()
+    tn, fp, fn, tp = skm.confusion_matrix(
+        y_true, y_pred, labels=["neg", "pos"], sample_weight=w
+    ).ravel()
     assert (cm.tp, cm.fp, cm.fn, cm.tn) == (tp, fp, fn, tn)
     assert cm.metric("f1") == pytest.approx(
-        skm.f1_score(y_true, y_pred, pos_label="pos", sample_weight=w), abs=TOL)
+        skm.f1_score(y_true, y_pred, pos_label="pos", sample_weight=w), abs=TOL
+    )

@@ -27,8 +27,9 @@ def _data(n=2000, prevalences=(0.05, 0.2, 0.4), flip=0.15, seed=0):
 
 def test_per_label_results_equal_single_label_objects():
     y, p, s = _data()
-    ml = MultiLabel.from_predictions(pd.DataFrame(y, columns=["x", "y", "z"]),
-                                     pd.DataFrame(p, columns=["x", "y", "z"]))
+    ml = MultiLabel.from_predictions(
+        pd.DataFrame(y, columns=["x", "y", "z"]), pd.DataFrame(p, columns=["x", "y", "z"])
+    )
     res = ml.ops("mcc", average=None)
     assert list(res.table["label"]) == ["x", "y", "z"]
     for j in range(3):
@@ -44,8 +45,7 @@ def test_per_label_results_equal_single_label_objects():
         assert res.table.loc[j, "ops_se"] == single.standard_error
     at = {"recall": 0.8}
     res = mls.ops("precision", at=at, average=None, reference=SMALL_DBT)
-    single = ScoreCurve.from_scores(y[:, 1], s[:, 1]).ops("precision", at=at,
-                                                          reference=SMALL_DBT)
+    single = ScoreCurve.from_scores(y[:, 1], s[:, 1]).ops("precision", at=at, reference=SMALL_DBT)
     assert res.table.loc[1, "ops"] == single.estimate
 
 
@@ -56,9 +56,11 @@ def test_averages_and_weights():
     support = y.sum(0)
     assert ml.ops("f1", average="macro").estimate == pytest.approx(ops.mean())
     assert ml.ops("f1", average="weighted").estimate == pytest.approx(
-        np.sum(ops * support) / support.sum())
+        np.sum(ops * support) / support.sum()
+    )
     assert ml.ops("f1", average="prevalence").estimate == pytest.approx(
-        np.sum(ops * y.mean(0)) / y.mean(0).sum())
+        np.sum(ops * y.mean(0)) / y.mean(0).sum()
+    )
     assert ml.ops("f1", weights=[1, 0, 3]).estimate == pytest.approx((ops[0] + 3 * ops[2]) / 4)
     none = ml.ops("f1", average=None)
     assert np.isnan(none.estimate) and "no aggregate" in str(none)
@@ -80,7 +82,7 @@ def test_multiclass_one_vs_rest():
     pred = np.where(rng.random(600) < 0.7, y, rng.choice(["cat", "dog", "eel"], 600))
     ml = MultiLabel.from_multiclass(y, pred)
     assert ml.labels == ["cat", "dog", "eel"]
-    for j, c in enumerate(ml.labels):
+    for c in ml.labels:
         cm = ConfusionMatrix.from_predictions(y == c, pred == c)
         assert ml.confusion_matrices()[c] == cm
     scores = pd.DataFrame(rng.dirichlet([1, 1, 1], 600), columns=["cat", "dog", "eel"])
@@ -117,8 +119,9 @@ def test_row_bootstrap_matches_a_naive_row_bootstrap():
         for j in range(3):
             cm = ConfusionMatrix.from_predictions(y[idx, j], p[idx, j])
             # prevalence held at the observed value, as the method documents
-            f1 = ConfusionMatrix.from_rates(n=1, prevalence=pis[j], alpha=cm.alpha,
-                                            beta=cm.beta).metric("f1")
+            f1 = ConfusionMatrix.from_rates(
+                n=1, prevalence=pis[j], alpha=cm.alpha, beta=cm.beta
+            ).metric("f1")
             vals.append(uni.ops("f1", f1, prevalence=pis[j]).estimate)
         naive.append(np.mean(vals))
     naive = np.array(naive)
@@ -144,8 +147,11 @@ def test_macro_ops_bootstrap_coverage_small():
     prevalence, OPS(F1(pi_hat, alpha, beta); pi_hat) averaged; the 95% row-bootstrap
     interval must cover consistently with >= 93% (one-sided binomial test, 0.001)."""
     rng = np.random.default_rng(5)
-    prev, alpha, beta = np.array([0.1, 0.25, 0.5]), np.array([0.1, 0.2, 0.15]), \
-        np.array([0.3, 0.2, 0.25])
+    prev, alpha, beta = (
+        np.array([0.1, 0.25, 0.5]),
+        np.array([0.1, 0.2, 0.15]),
+        np.array([0.3, 0.2, 0.25]),
+    )
     uni = Uniform()
     hits = 0
     reps = 200
@@ -154,29 +160,60 @@ def test_macro_ops_bootstrap_coverage_small():
         flip = np.where(y, rng.random(y.shape) < beta, rng.random(y.shape) < alpha)
         p = y ^ flip
         pis = y.mean(0)
-        truth = np.mean([uni.ops("f1", ConfusionMatrix.from_rates(
-            n=1, prevalence=pis[j], alpha=alpha[j], beta=beta[j]).metric("f1"),
-            prevalence=pis[j]).estimate for j in range(3)])
-        r = MultiLabel.from_predictions(y, p).ops("f1", ci="bootstrap", n_resamples=500,
-                                                  rng=rng)
+        truth = np.mean(
+            [
+                uni.ops(
+                    "f1",
+                    ConfusionMatrix.from_rates(
+                        n=1, prevalence=pis[j], alpha=alpha[j], beta=beta[j]
+                    ).metric("f1"),
+                    prevalence=pis[j],
+                ).estimate
+                for j in range(3)
+            ]
+        )
+        r = MultiLabel.from_predictions(y, p).ops("f1", ci="bootstrap", n_resamples=500, rng=rng)
         hits += r.ci.low <= truth <= r.ci.high
     assert stats.binomtest(hits, reps, 0.93, alternative="less").pvalue > 0.001, hits / reps
 
 
-@pytest.mark.parametrize("build, exc, match", [
-    (lambda: MultiLabel.from_predictions(np.zeros((5, 2)), np.zeros((5, 3))), ValueError,
-     "must have the same shape; got \\(5, 2\\) and \\(5, 3\\)"),
-    (lambda: MultiLabel.from_predictions(np.full((3, 2), 2), np.zeros((3, 2))), ValueError,
-     "`y_true` must hold 0/1 indicators; got 2"),
-    (lambda: MultiLabel.from_predictions(np.zeros((3, 2)), np.zeros((3, 2)), labels=["a"]),
-     ValueError, "`labels` must name the 2 columns"),
-    (lambda: MultiLabel.from_predictions(np.zeros((3, 2)), np.zeros((3, 2)),
-                                         labels=["a", "a"]), ValueError, "must be unique"),
-    (lambda: MultiLabel.from_multiclass(["a", "b"], ["a", "c"], classes=["a", "b"]),
-     ValueError, "`y_pred` holds classes not in `classes`: \\['c'\\]"),
-    (lambda: MultiLabel.from_scores(np.zeros((3, 2)), np.full((3, 2), np.nan)), ValueError,
-     "`y_score` must contain only finite numbers"),
-])
+@pytest.mark.parametrize(
+    "build, exc, match",
+    [
+        (
+            lambda: MultiLabel.from_predictions(np.zeros((5, 2)), np.zeros((5, 3))),
+            ValueError,
+            "must have the same shape; got \\(5, 2\\) and \\(5, 3\\)",
+        ),
+        (
+            lambda: MultiLabel.from_predictions(np.full((3, 2), 2), np.zeros((3, 2))),
+            ValueError,
+            "`y_true` must hold 0/1 indicators; got 2",
+        ),
+        (
+            lambda: MultiLabel.from_predictions(np.zeros((3, 2)), np.zeros((3, 2)), labels=["a"]),
+            ValueError,
+            "`labels` must name the 2 columns",
+        ),
+        (
+            lambda: MultiLabel.from_predictions(
+                np.zeros((3, 2)), np.zeros((3, 2)), labels=["a", "a"]
+            ),
+            ValueError,
+            "must be unique",
+        ),
+        (
+            lambda: MultiLabel.from_multiclass(["a", "b"], ["a", "c"], classes=["a", "b"]),
+            ValueError,
+            "`y_pred` holds classes not in `classes`: \\['c'\\]",
+        ),
+        (
+            lambda: MultiLabel.from_scores(np.zeros((3, 2)), np.full((3, 2), np.nan)),
+            ValueError,
+            "`y_score` must contain only finite numbers",
+        ),
+    ],
+)
 def test_builder_errors(build, exc, match):
     with pytest.raises(exc, match=match):
         build()
@@ -206,12 +243,11 @@ def test_ops_errors():
 
 
 def test_evaluate_table_for_several_metrics():
-    y, p, s = _data(n=500)
+    y, _p, s = _data(n=500)
     ml = MultiLabel.from_scores(y, s, threshold=0.5, labels=["a", "b", "c"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         table = ml.evaluate(["f1", "roc_auc"], curve_reference=SMALL_DBT)
     assert list(table["label"]) == ["a", "a", "b", "b", "c", "c"]
     cm = ConfusionMatrix.from_predictions(y[:, 1], s[:, 1] >= 0.5)
-    assert table.query("label == 'b' and metric == 'f1'")["ops"].item() == \
-        cm.ops("f1").estimate
+    assert table.query("label == 'b' and metric == 'f1'")["ops"].item() == cm.ops("f1").estimate

@@ -81,7 +81,8 @@ def test_table3_row(paper_name: str, j: int):
     name, values = TABLE3[paper_name]
     ours = _metric(_cm(j), name)
     assert abs(ours - values[j]) <= TOL, (
-        f"{paper_name} ({name}) for {MODELS[j]}: ours {ours:.6f}, paper {values[j]:.3f}")
+        f"{paper_name} ({name}) for {MODELS[j]}: ours {ours:.6f}, paper {values[j]:.3f}"
+    )
 
 
 def test_table3_rows_are_not_vacuous():
@@ -118,8 +119,9 @@ def _paper_fbeta(tp: float, fp: float, fn: float, beta: float) -> float:
     return (1 + b2) * p * r / ((1 + b2) * p + r)
 
 
-@pytest.mark.parametrize("beta, row", [(0.5, PAPER_F05), (2.0, PAPER_F2)],
-                         ids=["F_beta_score_0.5", "F_beta_score_2"])
+@pytest.mark.parametrize(
+    "beta, row", [(0.5, PAPER_F05), (2.0, PAPER_F2)], ids=["F_beta_score_0.5", "F_beta_score_2"]
+)
 def test_paper_fbeta_rows_are_not_the_usual_fbeta(beta: float, row: tuple[float, ...]):
     """The paper's F_beta_score_0.5 and F_beta_score_2 rows are NOT the usual F-beta.
 

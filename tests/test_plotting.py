@@ -20,24 +20,24 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
-from matplotlib.container import ErrorbarContainer  # noqa: E402
-from matplotlib.patches import PathPatch  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.container import ErrorbarContainer
+from matplotlib.patches import PathPatch
 
-from opsstats import (  # noqa: E402
+from opsstats import (
     ConfusionMatrix,
     DirectedBinaryTree,
     EmpiricalCurves,
     ScoreCurve,
     Uniform,
 )
-from opsstats.metrics import resolve_metric  # noqa: E402
-from opsstats.ops import standardized_curve  # noqa: E402
-from opsstats.plotting import (  # noqa: E402
+from opsstats.metrics import resolve_metric
+from opsstats.ops import standardized_curve
+from opsstats.plotting import (
     plot_curve,
     plot_distribution,
     plot_forest,
@@ -82,12 +82,15 @@ def polygon_area(patch: PathPatch) -> float:
 
 # --------------------------------------------------------------------- import
 def test_import_opsstats_does_not_import_matplotlib():
-    code = ("import sys, opsstats, opsstats.plotting; "
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'); "
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, opsstats, opsstats.plotting; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -97,8 +100,9 @@ def test_no_function_calls_show(monkeypatch, dbt, curve):
 
     monkeypatch.setattr(plt, "show", fail)
     cm = ConfusionMatrix(tp=45, fp=30, fn=15, tn=210)
-    frame = pd.DataFrame({"g": ["a"], "metric": ["f1"], "ops": [0.7], "ops_ci_low": [0.6],
-                          "ops_ci_high": [0.8]})
+    frame = pd.DataFrame(
+        {"g": ["a"], "metric": ["f1"], "ops": [0.7], "ops_ci_low": [0.6], "ops_ci_high": [0.8]}
+    )
     plot_ops_function("f1", (0.2,))
     plot_unit_square("f1", 0.5, 0.2)
     plot_curve(curve, "roc", reference=dbt)
@@ -107,18 +111,23 @@ def test_no_function_calls_show(monkeypatch, dbt, curve):
     plot_distribution(cm.interval("f1", rng=0, n_resamples=500))
 
 
-@pytest.mark.parametrize("call", [
-    lambda ax, d, c: plot_ops_function("f1", (0.2,), ax=ax),
-    lambda ax, d, c: plot_unit_square("f1", 0.5, 0.2, ax=ax),
-    lambda ax, d, c: plot_curve(c, "pr", reference=d, ax=ax),
-    lambda ax, d, c: plot_standardized_curve(c, points=[0.5], reference=d, ax=ax),
-    lambda ax, d, c: plot_forest(pd.DataFrame({"ops": [0.5], "ops_ci_low": [0.4],
-                                               "ops_ci_high": [0.6]}), ax=ax),
-    lambda ax, d, c: plot_distribution(ConfusionMatrix(tp=5, fp=3, fn=2, tn=20).interval(
-        "f1", rng=0, n_resamples=300), ax=ax),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda ax, d, c: plot_ops_function("f1", (0.2,), ax=ax),
+        lambda ax, d, c: plot_unit_square("f1", 0.5, 0.2, ax=ax),
+        lambda ax, d, c: plot_curve(c, "pr", reference=d, ax=ax),
+        lambda ax, d, c: plot_standardized_curve(c, points=[0.5], reference=d, ax=ax),
+        lambda ax, d, c: plot_forest(
+            pd.DataFrame({"ops": [0.5], "ops_ci_low": [0.4], "ops_ci_high": [0.6]}), ax=ax
+        ),
+        lambda ax, d, c: plot_distribution(
+            ConfusionMatrix(tp=5, fp=3, fn=2, tn=20).interval("f1", rng=0, n_resamples=300), ax=ax
+        ),
+    ],
+)
 def test_given_axes_is_used_and_returned(call, dbt, curve):
-    fig, (left, right) = plt.subplots(1, 2)
+    _fig, (left, right) = plt.subplots(1, 2)
     out = call(right, dbt, curve)
     assert out is right
     assert right.has_data() or right.texts
@@ -132,10 +141,13 @@ def test_no_axes_makes_a_new_figure_each_time():
     assert a.figure is not b.figure
 
 
-@pytest.mark.parametrize("call", [
-    lambda: plot_ops_function("f1", ax="axes"),
-    lambda: plot_unit_square("f1", 0.5, 0.2, ax=plt.figure()),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: plot_ops_function("f1", ax="axes"),
+        lambda: plot_unit_square("f1", 0.5, 0.2, ax=plt.figure()),
+    ],
+)
 def test_ax_of_the_wrong_type(call):
     with pytest.raises(TypeError, match="`ax` must be a matplotlib Axes or None"):
         call()
@@ -158,14 +170,14 @@ def test_ops_function_f1_is_figure_1c():
     # lower prevalence: higher OPS at the same F1 (Figure 1c)
     at_06 = [line.get_ydata()[i] for line in lines]
     assert np.all(np.diff(at_06) < 0)
-    np.testing.assert_allclose(lines[4].get_ydata(),
-                               Uniform().ops("f1", x, prevalence=0.5).estimate, atol=1e-12)
+    np.testing.assert_allclose(
+        lines[4].get_ydata(), Uniform().ops("f1", x, prevalence=0.5).estimate, atol=1e-12
+    )
 
 
 def test_ops_function_kwargs_reach_every_line():
     ax = plot_ops_function("f1", (0.1, 0.3), color="red", linewidth=3)
-    assert all(line.get_color() == "red" and line.get_linewidth() == 3
-               for line in ax.get_lines())
+    assert all(line.get_color() == "red" and line.get_linewidth() == 3 for line in ax.get_lines())
 
 
 def test_ops_function_scalar_prevalence_and_explicit_values():
@@ -226,21 +238,36 @@ def test_ops_function_default_reference_by_quantity(monkeypatch, dbt):
     assert asked == ["curve", "curve", "point"]
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"metric": "f2"}, ValueError, "unknown metric 'f2'"),
-    ({"metric": "f1", "prevalences": (0.1, 1.5)}, ValueError,
-     r"`prevalence` must be in the open interval \(0, 1\); got 1.5"),
-    ({"metric": "f1", "prevalences": 0.0}, ValueError, "open interval"),
-    ({"metric": "f1", "prevalences": "0.1"}, TypeError,
-     r"`prevalences` must be a number or a sequence of numbers in \(0, 1\); got '0.1'"),
-    ({"metric": "f1", "prevalences": ["a"]}, TypeError, "`prevalences` must be numeric"),
-    ({"metric": "f1", "prevalences": []}, ValueError, "`prevalences` must not be empty"),
-    ({"metric": "f1", "values": [0.5, 1.5]}, ValueError,
-     r"`value` must be in the range of F1 score, \[0, 1\]; got 1.5"),
-    ({"metric": "f1", "reference": "uniform"}, TypeError, "`reference` must be a reference"),
-    ({"metric": "precision", "at": {"recall": 0.8}, "reference": Uniform()}, ValueError,
-     "needs a curve reference"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"metric": "f2"}, ValueError, "unknown metric 'f2'"),
+        (
+            {"metric": "f1", "prevalences": (0.1, 1.5)},
+            ValueError,
+            r"`prevalence` must be in the open interval \(0, 1\); got 1.5",
+        ),
+        ({"metric": "f1", "prevalences": 0.0}, ValueError, "open interval"),
+        (
+            {"metric": "f1", "prevalences": "0.1"},
+            TypeError,
+            r"`prevalences` must be a number or a sequence of numbers in \(0, 1\); got '0.1'",
+        ),
+        ({"metric": "f1", "prevalences": ["a"]}, TypeError, "`prevalences` must be numeric"),
+        ({"metric": "f1", "prevalences": []}, ValueError, "`prevalences` must not be empty"),
+        (
+            {"metric": "f1", "values": [0.5, 1.5]},
+            ValueError,
+            r"`value` must be in the range of F1 score, \[0, 1\]; got 1.5",
+        ),
+        ({"metric": "f1", "reference": "uniform"}, TypeError, "`reference` must be a reference"),
+        (
+            {"metric": "precision", "at": {"recall": 0.8}, "reference": Uniform()},
+            ValueError,
+            "needs a curve reference",
+        ),
+    ],
+)
 def test_ops_function_errors(kwargs, error, match):
     with pytest.raises(error, match=match):
         plot_ops_function(**kwargs)
@@ -271,13 +298,19 @@ def test_unit_square_f1_is_figure_1a():
     a, b = level[0].get_data()
     np.testing.assert_allclose(resolve_metric("f1")(0.1, a, b), 0.6, atol=1e-3)
     texts = legend_texts(ax)
-    assert texts[:3] == ["level line: F1 score = 0.6", "outperformed: F1 score < 0.6",
-                         "random classifiers (α + β = 1)"]
+    assert texts[:3] == [
+        "level line: F1 score = 0.6",
+        "outperformed: F1 score < 0.6",
+        "random classifiers (α + β = 1)",
+    ]
     # trivial classifiers: F1 of predicting all positive is 2 pi / (1 + pi) = 0.182
     assert texts[3] == "predict all positive (α=1, β=0): F1 score = 0.182"
     assert texts[4] == "predict all negative (α=0, β=1): F1 score = 0.000"
-    markers = {ln.get_marker(): ln.get_xydata().tolist() for ln in ax.get_lines()
-               if ln.get_marker() not in ("None", None, "")}
+    markers = {
+        ln.get_marker(): ln.get_xydata().tolist()
+        for ln in ax.get_lines()
+        if ln.get_marker() not in ("None", None, "")
+    }
     assert markers == {"s": [[1.0, 0.0]], "D": [[0.0, 1.0]]}
     assert len(ax.get_lines()) == 4
 
@@ -309,40 +342,53 @@ def test_unit_square_kwargs_reach_the_level_line():
 
 def test_unit_square_undefined_trivial_classifier_and_unbounded_metric():
     ax = plot_unit_square("precision", 0.5, 0.3)
-    assert legend_texts(ax)[4] == ("predict all negative (α=0, β=1): Precision (PPV) "
-                                   "undefined")
+    assert legend_texts(ax)[4] == ("predict all negative (α=0, β=1): Precision (PPV) undefined")
     ax = plot_unit_square("diagnostic_odds_ratio", 3.0, 0.2)
     (patch,) = [p for p in ax.patches if p.get_gid() == "outperformed"]
     ops = Uniform().ops("diagnostic_odds_ratio", 3.0, prevalence=0.2).estimate
     assert polygon_area(patch) == pytest.approx(ops, abs=2e-3)
 
 
-@pytest.mark.parametrize("args, error, match", [
-    (("f3", 0.5, 0.2), ValueError, "unknown metric 'f3'"),
-    (("f1", 0.5, 1.0), ValueError, r"`prevalence` must be in the open interval \(0, 1\)"),
-    (("f1", 0.5, 0.0), ValueError, "open interval"),
-    (("f1", 0.5, -0.2), ValueError, r"`prevalence` must be in \[0, 1\]"),
-    (("f1", 0.5, "0.2"), TypeError, "`prevalence` must be a real number"),
-    (("f1", 1.5, 0.2), ValueError, r"`value` must be in the range of F1 score, \[0, 1\]"),
-    (("mcc", -1.2, 0.2), ValueError, "range of Matthews"),
-    (("f1", float("nan"), 0.2), ValueError, "`value` must not be NaN"),
-    (("f1", "high", 0.2), TypeError, "`value` must be a number"),
-    (("lift", float("inf"), 0.2), ValueError, "`value` must be finite"),
-])
+@pytest.mark.parametrize(
+    "args, error, match",
+    [
+        (("f3", 0.5, 0.2), ValueError, "unknown metric 'f3'"),
+        (("f1", 0.5, 1.0), ValueError, r"`prevalence` must be in the open interval \(0, 1\)"),
+        (("f1", 0.5, 0.0), ValueError, "open interval"),
+        (("f1", 0.5, -0.2), ValueError, r"`prevalence` must be in \[0, 1\]"),
+        (("f1", 0.5, "0.2"), TypeError, "`prevalence` must be a real number"),
+        (("f1", 1.5, 0.2), ValueError, r"`value` must be in the range of F1 score, \[0, 1\]"),
+        (("mcc", -1.2, 0.2), ValueError, "range of Matthews"),
+        (("f1", float("nan"), 0.2), ValueError, "`value` must not be NaN"),
+        (("f1", "high", 0.2), TypeError, "`value` must be a number"),
+        (("lift", float("inf"), 0.2), ValueError, "`value` must be finite"),
+    ],
+)
 def test_unit_square_errors(args, error, match):
     with pytest.raises(error, match=match):
         plot_unit_square(*args)
 
 
 # ---------------------------------------------------------------------- curves
-@pytest.mark.parametrize("kind, xlabel, ylabel, chance", [
-    ("pr", "Recall (1 − β)", "Precision", "chance: precision = π = "),
-    ("roc", "False positive rate (α)", "True positive rate (recall, 1 − β)",
-     "chance (random classifier)"),
-    ("lift", "Rate of positive predictions (share flagged)", "Lift", "chance: lift = 1"),
-    ("gain", "Rate of positive predictions (share flagged)", "Gain (true positive rate)",
-     "chance (random classifier)"),
-])
+@pytest.mark.parametrize(
+    "kind, xlabel, ylabel, chance",
+    [
+        ("pr", "Recall (1 − β)", "Precision", "chance: precision = π = "),
+        (
+            "roc",
+            "False positive rate (α)",
+            "True positive rate (recall, 1 − β)",
+            "chance (random classifier)",
+        ),
+        ("lift", "Rate of positive predictions (share flagged)", "Lift", "chance: lift = 1"),
+        (
+            "gain",
+            "Rate of positive predictions (share flagged)",
+            "Gain (true positive rate)",
+            "chance (random classifier)",
+        ),
+    ],
+)
 def test_curve_artists(kind, xlabel, ylabel, chance, dbt, curve):
     ax = plot_curve(curve, kind, reference=dbt)
     assert ax.get_xlabel() == xlabel and ax.get_ylabel() == ylabel
@@ -389,8 +435,15 @@ def test_curve_options(dbt, curve):
     assert not ax.collections
     assert len(ax.get_lines()) == 1
     assert len(legend_texts(ax)) == 1
-    ax = plot_curve(curve, "lift", reference=dbt, band=(0.25, 0.75), chance=False,
-                    color="purple", label="model A")
+    ax = plot_curve(
+        curve,
+        "lift",
+        reference=dbt,
+        band=(0.25, 0.75),
+        chance=False,
+        color="purple",
+        label="model A",
+    )
     assert legend_texts(ax)[0] == "model A"
     assert "DBT 25-75% pointwise band" in legend_texts(ax)
     assert ax.get_lines()[-1].get_color() == "purple"
@@ -408,21 +461,25 @@ def test_curve_reference_without_band_method(curve):
 
 def test_two_curves_on_one_axes(dbt, curve):
     ax = plot_curve(curve, "roc", reference=dbt, label="first")
-    plot_curve(curve, "roc", reference=dbt, band=None, chance=False, ax=ax,
-               color="C1", label="second")
+    plot_curve(
+        curve, "roc", reference=dbt, band=None, chance=False, ax=ax, color="C1", label="second"
+    )
     texts = legend_texts(ax)
     assert "first" in texts and "second" in texts
 
 
-@pytest.mark.parametrize("args, kwargs, error, match", [
-    (("scores",), {}, TypeError, "`curve` must be a ScoreCurve"),
-    ((None, "prc"), {}, ValueError, "`kind` must be one of 'roc', 'pr', 'lift', 'gain'"),
-    ((None,), {"band": (0.95, 0.05)}, ValueError, "low < high"),
-    ((None,), {"band": (0.05,)}, TypeError, "`band` must be a pair"),
-    ((None,), {"band": (0.05, 1.5)}, ValueError, r"`band\[1\]` must be in \[0, 1\]"),
-    ((None,), {"reference": Uniform()}, TypeError, "`reference` must be a curve reference"),
-    ((None,), {"points": 1}, ValueError, "`points` must be an integer >= 2"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, error, match",
+    [
+        (("scores",), {}, TypeError, "`curve` must be a ScoreCurve"),
+        ((None, "prc"), {}, ValueError, "`kind` must be one of 'roc', 'pr', 'lift', 'gain'"),
+        ((None,), {"band": (0.95, 0.05)}, ValueError, "low < high"),
+        ((None,), {"band": (0.05,)}, TypeError, "`band` must be a pair"),
+        ((None,), {"band": (0.05, 1.5)}, ValueError, r"`band\[1\]` must be in \[0, 1\]"),
+        ((None,), {"reference": Uniform()}, TypeError, "`reference` must be a curve reference"),
+        ((None,), {"points": 1}, ValueError, "`points` must be an integer >= 2"),
+    ],
+)
 def test_curve_errors(args, kwargs, error, match, curve, dbt):
     args = tuple(curve if a is None else a for a in args)
     kwargs.setdefault("reference", dbt)
@@ -433,8 +490,9 @@ def test_curve_errors(args, kwargs, error, match, curve, dbt):
 # --------------------------------------------------------- standardized curves
 def test_oprc_artists(dbt, curve):
     ax = plot_standardized_curve(curve, reference=dbt)
-    assert ax.get_title().startswith("OPS(precision)-recall curve (OPRC)\nreference: "
-                                     "DirectedBinaryTree(depth=5")
+    assert ax.get_title().startswith(
+        "OPS(precision)-recall curve (OPRC)\nreference: DirectedBinaryTree(depth=5"
+    )
     assert ax.get_xlabel() == "Recall (1 − β)"
     assert ax.get_ylabel() == "OPS of Precision (PPV)"
     assert ax.get_ylim() == (-0.02, 1.02)
@@ -467,8 +525,9 @@ def test_oprc_end_point_is_drawn_apart(dbt, curve):
 
 
 def test_ops_lift_curve(dbt, curve):
-    ax = plot_standardized_curve(curve, "lift", axis="rate", points=[0.1, 0.3, 0.5],
-                                 reference=dbt, color="black")
+    ax = plot_standardized_curve(
+        curve, "lift", axis="rate", points=[0.1, 0.3, 0.5], reference=dbt, color="black"
+    )
     assert ax.get_title().startswith("OPS(lift) curve")
     assert ax.get_xlabel() == "Rate of positive predictions (share flagged)"
     (bars,) = ax.containers
@@ -480,8 +539,9 @@ def test_ops_lift_curve(dbt, curve):
 def test_standardized_curve_ci(dbt, curve):
     with pytest.raises(TypeError, match="`ci` must be None or the name"):
         plot_standardized_curve(curve, points=[0.5], reference=dbt, ci=True)
-    ax = plot_standardized_curve(curve, points=[0.3, 0.6, 1.0], reference=dbt,
-                                 ci="bootstrap", rng=0)
+    ax = plot_standardized_curve(
+        curve, points=[0.3, 0.6, 1.0], reference=dbt, ci="bootstrap", rng=0
+    )
     (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
     assert "95% interval" in band.get_label()
     r = curve.ops("precision", at={"recall": 0.6}, reference=dbt, ci="bootstrap", rng=0)
@@ -503,35 +563,37 @@ def test_standardized_curve_bad_axis(dbt, curve):
 
 # ---------------------------------------------------------------------- forest
 def tidy(**overrides):
-    frame = pd.DataFrame({
-        "group": ["young", "middle", "old", "oldest"],
-        "metric": "F1 score",
-        "n": [120, 80, 60, 5],
-        "prevalence": [0.2, 0.3, 0.4, 0.0],
-        "value": [0.6, 0.5, 0.55, np.nan],
-        "value_ci_low": [0.5, 0.4, 0.45, np.nan],
-        "value_ci_high": [0.7, 0.6, 0.65, np.nan],
-        "ops": [0.81, 0.62, 0.55, np.nan],
-        "ops_se": [0.0, 0.0, 0.0, np.nan],
-        "ops_ci_low": [0.74, 0.51, 0.41, np.nan],
-        "ops_ci_high": [0.87, 0.72, 0.68, np.nan],
-        "method": "exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior",
-        "reference": "Uniform(alpha, beta) on [0, 1]^2",
-        "reason": ["", "", "", "no positives: OPS is undefined with one class absent"],
-    })
+    frame = pd.DataFrame(
+        {
+            "group": ["young", "middle", "old", "oldest"],
+            "metric": "F1 score",
+            "n": [120, 80, 60, 5],
+            "prevalence": [0.2, 0.3, 0.4, 0.0],
+            "value": [0.6, 0.5, 0.55, np.nan],
+            "value_ci_low": [0.5, 0.4, 0.45, np.nan],
+            "value_ci_high": [0.7, 0.6, 0.65, np.nan],
+            "ops": [0.81, 0.62, 0.55, np.nan],
+            "ops_se": [0.0, 0.0, 0.0, np.nan],
+            "ops_ci_low": [0.74, 0.51, 0.41, np.nan],
+            "ops_ci_high": [0.87, 0.72, 0.68, np.nan],
+            "method": "exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior",
+            "reference": "Uniform(alpha, beta) on [0, 1]^2",
+            "reason": ["", "", "", "no positives: OPS is undefined with one class absent"],
+        }
+    )
     return frame.assign(**overrides)
 
 
 def test_forest_artists():
     ax = plot_forest(tidy())
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["young", "middle", "old",
-                                                            "oldest"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["young", "middle", "old", "oldest"]
     assert list(ax.get_yticks()) == [3, 2, 1, 0]  # first row on top
     assert ax.get_xlim() == (0.0, 1.0)
     assert ax.get_xlabel() == "OPS (o-value), F1 score"
     assert ax.get_ylabel() == "group"
-    assert ax.get_title() == ("OPS (o-value) of F1 score\ninterval: Dirichlet-multinomial, "
-                              "Jeffreys prior")
+    assert ax.get_title() == (
+        "OPS (o-value) of F1 score\ninterval: Dirichlet-multinomial, Jeffreys prior"
+    )
     (bars,) = ax.containers
     x, y = bars[0].get_data()
     np.testing.assert_array_equal(x, [0.81, 0.62, 0.55])
@@ -540,8 +602,9 @@ def test_forest_artists():
     ends = np.array([seg[:, 0] for seg in segments.get_segments()])
     np.testing.assert_allclose(ends, [[0.74, 0.87], [0.51, 0.72], [0.41, 0.68]])
     (reason,) = [t for t in ax.texts if t.get_gid() == "reason"]
-    assert reason.get_text() == ("not defined: no positives: OPS is undefined with one "
-                                 "class absent")
+    assert reason.get_text() == (
+        "not defined: no positives: OPS is undefined with one class absent"
+    )
     assert reason.get_position()[1] == 0  # in the NaN row
     notes = [t.get_text() for t in ax.texts if t.get_gid() == "annotation"]
     assert notes == ["0.810 (0.740-0.870)", "0.620 (0.510-0.720)", "0.550 (0.410-0.680)"]
@@ -557,11 +620,10 @@ def test_forest_labels_several_metrics_and_options():
     assert labels[4] == "young · MCC"
     assert ax.get_ylabel() == "group · metric"
     assert not [t for t in ax.texts if t.get_gid() == "annotation"]
-    assert not ax.get_lines() or all(list(ln.get_xdata()) != [0.5, 0.5]
-                                     for ln in ax.get_lines())
+    assert not ax.get_lines() or all(list(ln.get_xdata()) != [0.5, 0.5] for ln in ax.get_lines())
     assert ax.containers[0][0].get_color() == "red"
     ax = plot_forest(tidy(), label=["group", "n"])
-    assert [t.get_text() for t in ax.get_yticklabels()][0] == "young · 120"
+    assert next(t.get_text() for t in ax.get_yticklabels()) == "young · 120"
 
 
 def test_forest_values_missing_interval_and_reason():
@@ -580,28 +642,48 @@ def test_forest_of_a_real_tidy_table():
     from opsstats import evaluate
 
     rng = np.random.default_rng(3)
-    data = pd.DataFrame({"truth": rng.random(600) < 0.3, "score": rng.random(600),
-                         "site": rng.choice(["A", "B", "C"], 600)})
+    data = pd.DataFrame(
+        {
+            "truth": rng.random(600) < 0.3,
+            "score": rng.random(600),
+            "site": rng.choice(["A", "B", "C"], 600),
+        }
+    )
     data.loc[data["site"] == "C", "truth"] = False  # no positives at site C
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        frame = evaluate(data, truth="truth", score="score", threshold=0.5, metrics=("f1",),
-                         by="site", n_resamples=200, rng=0)
+        frame = evaluate(
+            data,
+            truth="truth",
+            score="score",
+            threshold=0.5,
+            metrics=("f1",),
+            by="site",
+            n_resamples=200,
+            rng=0,
+        )
     ax = plot_forest(frame)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["A", "B", "C"]
     (reason,) = [t for t in ax.texts if t.get_gid() == "reason"]
     assert "no positives" in reason.get_text()
 
 
-@pytest.mark.parametrize("frame, kwargs, error, match", [
-    ([[0.5, 0.4, 0.6]], {}, TypeError, "`frame` must be a pandas DataFrame"),
-    (tidy().iloc[:0], {}, ValueError, "`frame` must have at least one row"),
-    (tidy().drop(columns=["ops_ci_low"]), {}, ValueError,
-     "missing the column\\(s\\) 'ops_ci_low'; got columns 'group'"),
-    (tidy(), {"label": "site"}, ValueError, "missing the column\\(s\\) 'site'"),
-    (tidy(), {"label": 3}, TypeError, "`label` must be a column name"),
-    (tidy(ops=["a", "b", "c", "d"]), {}, TypeError, "column 'ops' of `frame` must be numeric"),
-])
+@pytest.mark.parametrize(
+    "frame, kwargs, error, match",
+    [
+        ([[0.5, 0.4, 0.6]], {}, TypeError, "`frame` must be a pandas DataFrame"),
+        (tidy().iloc[:0], {}, ValueError, "`frame` must have at least one row"),
+        (
+            tidy().drop(columns=["ops_ci_low"]),
+            {},
+            ValueError,
+            "missing the column\\(s\\) 'ops_ci_low'; got columns 'group'",
+        ),
+        (tidy(), {"label": "site"}, ValueError, "missing the column\\(s\\) 'site'"),
+        (tidy(), {"label": 3}, TypeError, "`label` must be a column name"),
+        (tidy(ops=["a", "b", "c", "d"]), {}, TypeError, "column 'ops' of `frame` must be numeric"),
+    ],
+)
 def test_forest_errors(frame, kwargs, error, match):
     with pytest.raises(error, match=match):
         plot_forest(frame, **kwargs)
@@ -617,14 +699,16 @@ def test_distribution_of_an_interval():
     assert ax.get_title().startswith("F1 score\nDirichlet-multinomial")
     assert len(ax.patches) == 1  # one step-filled histogram
     assert legend_texts(ax) == [
-        "2000 draws", f"estimate {result.estimate:.3f}",
-        f"95% interval {result.ci.low:.3f}-{result.ci.high:.3f}"]
+        "2000 draws",
+        f"estimate {result.estimate:.3f}",
+        f"95% interval {result.ci.low:.3f}-{result.ci.high:.3f}",
+    ]
     marks = [c for c in ax.collections if isinstance(c, LineCollection)]
     assert len(marks) == 2
     xs = sorted(seg[0, 0] for c in marks for seg in c.get_segments())
     np.testing.assert_allclose(xs, sorted([result.ci.low, result.estimate, result.ci.high]))
     # the histogram integrates to one (a density)
-    heights, edges = np.histogram(result.draws, bins=50, density=True)
+    heights, _edges = np.histogram(result.draws, bins=50, density=True)
     assert ax.get_ylim()[1] == pytest.approx(1.45 * heights.max())
 
 

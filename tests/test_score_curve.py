@@ -34,8 +34,7 @@ from opsstats.curves._geometry import curve_area, parse_area, parse_at, value_at
 
 TOL = 1e-12
 REFERENCE = Path(__file__).parent / "reference"
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ------------------------------------------------------------------ data strategies
@@ -50,16 +49,19 @@ def scored_data(draw, weighted: bool = False, min_size: int = 2, max_size: int =
     y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
     assume(0 < y.sum() < n)
     if draw(st.booleans()):
-        values = draw(st.lists(st.floats(-3, 3, allow_nan=False, width=32), min_size=1,
-                               max_size=5, unique=True))
+        values = draw(
+            st.lists(
+                st.floats(-3, 3, allow_nan=False, width=32), min_size=1, max_size=5, unique=True
+            )
+        )
         s = np.array(draw(st.lists(st.sampled_from(values), min_size=n, max_size=n)))
     else:
-        s = np.array(draw(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=n,
-                                   max_size=n)))
+        s = np.array(draw(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=n, max_size=n)))
     w = None
     if weighted:
-        w = np.array(draw(st.lists(st.sampled_from([0.0, 0.25, 1.0, 2.0, 3.7]), min_size=n,
-                                   max_size=n)))
+        w = np.array(
+            draw(st.lists(st.sampled_from([0.0, 0.25, 1.0, 2.0, 3.7]), min_size=n, max_size=n))
+        )
         assume(w[y == 1].sum() > 0 and w[y == 0].sum() > 0)
     return y, s.astype(float), w
 
@@ -87,9 +89,10 @@ def curve_points(y, s, w=None):
     w = np.ones(len(y)) if w is None else w
     points = [(0.0, 0.0)]
     for t in sorted(set(s[w > 0].tolist()), reverse=True):
-        flagged = (s >= t)
-        points.append((float(np.sum(w * flagged * (y == 1))),
-                       float(np.sum(w * flagged * (y == 0)))))
+        flagged = s >= t
+        points.append(
+            (float(np.sum(w * flagged * (y == 1))), float(np.sum(w * flagged * (y == 0))))
+        )
     return points
 
 
@@ -103,7 +106,7 @@ def slow_value_at(y, s, w, x_name, u, metric):
     def x_of(tp, fp):
         return {"recall": tp / P, "fpr": fp / N, "rate": (tp + fp) / (P + N)}[x_name]
 
-    for k, (tp, fp) in enumerate(pts):
+    for k, (tp, fp) in enumerate(pts):  # noqa: B007 (k is read after the loop)
         if x_of(tp, fp) >= u:
             break
     if k == 0 or x_of(tp, fp) == u:
@@ -113,10 +116,12 @@ def slow_value_at(y, s, w, x_name, u, metric):
         f = (u - x_of(tp0, fp0)) / (x_of(tp, fp) - x_of(tp0, fp0))
         tp_u, fp_u = tp0 + f * (tp - tp0), fp0 + f * (fp - fp0)
     fn_u, n = P - tp_u, P + N
-    return {"precision": tp_u / (tp_u + fp_u),
-            "f1": 2 * tp_u / (2 * tp_u + fp_u + fn_u),
-            "lift": (tp_u / (tp_u + fp_u)) / (P / n),
-            "recall": tp_u / P}[metric]
+    return {
+        "precision": tp_u / (tp_u + fp_u),
+        "f1": 2 * tp_u / (2 * tp_u + fp_u + fn_u),
+        "lift": (tp_u / (tp_u + fp_u)) / (P / n),
+        "recall": tp_u / P,
+    }[metric]
 
 
 # ------------------------------------------------------------- scikit-learn
@@ -138,8 +143,9 @@ def test_roc_and_pr_curves_match_sklearn(data):
     # threshold; ours: decreasing, with the 0/0 point (recall 0, precision NaN) first.
     np.testing.assert_array_equal(pr["threshold"].to_numpy()[1:][::-1], thr_pr)
     np.testing.assert_allclose(pr["recall"].to_numpy()[1:][::-1], recall[:-1], atol=TOL, rtol=0)
-    np.testing.assert_allclose(pr["precision"].to_numpy()[1:][::-1], precision[:-1],
-                               atol=TOL, rtol=0)
+    np.testing.assert_allclose(
+        pr["precision"].to_numpy()[1:][::-1], precision[:-1], atol=TOL, rtol=0
+    )
     assert np.isnan(pr["precision"].iloc[0]) and pr["recall"].iloc[0] == 0
     assert abs(curve.auc("pr") - skm.average_precision_score(y, s)) <= TOL
 
@@ -151,15 +157,16 @@ def test_weighted_curves_match_sklearn(data):
     curve = ScoreCurve.from_scores(y, s, sample_weight=w)
     fpr, tpr, thr = skm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
     roc = curve.roc()
-    np.testing.assert_array_equal(roc["threshold"], thr)   # zero weights dropped alike
+    np.testing.assert_array_equal(roc["threshold"], thr)  # zero weights dropped alike
     np.testing.assert_allclose(roc["fpr"], fpr, rtol=0, atol=TOL)
     np.testing.assert_allclose(roc["tpr"], tpr, rtol=0, atol=TOL)
     assert abs(curve.auc() - skm.roc_auc_score(y, s, sample_weight=w)) <= TOL
     precision, recall, _ = skm.precision_recall_curve(y, s, sample_weight=w)
     pr = curve.pr()
     np.testing.assert_allclose(pr["recall"].to_numpy()[1:][::-1], recall[:-1], atol=TOL, rtol=0)
-    np.testing.assert_allclose(pr["precision"].to_numpy()[1:][::-1], precision[:-1],
-                               atol=TOL, rtol=0)
+    np.testing.assert_allclose(
+        pr["precision"].to_numpy()[1:][::-1], precision[:-1], atol=TOL, rtol=0
+    )
     assert abs(curve.auc("pr") - skm.average_precision_score(y, s, sample_weight=w)) <= TOL
     assert curve.n == pytest.approx(w.sum(), rel=1e-12)
     assert curve.prevalence == pytest.approx(w[y == 1].sum() / w.sum(), rel=1e-12)
@@ -172,7 +179,7 @@ def test_large_continuous_data_match_sklearn():
     for prevalence in (0.1, 0.8):
         y = (rng.random(30_000) < prevalence).astype(int)
         s = rng.normal(size=y.size) + y
-        s[:500] = np.round(s[:500], 1)            # a few ties among continuous scores
+        s[:500] = np.round(s[:500], 1)  # a few ties among continuous scores
         curve = ScoreCurve.from_scores(y, s)
         fpr, tpr, thr = skm.roc_curve(y, s, drop_intermediate=False)
         np.testing.assert_array_equal(curve.roc()["threshold"], thr)
@@ -188,8 +195,7 @@ def test_large_continuous_data_match_sklearn():
         np.testing.assert_allclose(weighted.alpha, fpr, atol=TOL, rtol=0)
         np.testing.assert_allclose(1 - weighted.beta, tpr, atol=TOL, rtol=0)
         assert abs(weighted.auc() - skm.roc_auc_score(y, s, sample_weight=w)) <= TOL
-        assert abs(weighted.auc("pr")
-                   - skm.average_precision_score(y, s, sample_weight=w)) <= TOL
+        assert abs(weighted.auc("pr") - skm.average_precision_score(y, s, sample_weight=w)) <= TOL
 
 
 # ------------------------------------------------------------- Mann-Whitney
@@ -198,8 +204,7 @@ def test_large_continuous_data_match_sklearn():
 def test_roc_auc_is_mann_whitney_with_half_ties(data):
     y, s, w = data
     assert abs(ScoreCurve.from_scores(y, s).auc() - mann_whitney(y, s)) <= TOL
-    assert abs(ScoreCurve.from_scores(y, s, sample_weight=w).auc()
-               - mann_whitney(y, s, w)) <= TOL
+    assert abs(ScoreCurve.from_scores(y, s, sample_weight=w).auc() - mann_whitney(y, s, w)) <= TOL
 
 
 def test_mann_whitney_fixed_example():
@@ -226,7 +231,8 @@ def test_roc_auc_matches_proc(row):
 
 def test_all_proc_datasets_are_covered():
     assert {r["dataset"] for r in _proc_rows()} == {
-        p.stem for p in (REFERENCE / "data").glob("*.csv")}
+        p.stem for p in (REFERENCE / "data").glob("*.csv")
+    }
 
 
 # ------------------------------------------------------------- from_counts
@@ -290,7 +296,7 @@ def test_endpoints_and_shapes():
     s = rng.integers(0, 10, 200) / 10
     c = ScoreCurve.from_scores(y, s)
     J = c.thresholds.size
-    assert J == np.unique(s).size
+    assert np.unique(s).size == J
     assert c.alpha.shape == c.beta.shape == (J + 1,)
     assert (c.alpha[0], c.beta[0]) == (0.0, 1.0)
     assert (c.alpha[-1], c.beta[-1]) == (1.0, 0.0)
@@ -298,8 +304,12 @@ def test_endpoints_and_shapes():
     assert np.all(np.diff(c.alpha) >= 0) and np.all(np.diff(c.beta) <= 0)
     assert c.n == 200 and c.n_positive == y.sum() and c.n_negative == 200 - y.sum()
     assert c.prevalence == y.mean()
-    for kind, cols in {"roc": ("fpr", "tpr"), "pr": ("recall", "precision"),
-                       "lift": ("rate", "lift"), "gain": ("rate", "gain")}.items():
+    for kind, cols in {
+        "roc": ("fpr", "tpr"),
+        "pr": ("recall", "precision"),
+        "lift": ("rate", "lift"),
+        "gain": ("rate", "gain"),
+    }.items():
         frame = c.curve(kind)
         assert list(frame.columns) == ["threshold", *cols] and len(frame) == J + 1
         assert frame["threshold"].iloc[0] == np.inf
@@ -307,8 +317,9 @@ def test_endpoints_and_shapes():
     np.testing.assert_allclose(gain["rate"].to_numpy()[1:], (c.tps + c.fps) / c.n, atol=TOL)
     np.testing.assert_allclose(gain["gain"].to_numpy()[1:], c.tps / c.n_positive, atol=TOL)
     lift = c.lift()
-    np.testing.assert_allclose(lift["lift"].to_numpy()[1:],
-                               c.tps / (c.tps + c.fps) / c.prevalence, atol=1e-12)
+    np.testing.assert_allclose(
+        lift["lift"].to_numpy()[1:], c.tps / (c.tps + c.fps) / c.prevalence, atol=1e-12
+    )
 
 
 def test_nauc_uses_the_ideal_auc():
@@ -348,7 +359,8 @@ def test_reduced_points_give_the_full_curves_results(data, weighted, u):
             full = float(value_at(point, pi, a, b))
             got = float(value_at(point, pi, ra, rb))
             assert got == pytest.approx(full, rel=1e-12, abs=1e-12) or (
-                np.isnan(got) and np.isnan(full))
+                np.isnan(got) and np.isnan(full)
+            )
 
 
 def test_area_rules_can_be_chosen():
@@ -396,10 +408,20 @@ def test_labels_and_pos_label():
 
 # --------------------------------------------------------- operating points
 @SETTINGS
-@given(scored_data(weighted=True, max_size=40), st.floats(0.01, 1.0),
-       st.sampled_from([("recall", "precision"), ("recall", "f1"), ("fpr", "recall"),
-                        ("rate", "lift"), ("rate", "precision")]),
-       st.booleans())
+@given(
+    scored_data(weighted=True, max_size=40),
+    st.floats(0.01, 1.0),
+    st.sampled_from(
+        [
+            ("recall", "precision"),
+            ("recall", "f1"),
+            ("fpr", "recall"),
+            ("rate", "lift"),
+            ("rate", "precision"),
+        ]
+    ),
+    st.booleans(),
+)
 def test_value_at_matches_slow_eq9(data, u, axis_metric, weighted):
     y, s, w = data
     w = w if weighted else None
@@ -413,7 +435,7 @@ def test_value_at_matches_slow_eq9(data, u, axis_metric, weighted):
 def test_value_at_top_k_is_rate_and_matches_confusion_matrix():
     rng = np.random.default_rng(11)
     y = rng.integers(0, 2, 300)
-    s = rng.integers(0, 20, 300)          # heavy ties: top_k often lands inside a block
+    s = rng.integers(0, 20, 300)  # heavy ties: top_k often lands inside a block
     curve = ScoreCurve.from_scores(y, s)
     for k in (1, 7, 50, 149, 150, 299, 300):
         lift = curve.value_at("lift", top_k=k)
@@ -422,7 +444,8 @@ def test_value_at_top_k_is_rate_and_matches_confusion_matrix():
         assert cm.tp + cm.fp == pytest.approx(k, abs=1e-9)
         assert cm.metric("lift") == pytest.approx(lift, rel=1e-12)
         assert cm.metric("precision") == pytest.approx(
-            curve.value_at("precision", top_k=k), rel=1e-12)
+            curve.value_at("precision", top_k=k), rel=1e-12
+        )
 
 
 def test_value_at_precision_example_by_hand():
@@ -430,10 +453,10 @@ def test_value_at_precision_example_by_hand():
     # points (tp, fp) = (2, 1) [recall 2/3] and (3, 1) [recall 1]: t = 0.7, so
     # tp = 2.7, fp = 1 and precision = 2.7 / 3.7.
     curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
-    assert curve.value_at("precision", at={"recall": 0.9}) == pytest.approx(2.7 / 3.7,
-                                                                             rel=1e-14)
+    assert curve.value_at("precision", at={"recall": 0.9}) == pytest.approx(2.7 / 3.7, rel=1e-14)
     assert curve.value_at("fbeta", at={"recall": 0.9}, beta=2) == pytest.approx(
-        5 * 2.7 / (5 * 2.7 + 4 * 0.3 + 1), rel=1e-14)
+        5 * 2.7 / (5 * 2.7 + 4 * 0.3 + 1), rel=1e-14
+    )
 
 
 # ------------------------------------------------------- confusion matrices
@@ -443,14 +466,12 @@ def test_confusion_matrix_at_threshold_matches_from_predictions(data, weighted):
     y, s, w = data
     w = w if weighted else None
     curve = ScoreCurve.from_scores(y, s, sample_weight=w)
-    candidates = list(np.unique(s)) + [s.min() - 1, s.max() + 1, np.inf, -np.inf,
-                                       float(np.mean(s))]
+    candidates = [*list(np.unique(s)), s.min() - 1, s.max() + 1, np.inf, -np.inf, float(np.mean(s))]
     for t in candidates:
         got = curve.confusion_matrix(threshold=t)
         want = ConfusionMatrix.from_predictions(y, (s >= t).astype(int), sample_weight=w)
         for cell in ("tp", "fp", "fn", "tn"):
-            assert getattr(got, cell) == pytest.approx(getattr(want, cell), rel=1e-12,
-                                                       abs=1e-12)
+            assert getattr(got, cell) == pytest.approx(getattr(want, cell), rel=1e-12, abs=1e-12)
 
 
 def test_top_k_tie_rules():
@@ -466,12 +487,9 @@ def test_top_k_tie_rules():
     assert mid.fn == pytest.approx(2 / 3) and mid.tn == pytest.approx(2 + 1 / 3)
     # K on a block boundary: every rule gives the threshold's whole counts
     for ties in ("interpolate", "include", "exclude"):
-        assert curve.confusion_matrix(top_k=4, ties=ties) == curve.confusion_matrix(
-            threshold=0.7)
-        assert curve.confusion_matrix(top_k=5, ties=ties) == ConfusionMatrix(
-            tp=2, fp=3, fn=0, tn=0)
-        assert curve.confusion_matrix(top_k=1, ties=ties) == ConfusionMatrix(
-            tp=1, fp=0, fn=1, tn=3)
+        assert curve.confusion_matrix(top_k=4, ties=ties) == curve.confusion_matrix(threshold=0.7)
+        assert curve.confusion_matrix(top_k=5, ties=ties) == ConfusionMatrix(tp=2, fp=3, fn=0, tn=0)
+        assert curve.confusion_matrix(top_k=1, ties=ties) == ConfusionMatrix(tp=1, fp=0, fn=1, tn=3)
 
 
 def test_undefined_value_warns():
@@ -502,11 +520,15 @@ def test_summary_text_and_frame():
 # ------------------------------------------------------------------- errors
 class TestErrors:
     def test_y_true_single_class(self):
-        with pytest.raises(ValueError, match=r"`y_true` must contain both classes; got only "
-                                             r"the negative class \(3 rows\)"):
+        with pytest.raises(
+            ValueError,
+            match=r"`y_true` must contain both classes; got only "
+            r"the negative class \(3 rows\)",
+        ):
             ScoreCurve.from_scores([0, 0, 0], [0.1, 0.2, 0.3])
-        with pytest.raises(ValueError, match="`y_true` must contain both classes; got only "
-                                             "the positive class"):
+        with pytest.raises(
+            ValueError, match="`y_true` must contain both classes; got only the positive class"
+        ):
             ScoreCurve.from_scores([1, 1], [0.1, 0.2])
 
     def test_y_true_not_binary(self):
@@ -520,9 +542,12 @@ class TestErrors:
             ScoreCurve.from_scores([0, np.nan, 1], [0.1, 0.2, 0.3])
 
     def test_y_score(self):
-        with pytest.raises(ValueError, match=r"`y_score` must contain only finite numbers; "
-                                             r"got 1 NaN or infinite value\(s\), the first at "
-                                             r"position 1"):
+        with pytest.raises(
+            ValueError,
+            match=r"`y_score` must contain only finite numbers; "
+            r"got 1 NaN or infinite value\(s\), the first at "
+            r"position 1",
+        ):
             ScoreCurve.from_scores([0, 1, 1], [0.1, np.nan, 0.3])
         with pytest.raises(ValueError, match="`y_score` must contain only finite numbers"):
             ScoreCurve.from_scores([0, 1], [0.1, np.inf])
@@ -532,19 +557,27 @@ class TestErrors:
             ScoreCurve.from_scores([0, 1], [[0.1, 0.2], [0.3, 0.4]])
 
     def test_lengths(self):
-        with pytest.raises(ValueError, match="`y_true` and `y_score` must have the same "
-                                             "length; got 3 and 2"):
+        with pytest.raises(
+            ValueError, match="`y_true` and `y_score` must have the same length; got 3 and 2"
+        ):
             ScoreCurve.from_scores([0, 1, 1], [0.1, 0.2])
 
     def test_sample_weight(self):
-        with pytest.raises(ValueError, match="`sample_weight` must be non-negative; got .*-1.* "
-                                             "at position 1"):
+        with pytest.raises(
+            ValueError, match=r"`sample_weight` must be non-negative; got .*-1.* at position 1"
+        ):
             ScoreCurve.from_scores([0, 1], [0.1, 0.2], sample_weight=[1, -1])
-        with pytest.raises(ValueError, match=r"`sample_weight` must have one weight per row "
-                                             r"\(2\); got 3"):
+        with pytest.raises(
+            ValueError,
+            match=r"`sample_weight` must have one weight per row "
+            r"\(2\); got 3",
+        ):
             ScoreCurve.from_scores([0, 1], [0.1, 0.2], sample_weight=[1, 1, 1])
-        with pytest.raises(ValueError, match="`sample_weight` must give both classes a "
-                                             "positive total weight; got only negative"):
+        with pytest.raises(
+            ValueError,
+            match="`sample_weight` must give both classes a "
+            "positive total weight; got only negative",
+        ):
             ScoreCurve.from_scores([0, 1, 0], [0.1, 0.2, 0.3], sample_weight=[1, 0, 1])
         with pytest.raises(ValueError, match="`sample_weight` must not be all zero"):
             ScoreCurve.from_scores([0, 1], [0.1, 0.2], sample_weight=[0, 0])
@@ -552,13 +585,15 @@ class TestErrors:
             ScoreCurve.from_scores([0, 1], [0.1, 0.2], sample_weight=[1, np.nan])
 
     def test_from_counts(self):
-        with pytest.raises(ValueError, match="`positives` must be non-negative counts; got "
-                                             "-1 at position 1"):
+        with pytest.raises(
+            ValueError, match="`positives` must be non-negative counts; got -1 at position 1"
+        ):
             ScoreCurve.from_counts([0.1, 0.2], [1, -1], [1, 1])
         with pytest.raises(ValueError, match="`negatives` must have a positive total"):
             ScoreCurve.from_counts([0.1, 0.2], [1, 1], [0, 0])
-        with pytest.raises(ValueError, match="`thresholds` and `negatives` must have the "
-                                             "same length"):
+        with pytest.raises(
+            ValueError, match="`thresholds` and `negatives` must have the same length"
+        ):
             ScoreCurve.from_counts([0.1, 0.2], [1, 1], [1])
         with pytest.raises(ValueError, match="`thresholds` must contain only finite"):
             ScoreCurve.from_counts([0.1, np.nan], [1, 1], [1, 1])
@@ -574,17 +609,20 @@ class TestErrors:
             ScoreCurve([0.5, 0.1], [0, 0], [1, 2])
         with pytest.raises(ValueError, match=r"`tps \+ fps` must be strictly increasing"):
             ScoreCurve([0.5, 0.1], [1, 1], [1, 1])
-        with pytest.raises(ValueError, match="`thresholds` and `fps` must have the same "
-                                             "length; got 2 and 1"):
+        with pytest.raises(
+            ValueError, match="`thresholds` and `fps` must have the same length; got 2 and 1"
+        ):
             ScoreCurve([0.5, 0.1], [1, 2], [1])
 
     def test_areas(self):
         c = ScoreCurve.from_scores([0, 1], [0.1, 0.2])
-        with pytest.raises(ValueError, match="`kind` must be one of 'roc', 'pr', 'lift', "
-                                             "'gain'; got 'ROC'"):
+        with pytest.raises(
+            ValueError, match="`kind` must be one of 'roc', 'pr', 'lift', 'gain'; got 'ROC'"
+        ):
             c.auc("ROC")
-        with pytest.raises(ValueError, match="`rule` must be one of 'trapezoid', 'step'; got "
-                                             "'simpson'"):
+        with pytest.raises(
+            ValueError, match="`rule` must be one of 'trapezoid', 'step'; got 'simpson'"
+        ):
             c.auc("pr", rule="simpson")
         with pytest.raises(ValueError, match="`kind` must be one of"):
             c.nauc("precision")
@@ -597,8 +635,11 @@ class TestErrors:
             c.value_at("precision")
         with pytest.raises(TypeError, match="give exactly one of `at`"):
             c.value_at("precision", at={"recall": 0.5}, top_k=2)
-        with pytest.raises(ValueError, match=r"`top_k` must be at most the number of rows "
-                                             r"n = 4"):
+        with pytest.raises(
+            ValueError,
+            match=r"`top_k` must be at most the number of rows "
+            r"n = 4",
+        ):
             c.value_at("precision", top_k=5)
         with pytest.raises(ValueError, match="`top_k` must be an integer >= 1; got 0"):
             c.value_at("precision", top_k=0)
@@ -608,10 +649,10 @@ class TestErrors:
             c.value_at("precision", at={"precision": 0.5})
         with pytest.raises(ValueError, match=r"must be in \(0, 1\]"):
             c.value_at("precision", at={"recall": 0.0})
-        with pytest.raises(ValueError, match="unknown metric|not a registered|no metric"):
+        with pytest.raises(ValueError, match=r"unknown metric|not a registered|no metric"):
             c.value_at("precisionn", at={"recall": 0.5})
         w = ScoreCurve.from_scores([0, 1], [0.1, 0.2], sample_weight=[0.5, 0.5])
-        assert w.value_at("recall", top_k=0.5) == 1.0     # weight units for weighted data
+        assert w.value_at("recall", top_k=0.5) == 1.0  # weight units for weighted data
         with pytest.raises(ValueError, match="`top_k` must be in"):
             w.value_at("recall", top_k=-1.0)
 
@@ -621,8 +662,10 @@ class TestErrors:
             c.confusion_matrix()
         with pytest.raises(TypeError, match="give exactly one of `threshold` and `top_k`"):
             c.confusion_matrix(threshold=0.2, top_k=1)
-        with pytest.raises(ValueError, match="`ties` must be one of 'interpolate', "
-                                             "'include', 'exclude'; got 'random'"):
+        with pytest.raises(
+            ValueError,
+            match="`ties` must be one of 'interpolate', 'include', 'exclude'; got 'random'",
+        ):
             c.confusion_matrix(top_k=1, ties="random")
         with pytest.raises(ValueError, match="`threshold` must be a number; got nan"):
             c.confusion_matrix(threshold=np.nan)

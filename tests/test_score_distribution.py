@@ -22,8 +22,17 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from opsstats.curves import KERNELS, ScoreCurve, aupc, aurc, dm, error_ratio, pui, rui, \
-    score_measures
+from opsstats.curves import (
+    KERNELS,
+    ScoreCurve,
+    aupc,
+    aurc,
+    dm,
+    error_ratio,
+    pui,
+    rui,
+    score_measures,
+)
 
 LN2 = math.log(2.0)
 # K'(s) of eq. 6: the integrands of eq. 5 are [F-(s) - F+(s)] K'(s).
@@ -31,11 +40,10 @@ KERNEL_DERIVATIVES = {
     1: lambda s: 1.0,
     2: lambda s: 2.0 * s,
     3: lambda s: 3.0 * s * s,
-    "entropy": lambda s: 1.0 / ((1.0 + s) * LN2),                 # eq. 6b
-    "log": lambda s: (1.0 + math.log1p(s)) / (2.0 * LN2),         # eq. 6c
+    "entropy": lambda s: 1.0 / ((1.0 + s) * LN2),  # eq. 6b
+    "log": lambda s: (1.0 + math.log1p(s)) / (2.0 * LN2),  # eq. 6c
 }
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -50,8 +58,7 @@ def unit_scores(draw, weighted: bool = False):
         s = np.array(draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)))
     w = np.ones(n)
     if weighted:
-        w = np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=n,
-                                   max_size=n)))
+        w = np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=n, max_size=n)))
         assume(w[y == 1].sum() > 0 and w[y == 0].sum() > 0)
     return y, s.astype(float), w
 
@@ -65,8 +72,9 @@ def ecdf(scores, weights):
 
 def quad(f, breakpoints):
     pts = sorted({float(b) for b in breakpoints if 0.0 < b < 1.0})
-    value, _ = integrate.quad(f, 0.0, 1.0, points=pts or None, limit=500,
-                              epsabs=1e-13, epsrel=1e-13)
+    value, _ = integrate.quad(
+        f, 0.0, 1.0, points=pts or None, limit=500, epsabs=1e-13, epsrel=1e-13
+    )
     return value
 
 
@@ -75,19 +83,19 @@ def slow_measures(y, s, w):
     Fp, Fm = ecdf(s[pos], w[pos]), ecdf(s[neg], w[neg])
     out = {}
     for kernel, dK in KERNEL_DERIVATIVES.items():
-        out[kernel] = quad(lambda t, dK=dK: (Fm(t) - Fp(t)) * dK(t), s)          # eq. 5
-    out["aurc"] = quad(lambda t: 1.0 - Fp(t), s)                                # eq. 9
-    b = w[pos].sum() / w[neg].sum()                                             # N+/N-
+        out[kernel] = quad(lambda t, dK=dK: (Fm(t) - Fp(t)) * dK(t), s)  # eq. 5
+    out["aurc"] = quad(lambda t: 1.0 - Fp(t), s)  # eq. 9
+    b = w[pos].sum() / w[neg].sum()  # N+/N-
     top = s[w > 0].max()
     top_prec = w[pos & (s == top)].sum() / w[(s == top)].sum()
 
-    def precision(t):                                                           # eq. 10
+    def precision(t):  # eq. 10
         num = b * (1.0 - Fp(t))
         den = num + 1.0 - Fm(t)
         # 0/0 above the highest score: the left limit, the top block's precision
         return num / den if t < top else top_prec
 
-    out["aupc"] = (1.0 + b) * quad(precision, s) - b                            # eq. 14
+    out["aupc"] = (1.0 + b) * quad(precision, s) - b  # eq. 14
     return out
 
 
@@ -147,7 +155,7 @@ def test_error_ratio_matches_eq15(data, ts):
     Np, Nm = w[pos].sum(), w[neg].sum()
     for t in ts + list(s):
         row = frame[frame["threshold"] <= t].iloc[-1]
-        want = Nm / Np + Fp(t) - Nm / Np * Fm(t)                               # eq. 15
+        want = Nm / Np + Fp(t) - Nm / Np * Fm(t)  # eq. 15
         assert row["error_ratio"] == pytest.approx(want, abs=1e-12)
         # e(t): misclassification error of "positive where score > t"
         err = (w[pos & (s <= t)].sum() + w[neg & (s > t)].sum()) / (Np + Nm)
@@ -157,8 +165,17 @@ def test_error_ratio_matches_eq15(data, ts):
 def test_score_measures_series():
     curve = ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     series = score_measures(curve)
-    assert list(series.index) == ["DM_1", "DM_2", "DM_3", "DM_entropy", "DM_log", "RUI",
-                                  "AURC", "PUI", "AUPC"]
+    assert list(series.index) == [
+        "DM_1",
+        "DM_2",
+        "DM_3",
+        "DM_entropy",
+        "DM_log",
+        "RUI",
+        "AURC",
+        "PUI",
+        "AUPC",
+    ]
     assert series["DM_1"] == curve.dm(1) and series["AUPC"] == curve.aupc()
     assert series.equals(curve.score_measures())
     assert rui(curve) == curve.rui() and pui(curve) == curve.pui()
@@ -198,19 +215,19 @@ def test_ideal_reversed_and_uninformative_classifiers():
     same = ScoreCurve.from_scores([1, 1, 1, 0, 0, 0], [0.2, 0.5, 0.9, 0.2, 0.5, 0.9])
     for kernel in KERNELS:
         assert same.dm(kernel) == pytest.approx(0.0, abs=1e-15)
-    assert same.aupc() == pytest.approx(0.0, abs=1e-15)     # Pr(t) = prevalence for all t
+    assert same.aupc() == pytest.approx(0.0, abs=1e-15)  # Pr(t) = prevalence for all t
 
 
 def test_error_ratio_ends():
     c = ScoreCurve.from_scores([1, 0, 0, 0, 1], [0.9, 0.8, 0.3, 0.2, 0.5])
     frame = c.error_ratio()
     assert frame["threshold"].iloc[0] == 0.0
-    assert frame["error_ratio"].iloc[0] == pytest.approx(3 / 2)    # all positive: N-/N+
-    assert frame["error_ratio"].iloc[-1] == 1.0                    # all negative
+    assert frame["error_ratio"].iloc[0] == pytest.approx(3 / 2)  # all positive: N-/N+
+    assert frame["error_ratio"].iloc[-1] == 1.0  # all negative
     assert frame["threshold"].iloc[-1] == 0.9
     assert frame["error_rate"].iloc[-1] == pytest.approx(2 / 5)
     at_zero = ScoreCurve.from_scores([1, 0], [1.0, 0.0]).error_ratio()
-    assert at_zero["threshold"].tolist() == [0.0, 1.0]             # no empty [0, 0) piece
+    assert at_zero["threshold"].tolist() == [0.0, 1.0]  # no empty [0, 0) piece
     assert at_zero["error_ratio"].tolist() == [0.0, 1.0]
 
 
@@ -221,17 +238,23 @@ def test_from_counts_gives_the_same_measures():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match=r"need scores in \[0, 1\] \(`y_score` of from_scores, "
-                                         r"`thresholds` of from_counts\); got scores from "
-                                         r"-0.5 to 0.9"):
+    with pytest.raises(
+        ValueError,
+        match=r"need scores in \[0, 1\] \(`y_score` of from_scores, "
+        r"`thresholds` of from_counts\); got scores from "
+        r"-0.5 to 0.9",
+    ):
         ScoreCurve.from_scores([0, 1], [-0.5, 0.9]).dm()
     over = ScoreCurve.from_scores([0, 1], [0.5, 1.5])
     for method in ("rui", "aurc", "pui", "aupc", "error_ratio", "score_measures"):
         with pytest.raises(ValueError, match=r"need scores in \[0, 1\]"):
             getattr(over, method)()
     curve = ScoreCurve.from_scores([0, 1], [0.5, 0.9])
-    with pytest.raises(ValueError, match=r"`kernel` must be one of 1, 2, 3, 'entropy', "
-                                         r"'log'; got 4"):
+    with pytest.raises(
+        ValueError,
+        match=r"`kernel` must be one of 1, 2, 3, 'entropy', "
+        r"'log'; got 4",
+    ):
         curve.dm(4)
     with pytest.raises(ValueError, match="`kernel` must be one of"):
         curve.dm(True)
@@ -245,9 +268,14 @@ def test_errors():
 # (negatives); sds (positives, negatives) per experiment below.
 EXPERIMENTS = {1: (0.15, 0.05), 2: (0.35, 0.45), 3: (0.6, 0.8)}
 TABLE1 = {  # published, rounded to 2 decimals
-    "DM_1": (0.84, 0.38, 0.17), "DM_2": (0.78, 0.39, 0.17), "DM_3": (0.71, 0.36, 0.15),
-    "DM_entropy": (0.85, 0.37, 0.16), "DM_log": (0.83, 0.39, 0.17),
-    "AUC": (1.00, 0.88, 0.67), "AURC": (0.88, 0.73, 0.61), "AUPC": (0.93, 0.47, 0.22),
+    "DM_1": (0.84, 0.38, 0.17),
+    "DM_2": (0.78, 0.39, 0.17),
+    "DM_3": (0.71, 0.36, 0.15),
+    "DM_entropy": (0.85, 0.37, 0.16),
+    "DM_log": (0.83, 0.39, 0.17),
+    "AUC": (1.00, 0.88, 0.67),
+    "AURC": (0.88, 0.73, 0.61),
+    "AUPC": (0.93, 0.47, 0.22),
 }
 # Cells that do not reproduce, with what we get instead (see test_table1_departures).
 DEPARTURES = {("AUPC", 1)}
@@ -268,8 +296,9 @@ def truncated_normal(rng, mean, sd, size):
 def simulate(experiment, seed):
     sd_pos, sd_neg = EXPERIMENTS[experiment]
     rng = np.random.default_rng([experiment, seed])
-    s = np.concatenate([truncated_normal(rng, 1.0, sd_pos, 8000),
-                        truncated_normal(rng, 0.0, sd_neg, 10000)])
+    s = np.concatenate(
+        [truncated_normal(rng, 1.0, sd_pos, 8000), truncated_normal(rng, 0.0, sd_neg, 10000)]
+    )
     y = np.repeat([1, 0], [8000, 10000])
     curve = ScoreCurve.from_scores(y, s)
     values = curve.score_measures()
@@ -282,8 +311,7 @@ def table1_simulation():
     """Mean and single-run standard deviation of each measure over N_SEEDS runs."""
     out = {}
     for e in EXPERIMENTS:
-        runs = np.array([simulate(e, seed)[list(TABLE1)].to_numpy() for seed in
-                         range(N_SEEDS)])
+        runs = np.array([simulate(e, seed)[list(TABLE1)].to_numpy() for seed in range(N_SEEDS)])
         for j, name in enumerate(TABLE1):
             out[name, e] = (runs[:, j].mean(), runs[:, j].std(ddof=1))
     return out
@@ -300,12 +328,15 @@ def population_values(experiment):
     def q(f):
         return integrate.quad(f, 0.0, 1.0, limit=400, epsabs=1e-12)[0]
 
-    out = {name: q(lambda t, dK=KERNEL_DERIVATIVES[k]: (Fm.cdf(t) - Fp.cdf(t)) * dK(t))
-           for k, (name, _) in KERNELS.items()}
+    out = {
+        name: q(lambda t, dK=KERNEL_DERIVATIVES[k]: (Fm.cdf(t) - Fp.cdf(t)) * dK(t))
+        for k, (name, _) in KERNELS.items()
+    }
     out["AUC"] = q(lambda t: Fm.cdf(t) * Fp.pdf(t))
     out["AURC"] = Fp.mean()
-    out["AUPC"] = (1 + b) * q(lambda t: b * Fp.sf(t) / (b * Fp.sf(t) + Fm.sf(t))
-                              if Fp.sf(t) + Fm.sf(t) > 0 else 1.0) - b
+    out["AUPC"] = (1 + b) * q(
+        lambda t: b * Fp.sf(t) / (b * Fp.sf(t) + Fm.sf(t)) if Fp.sf(t) + Fm.sf(t) > 0 else 1.0
+    ) - b
     return out
 
 

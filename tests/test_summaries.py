@@ -16,8 +16,10 @@ CM = ConfusionMatrix(tp=45, fp=30, fn=15, tn=210)
 
 def test_ops_result_line():
     text = str(CM.ops("mcc"))
-    assert text == ("OPS(Matthews correlation coefficient = 0.5774 at prevalence 0.2) = 0.9309 "
-                    "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]")
+    assert text == (
+        "OPS(Matthews correlation coefficient = 0.5774 at prevalence 0.2) = 0.9309 "
+        "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
+    )
     # by hand: (45*210 - 30*15) / sqrt(75*60*225*240)
     assert f"{9000 / np.sqrt(75 * 60 * 225 * 240):.4f}" == "0.5774"
 
@@ -26,20 +28,24 @@ def test_ops_result_with_interval_line():
     assert str(CM.ops("f1", ci="dirichlet", rng=0)) == (
         "OPS(F1 score = 0.6667 at prevalence 0.2) = 0.9375, 95% CI 0.8905-0.9634 "
         "(Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, "
-        "equal-tailed) [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]")
+        "equal-tailed) [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
+    )
     # the OPS of F1 = 2/3 at pi = 0.2 by the paper's eq. 7 (mu > 2 pi / (1 + pi))
     mu, pi = 2 / 3, 0.2
     eq7 = (1 + pi) * mu / (2 * pi * (2 - mu)) - ((1 + pi) * mu - 2 * pi) ** 2 / (
-        2 * pi * (1 - pi) * mu * (2 - mu))
+        2 * pi * (1 - pi) * mu * (2 - mu)
+    )
     assert f"{eq7:.4f}" == "0.9375"
 
 
 def test_interval_result_lines():
     assert str(CM.interval("f1", method="bootstrap", rng=0)) == (
         "F1 score = 0.6667, 95% CI 0.5816-0.7465 (stratified bootstrap, 10000 resamples, "
-        "percentile)")
+        "percentile)"
+    )
     assert str(CM.interval("beta", method="wilson")) == (
-        "beta (FNR) = 0.2500, 95% CI 0.1578-0.3723 (Wilson score)")
+        "beta (FNR) = 0.2500, 95% CI 0.1578-0.3723 (Wilson score)"
+    )
     lo, hi = proportion_confint(15, 60, method="wilson")
     assert (f"{lo:.4f}", f"{hi:.4f}") == ("0.1578", "0.3723")
 
@@ -47,9 +53,11 @@ def test_interval_result_lines():
 def test_monte_carlo_result_line():
     ref = DirectedBinaryTree(depth=4, n_curves=1000, seed=1)
     r = ref.ops("pr_auc", 0.5, prevalence=0.2)
-    assert str(r) == ("OPS(AUC(PR, step) = 0.5 at prevalence 0.2) = 0.8350 "
-                      "[DirectedBinaryTree(depth=4, n_curves=1000, seed=1); Monte Carlo, "
-                      "1000 DBT curves; step rule; MC s.e. 0.012]")
+    assert str(r) == (
+        "OPS(AUC(PR, step) = 0.5 at prevalence 0.2) = 0.8350 "
+        "[DirectedBinaryTree(depth=4, n_curves=1000, seed=1); Monte Carlo, "
+        "1000 DBT curves; step rule; MC s.e. 0.012]"
+    )
     assert r.standard_error == pytest.approx(np.sqrt(0.835 * 0.165 / 1000))
 
 
@@ -74,16 +82,23 @@ test set's prevalence; 0.5 is the reference's median, higher is better."""
 
 
 def test_report_snapshot_and_formats():
-    df = pd.DataFrame({"y": [1] * 30 + [0] * 70,
-                       "p": [1] * 20 + [0] * 10 + [1] * 5 + [0] * 65,
-                       "g": ["a", "b"] * 50})
-    rep = report(df, truth="y", pred="p", metrics=["f1", "recall"], by="g", n_resamples=500,
-                 rng=0)
+    df = pd.DataFrame(
+        {
+            "y": [1] * 30 + [0] * 70,
+            "p": [1] * 20 + [0] * 10 + [1] * 5 + [0] * 65,
+            "g": ["a", "b"] * 50,
+        }
+    )
+    rep = report(df, truth="y", pred="p", metrics=["f1", "recall"], by="g", n_resamples=500, rng=0)
     assert str(rep) == REPORT
     # counts by hand: rows alternate a, b; group a gets the even positions
     a = df[df["g"] == "a"]
-    assert ConfusionMatrix.from_predictions(a["y"], a["p"]).as_dict() == \
-        {"tp": 10, "fp": 3, "fn": 5, "tn": 32}
+    assert ConfusionMatrix.from_predictions(a["y"], a["p"]).as_dict() == {
+        "tp": 10,
+        "fp": 3,
+        "fn": 5,
+        "tn": 32,
+    }
     assert f"{20 / 28:.4f}" == "0.7143"  # F1 of group a: 2 TP / (2 TP + FP + FN)
     html = rep._repr_html_()
     assert html.count("<tr") >= 5 and "Dirichlet-multinomial" in html
@@ -95,7 +110,12 @@ def test_report_snapshot_and_formats():
 
 
 def test_rounding_only_when_printed():
-    rep = report(pd.DataFrame({"y": [1, 0, 1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 0, 1, 1, 1, 0]}),
-                 truth="y", pred="p", metrics=["f1"], ci=None)
+    rep = report(
+        pd.DataFrame({"y": [1, 0, 1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 0, 1, 1, 1, 0]}),
+        truth="y",
+        pred="p",
+        metrics=["f1"],
+        ci=None,
+    )
     assert rep.table["value"].iloc[0] == 0.75  # full precision in the table
     assert "0.750" in rep.render("text", digits=3) and "0.7500" not in rep.render("text", 3)

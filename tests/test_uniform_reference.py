@@ -32,6 +32,7 @@ def closed(name, values, prevalence, **params):
 # The paper's numbers
 # --------------------------------------------------------------------------------------
 
+
 def test_paper_example_2_f1_closed_form():
     # Example 2 (docs/method.md#published-values): F1 = 0.6 at pi = 0.1 -> 0.957672
     # (closed form, eq. 7; docs/method.md#uniform-reference)
@@ -82,6 +83,7 @@ def test_table5_vectorized_over_prevalence():
 # Sanity facts (docs/method.md#uniform-reference)
 # --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("pi", [0.05, 0.3, 0.5, 0.8])
 def test_random_classifier_mcc_zero_is_median(pi):
     assert float(U.ops("mcc", 0.0, prevalence=pi)) == pytest.approx(0.5, abs=1e-12)
@@ -125,6 +127,7 @@ def test_range_ends_are_exact(name):
 # independent computation
 # --------------------------------------------------------------------------------------
 
+
 def _grid(m):
     lo, hi = m.range
     if np.isinf(hi):
@@ -138,15 +141,17 @@ def test_closed_form_matches_quadrature(name):
     m = resolve_metric(name, **params)
     mu = _grid(m)
     for pi in (0.02, 0.1, 0.3, 0.5, 0.77, 0.95):
-        np.testing.assert_allclose(closed(name, mu, pi, **params),
-                                   quad_ops(name, mu, pi, **params), atol=1e-9, rtol=0)
+        np.testing.assert_allclose(
+            closed(name, mu, pi, **params), quad_ops(name, mu, pi, **params), atol=1e-9, rtol=0
+        )
 
 
 def test_fbeta_one_is_f1_and_paper_formula():
     mu = np.linspace(0, 1, 101)
     for pi in (0.05, 0.5, 0.9):
-        np.testing.assert_allclose(closed("fbeta", mu, pi, beta=1.0), closed("f1", mu, pi),
-                                   atol=1e-13)
+        np.testing.assert_allclose(
+            closed("fbeta", mu, pi, beta=1.0), closed("f1", mu, pi), atol=1e-13
+        )
 
 
 def test_mcc_level_set_path_matches_generic_path():
@@ -186,21 +191,25 @@ def _independent_ops(name, mu, pi):
             return 0.0
         return 1.0 - optimize.brentq(f, 1e-15, 1 - 1e-15, args=(a,), xtol=1e-15, rtol=1e-15)
 
-    val, err = integrate.quad(h, 0, 1, epsabs=1e-12, epsrel=1e-12, limit=400)
+    val, _err = integrate.quad(h, 0, 1, epsabs=1e-12, epsrel=1e-12, limit=400)
     return val
 
 
-@pytest.mark.parametrize("name, mu, pi", [
-    ("markedness", 0.3, 0.05),
-    ("markedness", -0.2, 0.8),
-    ("fowlkes_mallows", 0.45, 0.1),
-    ("g_mean", 0.6, 0.3),
-    ("prevalence_threshold", 0.35, 0.2),
-    ("mcc", 0.05, 0.01),
-])
+@pytest.mark.parametrize(
+    "name, mu, pi",
+    [
+        ("markedness", 0.3, 0.05),
+        ("markedness", -0.2, 0.8),
+        ("fowlkes_mallows", 0.45, 0.1),
+        ("g_mean", 0.6, 0.3),
+        ("prevalence_threshold", 0.35, 0.2),
+        ("mcc", 0.05, 0.01),
+    ],
+)
 def test_quadrature_vs_independent_computation(name, mu, pi):
     assert float(quad_ops(name, [mu], pi)[0]) == pytest.approx(
-        _independent_ops(name, mu, pi), abs=1e-7)
+        _independent_ops(name, mu, pi), abs=1e-7
+    )
 
 
 def test_quadrature_vs_dblquad_markedness():
@@ -217,8 +226,9 @@ def test_quadrature_vs_dblquad_markedness():
             return 1.0
         return optimize.brentq(f, 0.0, 1 - 1e-15, xtol=1e-15)
 
-    val, _ = integrate.dblquad(lambda b, a: 1.0, 0, 1, bstar, lambda a: 1.0,
-                               epsabs=1e-11, epsrel=1e-11)
+    val, _ = integrate.dblquad(
+        lambda b, a: 1.0, 0, 1, bstar, lambda a: 1.0, epsabs=1e-11, epsrel=1e-11
+    )
     assert float(U.ops("markedness", mu, prevalence=pi)) == pytest.approx(val, abs=1e-7)
 
 
@@ -279,6 +289,7 @@ def test_fbeta_parameter_against_monte_carlo(uniform_draws):
 # User metrics, ties, orientation
 # --------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def user_metrics():
     f1 = resolve_metric("f1")
@@ -288,15 +299,31 @@ def user_metrics():
         register_metric(name, func, **kw)
         names.append(name)
 
-    reg("test_three_f1_plus_one", lambda p, a, b: 3 * f1(p, a, b) + 1,
-        direction="higher", range=(1, 4))
-    reg("test_clipped_recall", lambda p, a, b: np.minimum(2 * (1 - b), 1.0),
-        direction="higher", range=(0, 1))
+    reg(
+        "test_three_f1_plus_one",
+        lambda p, a, b: 3 * f1(p, a, b) + 1,
+        direction="higher",
+        range=(1, 4),
+    )
+    reg(
+        "test_clipped_recall",
+        lambda p, a, b: np.minimum(2 * (1 - b), 1.0),
+        direction="higher",
+        range=(0, 1),
+    )
     # monotone in alpha only: the engine exchanges the roles of alpha and beta
-    reg("test_wiggly", lambda p, a, b: (1 - a) + 0.1 * np.sin(6 * b),
-        direction="higher", range=(-0.1, 1.1))
-    reg("test_not_monotone", lambda p, a, b: (a - 0.5) ** 2 + (b - 0.5) ** 2,
-        direction="lower", range=(0, 0.5))
+    reg(
+        "test_wiggly",
+        lambda p, a, b: (1 - a) + 0.1 * np.sin(6 * b),
+        direction="higher",
+        range=(-0.1, 1.1),
+    )
+    reg(
+        "test_not_monotone",
+        lambda p, a, b: (a - 0.5) ** 2 + (b - 0.5) ** 2,
+        direction="lower",
+        range=(0, 0.5),
+    )
     yield
     for n in names:
         unregister_metric(n)
@@ -307,28 +334,33 @@ def test_user_metric_affine_invariance(user_metrics):
     for pi in (0.1, 0.5):
         res = U.ops("test_three_f1_plus_one", 3 * mu + 1, prevalence=pi)
         assert res.method == "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
-        np.testing.assert_allclose(res.estimate, U.ops("f1", mu, prevalence=pi).estimate,
-                                   atol=1e-9)
+        np.testing.assert_allclose(res.estimate, U.ops("f1", mu, prevalence=pi).estimate, atol=1e-9)
 
 
 def test_ties_on_a_flat_region(user_metrics):
     # min(2 recall, 1) = 1 on {beta <= 1/2}, an area of 1/2: Pr{M < 1} = 1/2 and
     # mid-ranks add half of Pr{M = 1} = 1/4.
     assert float(U.ops("test_clipped_recall", 1.0, prevalence=0.3)) == pytest.approx(0.5, abs=1e-10)
-    assert float(U.ops("test_clipped_recall", 1.0, prevalence=0.3, ties="mid")) == \
-        pytest.approx(0.75, abs=1e-10)
+    assert float(U.ops("test_clipped_recall", 1.0, prevalence=0.3, ties="mid")) == pytest.approx(
+        0.75, abs=1e-10
+    )
     # below the flat part the metric is continuous: both conventions agree
-    assert float(U.ops("test_clipped_recall", 0.6, prevalence=0.3, ties="mid")) == \
-        pytest.approx(0.3, abs=1e-10)
+    assert float(U.ops("test_clipped_recall", 0.6, prevalence=0.3, ties="mid")) == pytest.approx(
+        0.3, abs=1e-10
+    )
     assert float(U.ops("test_clipped_recall", 0.6, prevalence=0.3)) == pytest.approx(0.3, abs=1e-10)
 
 
 def test_mid_ties_equal_strict_for_continuous_metrics():
     mu = np.linspace(-0.9, 0.9, 7)
-    np.testing.assert_allclose(quad_ops("markedness", mu, 0.3, ties="mid"),
-                               quad_ops("markedness", mu, 0.3), atol=1e-10)
-    np.testing.assert_allclose(U.ops("f1", [0.3, 0.7], prevalence=0.2, ties="mid").estimate,
-                               U.ops("f1", [0.3, 0.7], prevalence=0.2).estimate, atol=0)
+    np.testing.assert_allclose(
+        quad_ops("markedness", mu, 0.3, ties="mid"), quad_ops("markedness", mu, 0.3), atol=1e-10
+    )
+    np.testing.assert_allclose(
+        U.ops("f1", [0.3, 0.7], prevalence=0.2, ties="mid").estimate,
+        U.ops("f1", [0.3, 0.7], prevalence=0.2).estimate,
+        atol=0,
+    )
 
 
 def test_metric_monotone_in_alpha_only(user_metrics, uniform_draws):
@@ -341,8 +373,7 @@ def test_metric_monotone_in_alpha_only(user_metrics, uniform_draws):
         assert abs(exact - np.mean(sample < mu)) < 4 * se
     # exact: Pr{1 - A + 0.1 sin(6 B) < mu} = E_B[clip(mu - 0.1 sin(6B), 0, 1)]
     mu = 0.5
-    want, _ = integrate.quad(lambda t: np.clip(mu - 0.1 * np.sin(6 * t), 0, 1), 0, 1,
-                             epsabs=1e-13)
+    want, _ = integrate.quad(lambda t: np.clip(mu - 0.1 * np.sin(6 * t), 0, 1), 0, 1, epsabs=1e-13)
     assert float(U.ops("test_wiggly", mu, prevalence=0.4)) == pytest.approx(want, abs=1e-9)
 
 
@@ -366,8 +397,9 @@ def _value_in_range(m, t):
 
 
 @settings(max_examples=40, deadline=None)
-@given(name=st.sampled_from(NAMES), pi=st.floats(0.01, 0.99),
-       t1=st.floats(0, 1), t2=st.floats(0, 1))
+@given(
+    name=st.sampled_from(NAMES), pi=st.floats(0.01, 0.99), t1=st.floats(0, 1), t2=st.floats(0, 1)
+)
 def test_property_bounded_and_monotone(name, pi, t1, t2):
     m = resolve_metric(name)
     v = sorted([_value_in_range(m, t1), _value_in_range(m, t2)])
@@ -382,9 +414,13 @@ def test_property_bounded_and_monotone(name, pi, t1, t2):
 
 
 @settings(max_examples=25, deadline=None)
-@given(name=st.sampled_from(["markedness", "mcc", "g_mean", "lr_plus", "diagnostic_odds_ratio",
-                             "prevalence_threshold"]),
-       pi=st.floats(0.02, 0.98), t=st.lists(st.floats(0, 1), min_size=2, max_size=5))
+@given(
+    name=st.sampled_from(
+        ["markedness", "mcc", "g_mean", "lr_plus", "diagnostic_odds_ratio", "prevalence_threshold"]
+    ),
+    pi=st.floats(0.02, 0.98),
+    t=st.lists(st.floats(0, 1), min_size=2, max_size=5),
+)
 def test_property_quadrature_bounded_and_monotone(name, pi, t):
     m = resolve_metric(name)
     v = np.sort([_value_in_range(m, x) for x in t])
@@ -411,6 +447,7 @@ def test_lift_above_its_prevalence_bound():
 # --------------------------------------------------------------------------------------
 # Errors and printing
 # --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("pi", [0.0, 1.0])
 def test_prevalence_zero_or_one(pi):
@@ -445,8 +482,9 @@ def test_ties_option_checked():
 def test_printed_result_says_how():
     assert str(U.ops("mcc", 0.4, prevalence=0.1)) == (
         "OPS(Matthews correlation coefficient = 0.4 at prevalence 0.1) = 0.8950 "
-        "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]")
+        "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
+    )
     res = U.ops("markedness", [0.1, 0.2], prevalence=0.1)
     assert res.method == "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
     assert res.is_exact
-    assert U == Uniform() and hash(U) == hash(Uniform())
+    assert Uniform() == U and hash(U) == hash(Uniform())

@@ -33,8 +33,8 @@ _PYTHON = {"", "python", "python3", "ipython", "ipython3"}
 
 @dataclass(frozen=True)
 class Cell:
-    number: int           # 1-based among the vignette's code cells
-    line: int             # line of the opening fence in the file (1-based)
+    number: int  # 1-based among the vignette's code cells
+    line: int  # line of the opening fence in the file (1-based)
     source: str
     tags: tuple[str, ...]
     language: str
@@ -58,15 +58,15 @@ def _options(body: list[str]) -> tuple[dict[str, object], list[str]]:
             end = next(i for i in range(1, len(body)) if body[i].strip() == "---")
         except StopIteration:
             raise ValueError("an options block opened with --- is never closed") from None
-        block, rest = body[1:end], body[end + 1:]
+        block, rest = body[1:end], body[end + 1 :]
         for k, line in enumerate(block):
             m = re.match(r"^(\w[\w-]*):\s*(.*)$", line)
             if not m:
                 continue
             value = m.group(2)
-            if m.group(1) == "tags" and not value:   # a YAML list on the next lines
+            if m.group(1) == "tags" and not value:  # a YAML list on the next lines
                 items = []
-                for item in block[k + 1:]:
+                for item in block[k + 1 :]:
                     if not (im := re.match(r"^\s*-\s*(.+)$", item)):
                         break
                     items.append(im.group(1))
@@ -91,8 +91,7 @@ def parse_cells(text: str) -> list[Cell]:
     i = 0
     # skip the front matter (YAML between the first two --- lines)
     if lines and lines[0].strip() == "---":
-        i = next((k + 1 for k in range(1, len(lines)) if lines[k].strip() == "---"),
-                 len(lines))
+        i = next((k + 1 for k in range(1, len(lines)) if lines[k].strip() == "---"), len(lines))
     while i < len(lines):
         m = _FENCE.match(lines[i])
         if not m:
@@ -105,11 +104,17 @@ def parse_cells(text: str) -> list[Cell]:
             j += 1
         if j == len(lines):
             raise ValueError(f"line {start + 1}: the code cell opened here is never closed")
-        opts, body = _options(lines[i + 1:j])
+        opts, body = _options(lines[i + 1 : j])
         tags = opts.get("tags") or ()
-        cells.append(Cell(number=len(cells) + 1, line=start + 1,
-                          source=textwrap.dedent("\n".join(body)),
-                          tags=tuple(str(t) for t in tags), language=m.group("lang")))
+        cells.append(
+            Cell(
+                number=len(cells) + 1,
+                line=start + 1,
+                source=textwrap.dedent("\n".join(body)),
+                tags=tuple(str(t) for t in tags),
+                language=m.group("lang"),
+            )
+        )
         i = j + 1
     return cells
 
@@ -118,10 +123,12 @@ def _python_source(cell: Cell) -> str:
     """The cell as plain Python: IPython line magics (``%...``) and shell escapes
     (``!...``) are dropped, as they only tune the kernel; cell magics are refused."""
     if cell.source.lstrip().startswith("%%"):
-        raise ValueError("cell magics (%%...) cannot be run without a kernel; write the "
-                         "cell in plain Python")
-    return "\n".join(line for line in cell.source.splitlines()
-                     if not line.lstrip().startswith(("%", "!")))
+        raise ValueError(
+            "cell magics (%%...) cannot be run without a kernel; write the cell in plain Python"
+        )
+    return "\n".join(
+        line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!"))
+    )
 
 
 def _display(value: object) -> None:
@@ -156,16 +163,19 @@ def run_vignette(path: Path, workdir: Path) -> int:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    cells = [c for c in parse_cells(path.read_text(encoding="utf-8"))
-             if c.language in _PYTHON]
-    namespace: dict = {"__name__": "__main__", "display": lambda *objs, **kw: [
-        _display(o) for o in objs]}
+    cells = [c for c in parse_cells(path.read_text(encoding="utf-8")) if c.language in _PYTHON]
+    namespace: dict = {
+        "__name__": "__main__",
+        "display": lambda *objs, **kw: [_display(o) for o in objs],
+    }
     old = os.getcwd()
     os.chdir(workdir)
     try:
         for cell in cells:
-            where = (f"{path.name}, code cell {cell.number} (line {cell.line}: "
-                     f"{cell.source.strip().splitlines()[0] if cell.source.strip() else ''})")
+            where = (
+                f"{path.name}, code cell {cell.number} (line {cell.line}: "
+                f"{cell.source.strip().splitlines()[0] if cell.source.strip() else ''})"
+            )
             try:
                 run_cell(_python_source(cell), namespace, f"<{path.name} cell {cell.number}>")
             except Exception as exc:
@@ -193,7 +203,7 @@ def test_vignette_runs(path: Path, tmp_path: Path):
 
 
 # ------------------------------------------------------------ the runner's own tests
-_TOY = '''---
+_TOY = """---
 jupytext:
   text_representation:
     format_name: myst
@@ -226,7 +236,7 @@ y
 :tags: [raises-exception]
 1 / 0
 ```
-'''
+"""
 
 
 def test_parse_cells_reads_fences_options_and_tags():
@@ -253,16 +263,22 @@ def test_runner_shares_one_namespace_and_works_in_the_given_folder(tmp_path):
 def test_runner_names_the_vignette_and_cell_that_fails(tmp_path):
     path = tmp_path / "broken.md"
     path.write_text(_TOY.replace("y = x + 1", "y = undefined_name + 1"), encoding="utf-8")
-    with pytest.raises(VignetteError, match=r"broken\.md, code cell 2 \(line 20: "
-                                            r"%matplotlib inline\) raised NameError"):
+    with pytest.raises(
+        VignetteError,
+        match=r"broken\.md, code cell 2 \(line 20: "
+        r"%matplotlib inline\) raised NameError",
+    ):
         run_vignette(path, tmp_path)
 
 
 def test_runner_requires_raises_exception_cells_to_raise(tmp_path):
     path = tmp_path / "calm.md"
     path.write_text(_TOY.replace("1 / 0", "1 / 1"), encoding="utf-8")
-    with pytest.raises(VignetteError, match=r"calm\.md, code cell 3 .* tagged "
-                                            r"raises-exception but raised nothing"):
+    with pytest.raises(
+        VignetteError,
+        match=r"calm\.md, code cell 3 .* tagged "
+        r"raises-exception but raised nothing",
+    ):
         run_vignette(path, tmp_path)
 
 
@@ -273,12 +289,14 @@ def test_runner_displays_the_last_expression():
 
     with pytest.raises(ValueError, match="broken rich display"):
         run_cell("x = 1\nobj", {"obj": BadHTML()}, "<display>")
-    run_cell("obj = None\nobj", {}, "<display>")    # None is not displayed
+    run_cell("obj = None\nobj", {}, "<display>")  # None is not displayed
 
 
 def test_tags_as_a_yaml_list_and_magics_are_dropped(tmp_path):
-    text = ("```{code-cell} ipython3\n---\ntags:\n  - raises-exception\n  - hide-output\n"
-            "---\n%load_ext autoreload\n!echo hi\nraise KeyError('expected')\n```\n")
+    text = (
+        "```{code-cell} ipython3\n---\ntags:\n  - raises-exception\n  - hide-output\n"
+        "---\n%load_ext autoreload\n!echo hi\nraise KeyError('expected')\n```\n"
+    )
     (cell,) = parse_cells(text)
     assert cell.tags == ("raises-exception", "hide-output")
     assert _python_source(cell) == "raise KeyError('expected')"
@@ -288,6 +306,5 @@ def test_tags_as_a_yaml_list_and_magics_are_dropped(tmp_path):
 
 
 def test_unclosed_cell_is_an_error():
-    with pytest.raises(ValueError, match="line 1: the code cell opened here is never "
-                                         "closed"):
+    with pytest.raises(ValueError, match="line 1: the code cell opened here is never closed"):
         parse_cells("```{code-cell} ipython3\nx = 1\n")

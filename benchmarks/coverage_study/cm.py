@@ -32,7 +32,7 @@ from .common import (
     summarize,
 )
 
-CLASSIFIERS = {            # name -> (alpha, beta); see the module docstring
+CLASSIFIERS = {  # name -> (alpha, beta); see the module docstring
     "A": (0.10, 0.25),
     "B": (0.30, 0.40),
     "C": (0.02, 0.05),
@@ -43,21 +43,22 @@ CM_QUANTITIES = ("alpha", "beta", "f1", "mcc", "ops_f1", "ops_mcc")
 @dataclasses.dataclass(frozen=True)
 class CMMethod:
     key: str
-    kwargs: dict[str, Any]        # for ConfusionMatrix.interval (``method=`` included)
-    prevalence: str               # the estimand it targets: "fixed" or "random"
+    kwargs: dict[str, Any]  # for ConfusionMatrix.interval (``method=`` included)
+    prevalence: str  # the estimand it targets: "fixed" or "random"
     default: bool = False
-    binomial: bool = False        # only for alpha and beta
+    binomial: bool = False  # only for alpha and beta
     note: str = ""
 
-    def call(self, cm: ConfusionMatrix, quantity: str, rng: np.random.Generator,
-             n_resamples: int) -> tuple[float, float]:
+    def call(
+        self, cm: ConfusionMatrix, quantity: str, rng: np.random.Generator, n_resamples: int
+    ) -> tuple[float, float]:
         kw = dict(self.kwargs)
         if not self.binomial:
             kw.update(n_resamples=n_resamples, rng=rng)
         if quantity.startswith("ops_"):
             kw["ci"] = kw.pop("method")
             res = cm.ops(quantity[4:], **kw)
-            if res.ci is None:    # no interval when the metric's estimate is 0/0
+            if res.ci is None:  # no interval when the metric's estimate is 0/0
                 raise ValueError("ops() gave no interval (metric estimate undefined)")
             return res.ci.low, res.ci.high
         res = cm.interval(quantity, **kw)
@@ -65,24 +66,62 @@ class CMMethod:
 
 
 CM_METHODS = (
-    CMMethod("dirichlet", {"method": "dirichlet"}, "fixed", default=True,
-             note="equal-tailed, Jeffreys prior, prevalence fixed (default)"),
-    CMMethod("dirichlet-hpd", {"method": "dirichlet", "interval": "hpd"}, "fixed",
-             note="HPD, Jeffreys prior, prevalence fixed"),
-    CMMethod("dirichlet-random", {"method": "dirichlet", "prevalence": "random"}, "random",
-             note="equal-tailed, Jeffreys prior, prevalence random"),
-    CMMethod("bootstrap", {"method": "bootstrap"}, "fixed", default=True,
-             note="stratified, percentile (default)"),
-    CMMethod("bootstrap-bca", {"method": "bootstrap", "interval": "bca"}, "fixed",
-             note="stratified, BCa"),
-    CMMethod("bootstrap-unstratified", {"method": "bootstrap", "stratified": False},
-             "random", note="not stratified, percentile"),
-    CMMethod("clopper-pearson", {"method": "clopper-pearson"}, "fixed", binomial=True,
-             note="exact (alpha, beta only)"),
-    CMMethod("wilson", {"method": "wilson"}, "fixed", binomial=True,
-             note="score interval (alpha, beta only)"),
-    CMMethod("jeffreys", {"method": "jeffreys"}, "fixed", binomial=True,
-             note="Jeffreys with Brown-Cai-DasGupta boundary rule (alpha, beta only)"),
+    CMMethod(
+        "dirichlet",
+        {"method": "dirichlet"},
+        "fixed",
+        default=True,
+        note="equal-tailed, Jeffreys prior, prevalence fixed (default)",
+    ),
+    CMMethod(
+        "dirichlet-hpd",
+        {"method": "dirichlet", "interval": "hpd"},
+        "fixed",
+        note="HPD, Jeffreys prior, prevalence fixed",
+    ),
+    CMMethod(
+        "dirichlet-random",
+        {"method": "dirichlet", "prevalence": "random"},
+        "random",
+        note="equal-tailed, Jeffreys prior, prevalence random",
+    ),
+    CMMethod(
+        "bootstrap",
+        {"method": "bootstrap"},
+        "fixed",
+        default=True,
+        note="stratified, percentile (default)",
+    ),
+    CMMethod(
+        "bootstrap-bca", {"method": "bootstrap", "interval": "bca"}, "fixed", note="stratified, BCa"
+    ),
+    CMMethod(
+        "bootstrap-unstratified",
+        {"method": "bootstrap", "stratified": False},
+        "random",
+        note="not stratified, percentile",
+    ),
+    CMMethod(
+        "clopper-pearson",
+        {"method": "clopper-pearson"},
+        "fixed",
+        binomial=True,
+        note="exact (alpha, beta only)",
+    ),
+    CMMethod(
+        "wilson",
+        {"method": "wilson"},
+        "fixed",
+        binomial=True,
+        note="score interval (alpha, beta only)",
+    ),
+    CMMethod(
+        "jeffreys",
+        {"method": "jeffreys"},
+        "fixed",
+        binomial=True,
+        note="Jeffreys with Brown-Cai-DasGupta boundary rule (alpha, beta only)",
+    ),
 )
 
 
@@ -101,20 +140,31 @@ def cm_make_cells(args: argparse.Namespace) -> list[dict[str, Any]]:
             for pi in CM_PREVALENCES:
                 if not cell_selected(filters, n, pi):
                     continue
-                cells.append({"cell": f"{cname} n={n} pi={pi:g}", "classifier": cname,
-                              "alpha": a, "beta": b, "n": n, "prevalence": pi,
-                              "spawn_key": (0, ci, n, round(pi * 10_000))})
+                cells.append(
+                    {
+                        "cell": f"{cname} n={n} pi={pi:g}",
+                        "classifier": cname,
+                        "alpha": a,
+                        "beta": b,
+                        "n": n,
+                        "prevalence": pi,
+                        "spawn_key": (0, ci, n, round(pi * 10_000)),
+                    }
+                )
     return cells
 
 
-def _cm_truths(n: int, pi: float, a: float, b: float, positives: np.ndarray
-               ) -> dict[str, dict[str, np.ndarray]]:
+def _cm_truths(
+    n: int, pi: float, a: float, b: float, positives: np.ndarray
+) -> dict[str, dict[str, np.ndarray]]:
     """truth[quantity][target] per replicate (NaN where not estimable)."""
     reps = positives.size
     pi_hat = positives / n
     both_present = (positives > 0) & (positives < n)
     out: dict[str, dict[str, np.ndarray]] = {
-        "alpha": {"both": np.full(reps, a)}, "beta": {"both": np.full(reps, b)}}
+        "alpha": {"both": np.full(reps, a)},
+        "beta": {"both": np.full(reps, b)},
+    }
     uniform = Uniform()
     for m in ("f1", "mcc"):
         metric = resolve_metric(m)
@@ -123,15 +173,15 @@ def _cm_truths(n: int, pi: float, a: float, b: float, positives: np.ndarray
         pop = np.full(reps, float(metric(pi, a, b)))
         out[m] = {"conditional": cond, "population": pop}
         ops_cond = np.full(reps, np.nan)
-        ops_cond[both_present] = uniform.ops(m, cond[both_present],
-                                             prevalence=pi_hat[both_present]).estimate
+        ops_cond[both_present] = uniform.ops(
+            m, cond[both_present], prevalence=pi_hat[both_present]
+        ).estimate
         ops_pop = np.full(reps, float(uniform.ops(m, pop[0], prevalence=pi).estimate))
         out[f"ops_{m}"] = {"conditional": ops_cond, "population": ops_pop}
     return out
 
 
-def _class_totals(n: int, pi: float, rate: str, positives: str
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def _class_totals(n: int, pi: float, rate: str, positives: str) -> tuple[np.ndarray, np.ndarray]:
     """The class totals t the interval for alpha (t = N) or beta (t = P) is computed from,
     and their probabilities, as the study draws them (P ~ Binomial(n, pi), or fixed at
     round(n pi)); t = 0 (quantity undefined) and totals of probability below 1e-12 left
@@ -181,8 +231,9 @@ FLOOR_TINY = 1e-9
 FLOOR_MAX_OUTCOMES = 22
 
 
-def _coverage_floor(n: int, pi: float, p: float, rate: str, positives: str,
-                    bound: float = ACCEPT_LOW) -> float:
+def _coverage_floor(
+    n: int, pi: float, p: float, rate: str, positives: str, bound: float = ACCEPT_LOW
+) -> float:
     """A lower bound, exact and without simulation, on the coverage that *any* interval
     for alpha or beta can have in a cell if it covers the truth with probability at least
     ``bound`` given each class total.
@@ -213,7 +264,7 @@ def _coverage_floor(n: int, pi: float, p: float, rate: str, positives: str,
         if len(droppable) > FLOOR_MAX_OUTCOMES:
             floor += w * bound
             continue
-        sums = np.zeros(1)              # totals of the subsets of droppable outcomes
+        sums = np.zeros(1)  # totals of the subsets of droppable outcomes
         for q in droppable:
             sums = np.concatenate([sums, sums + q])
             sums = sums[sums <= budget]
@@ -240,8 +291,12 @@ def cm_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[str,
     for q in ("f1", "mcc", "ops_f1", "ops_mcc"):
         absent[q] = (pos == 0) | (neg == 0)
     # --- intervals, one test set at a time, through the public API
-    pairs = [(q, m) for q in CM_QUANTITIES for m in CM_METHODS
-             if not (m.binomial and q not in ("alpha", "beta"))]
+    pairs = [
+        (q, m)
+        for q in CM_QUANTITIES
+        for m in CM_METHODS
+        if not (m.binomial and q not in ("alpha", "beta"))
+    ]
     low = {(q, m.key): np.full(reps, np.nan) for q, m in pairs}
     high = {(q, m.key): np.full(reps, np.nan) for q, m in pairs}
     # why a method gave no interval, and warnings the package emitted, per (q, method)
@@ -273,24 +328,43 @@ def cm_run_cell(spec: dict[str, Any], options: dict[str, Any]) -> list[dict[str,
     min_expected = {"alpha": min(e_fp, e_tn), "beta": min(e_tp, e_fn)}
     for q in ("f1", "mcc", "ops_f1", "ops_mcc"):
         min_expected[q] = min(e_tp, e_fn, e_fp, e_tn)
-    exact = {q: _exact_rate_coverage(n, pi, a if q == "alpha" else b, q, options["positives"])
-             for q in ("alpha", "beta")}
+    exact = {
+        q: _exact_rate_coverage(n, pi, a if q == "alpha" else b, q, options["positives"])
+        for q in ("alpha", "beta")
+    }
     rows = []
     for q, m in pairs:
         for target, truth in truths[q].items():
             matched = target == "both" or (target == "conditional") == (m.prevalence == "fixed")
             s = summarize(low[q, m.key], high[q, m.key], truth, absent[q])
-            rows.append({"part": "cm", "cell": spec["cell"], "quantity": q, "method": m.key,
-                         "is_default": m.default, "target": target, "matched": matched, **s,
-                         "n_resamples": None if m.binomial else n_res, "seed": seed,
-                         "cell_seconds": round(seconds, 2), "cell_cpu_seconds": round(cpu, 2),
-                         "exact_coverage": exact[q] if q in exact and m.key in (
-                             "dirichlet", "dirichlet-random") else np.nan,
-                         "classifier": spec["classifier"], "alpha": a, "beta": b, "n": n,
-                         "prevalence": pi, "positives": options["positives"],
-                         "min_expected_count": round(min_expected[q], 4),
-                         "undefined_reasons": "; ".join(
-                             f"{k} ({v})" for k, v in reasons[q, m.key].items()),
-                         "warnings": "; ".join(
-                             f"{k} ({v})" for k, v in warned[q, m.key].items())})
+            rows.append(
+                {
+                    "part": "cm",
+                    "cell": spec["cell"],
+                    "quantity": q,
+                    "method": m.key,
+                    "is_default": m.default,
+                    "target": target,
+                    "matched": matched,
+                    **s,
+                    "n_resamples": None if m.binomial else n_res,
+                    "seed": seed,
+                    "cell_seconds": round(seconds, 2),
+                    "cell_cpu_seconds": round(cpu, 2),
+                    "exact_coverage": exact[q]
+                    if q in exact and m.key in ("dirichlet", "dirichlet-random")
+                    else np.nan,
+                    "classifier": spec["classifier"],
+                    "alpha": a,
+                    "beta": b,
+                    "n": n,
+                    "prevalence": pi,
+                    "positives": options["positives"],
+                    "min_expected_count": round(min_expected[q], 4),
+                    "undefined_reasons": "; ".join(
+                        f"{k} ({v})" for k, v in reasons[q, m.key].items()
+                    ),
+                    "warnings": "; ".join(f"{k} ({v})" for k, v in warned[q, m.key].items()),
+                }
+            )
     return rows

@@ -35,8 +35,18 @@ class Part:
 
 # Registry of parts. To add one, write make_cells / run_cell / render and list it here.
 PARTS: dict[str, Part] = {
-    "cm": Part("cm", "confusion-matrix quantities: alpha, beta, F1, MCC, OPS(F1), OPS(MCC)",
-               cm_make_cells, cm_run_cell, cm_render),
-    "curve": Part("curve", "ROC AUC and PR AUC from simulated scores, and their OPS",
-                  curve_make_cells, curve_run_cell, curve_render),
+    "cm": Part(
+        "cm",
+        "confusion-matrix quantities: alpha, beta, F1, MCC, OPS(F1), OPS(MCC)",
+        cm_make_cells,
+        cm_run_cell,
+        cm_render,
+    ),
+    "curve": Part(
+        "curve",
+        "ROC AUC and PR AUC from simulated scores, and their OPS",
+        curve_make_cells,
+        curve_run_cell,
+        curve_render,
+    ),
 }

@@ -11,7 +11,7 @@ the checks of given counts live here; the curve object only stores what they ret
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -36,12 +36,13 @@ __all__ = [
 
 # Counts are stored as int64 when they are whole numbers. Float sums of whole numbers
 # are exact below 2**53, so converting them then loses nothing.
-EXACT_INT = 2.0 ** 53
+EXACT_INT = 2.0**53
 
 
 # ------------------------------------------------------------------ the constructors
-def score_counts(y_true: Any, y_score: Any, *, pos_label: Any = None,
-                 sample_weight: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def score_counts(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Thresholds and cumulative TP and FP counts of raw rows (``ScoreCurve.from_scores``).
 
     Rows of weight 0 are dropped. Without weights the counts come from
@@ -66,8 +67,9 @@ def score_counts(y_true: Any, y_score: Any, *, pos_label: Any = None,
     return cumulate(*weighted_blocks(s, is_pos, w))
 
 
-def aggregated_counts(thresholds: Any, positives: Any, negatives: Any
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def aggregated_counts(
+    thresholds: Any, positives: Any, negatives: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Thresholds and cumulative TP and FP counts of per-score counts in any order
     (``ScoreCurve.from_counts``): checked, rows without data dropped, repeated scores
     merged."""
@@ -77,20 +79,24 @@ def aggregated_counts(thresholds: Any, positives: Any, negatives: Any
     check_same_length(thresholds=thr, positives=pos, negatives=neg)
     for name, c in (("positives", pos), ("negatives", neg)):
         if not c.sum() > 0:
-            raise ValueError(f"`{name}` must have a positive total: a curve needs both "
-                             f"classes; got a total of {scalar(c.sum())!r}.")
+            raise ValueError(
+                f"`{name}` must have a positive total: a curve needs both "
+                f"classes; got a total of {scalar(c.sum())!r}."
+            )
     keep = (pos > 0) | (neg > 0)
     if not keep.all():
         thr, pos, neg = thr[keep], pos[keep], neg[keep]
     order = np.argsort(thr, kind="stable")[::-1]
     thr = thr[order]
     starts = np.flatnonzero(np.concatenate(([True], thr[1:] != thr[:-1])))
-    return cumulate(thr[starts], np.add.reduceat(pos[order], starts),
-                    np.add.reduceat(neg[order], starts))
+    return cumulate(
+        thr[starts], np.add.reduceat(pos[order], starts), np.add.reduceat(neg[order], starts)
+    )
 
 
-def check_cumulative(thresholds: Any, tps: Any, fps: Any
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def check_cumulative(
+    thresholds: Any, tps: Any, fps: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Checked arrays of given cumulative counts (``ScoreCurve(thresholds, tps, fps)``):
     thresholds as float64, the counts through :func:`as_counts` (both float64 when only
     one is whole). Possibly the caller's arrays: copy before storing."""
@@ -100,28 +106,37 @@ def check_cumulative(thresholds: Any, tps: Any, fps: Any
     check_same_length(thresholds=thr, tps=tp, fps=fp)
     if thr.size > 1 and not np.all(thr[1:] < thr[:-1]):
         i = int(np.flatnonzero(thr[1:] >= thr[:-1])[0])
-        raise ValueError(f"`thresholds` must be strictly decreasing (distinct scores, "
-                         f"highest first); got {float(thr[i])!r} then "
-                         f"{float(thr[i + 1])!r} at positions {i} and {i + 1}.")
+        raise ValueError(
+            f"`thresholds` must be strictly decreasing (distinct scores, "
+            f"highest first); got {float(thr[i])!r} then "
+            f"{float(thr[i + 1])!r} at positions {i} and {i + 1}."
+        )
     for name, c in (("tps", tp), ("fps", fp)):
         if c[0] < 0 or (c.size > 1 and np.any(c[1:] < c[:-1])):
-            raise ValueError(f"`{name}` must be non-negative and non-decreasing "
-                             "(cumulative counts at decreasing thresholds).")
+            raise ValueError(
+                f"`{name}` must be non-negative and non-decreasing "
+                "(cumulative counts at decreasing thresholds)."
+            )
     total = tp + fp
     if total[0] <= 0 or (total.size > 1 and np.any(total[1:] <= total[:-1])):
-        raise ValueError("`tps + fps` must be strictly increasing from a positive first "
-                         "value: every threshold must hold some data.")
+        raise ValueError(
+            "`tps + fps` must be strictly increasing from a positive first "
+            "value: every threshold must hold some data."
+        )
     if tp[-1] <= 0 or fp[-1] <= 0:
         which, last = ("tps", tp[-1]) if tp[-1] <= 0 else ("fps", fp[-1])
-        raise ValueError(f"`{which}` must end with a positive total: a curve needs both "
-                         f"classes; got {which}[-1] = {last.item()!r}.")
+        raise ValueError(
+            f"`{which}` must end with a positive total: a curve needs both "
+            f"classes; got {which}[-1] = {last.item()!r}."
+        )
     if tp.dtype != fp.dtype:
         tp, fp = tp.astype(np.float64), fp.astype(np.float64)
     return thr, tp, fp
 
 
-def cumulate(thresholds: np.ndarray, pos: np.ndarray, neg: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def cumulate(
+    thresholds: np.ndarray, pos: np.ndarray, neg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The curve's arrays from per-threshold counts (thresholds strictly decreasing, each
     with a positive total), cumulated here: the path shared by :func:`aggregated_counts`
     and weighted :func:`score_counts`. (Unweighted :func:`score_counts` cumulates the
@@ -171,17 +186,21 @@ def check_both_classes(is_pos: np.ndarray, w: np.ndarray | None) -> None:
     if w is not None:
         if not is_pos.size:
             raise ValueError("`sample_weight` must not be all zero.")
-        raise ValueError("`sample_weight` must give both classes a positive total weight; "
-                         f"got only {'positive' if n_pos else 'negative'} rows with "
-                         "non-zero weight.")
+        raise ValueError(
+            "`sample_weight` must give both classes a positive total weight; "
+            f"got only {'positive' if n_pos else 'negative'} rows with "
+            "non-zero weight."
+        )
     which = "positive" if n_pos else "negative"
-    raise ValueError(f"`y_true` must contain both classes; got only the {which} class "
-                     f"({is_pos.size} rows).")
+    raise ValueError(
+        f"`y_true` must contain both classes; got only the {which} class ({is_pos.size} rows)."
+    )
 
 
 # -------------------------------------------------------------- sorting into blocks
-def unweighted_counts(s: np.ndarray, is_pos: np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def unweighted_counts(
+    s: np.ndarray, is_pos: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (decreasing) and cumulative TP and FP counts, without weights.
 
     All scores are sorted once (``np.sort``: no index array, the fastest sort numpy
@@ -202,15 +221,15 @@ def unweighted_counts(s: np.ndarray, is_pos: np.ndarray
     del small
     small_ge = np.bincount(at, minlength=m)
     del at
-    np.cumsum(small_ge[::-1], out=small_ge[::-1])       # in place: no second array
+    np.cumsum(small_ge[::-1], out=small_ge[::-1])  # in place: no second array
     small_ge = small_ge[::-1]
-    desc = asc[::-1]                                    # a view: no copy
+    desc = asc[::-1]  # a view: no copy
     new_block = desc[1:] != desc[:-1]
-    if np.count_nonzero(new_block) == m - 1:           # all distinct: no gathers
+    if np.count_nonzero(new_block) == m - 1:  # all distinct: no gathers
         thresholds = desc
         large_ge = np.arange(1, m + 1, dtype=np.int64)
     else:
-        last = np.append(np.flatnonzero(new_block), m - 1)   # last row of each block
+        last = np.append(np.flatnonzero(new_block), m - 1)  # last row of each block
         thresholds = desc[last]
         small_ge = small_ge[last]
         large_ge = last + 1
@@ -218,8 +237,9 @@ def unweighted_counts(s: np.ndarray, is_pos: np.ndarray
     return (thresholds, small_ge, large_ge) if pos_small else (thresholds, large_ge, small_ge)
 
 
-def weighted_blocks(s: np.ndarray, is_pos: np.ndarray, w: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def weighted_blocks(
+    s: np.ndarray, is_pos: np.ndarray, w: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (decreasing) and the weight of positives and negatives at each.
 
     Each class is ``argsort``-ed so that its weights travel with its scores, and the
@@ -240,9 +260,9 @@ def weighted_blocks(s: np.ndarray, is_pos: np.ndarray, w: np.ndarray
         merged, from_small, mw = merge_sorted(sneg, spos, wneg, wpos)
     del spos, sneg, wpos, wneg
     m = merged.size
-    desc = merged[::-1]                       # decreasing scores, a view
+    desc = merged[::-1]  # decreasing scores, a view
     small_desc = from_small[::-1]
-    mw_desc = mw[::-1]
+    mw_desc = cast(np.ndarray, mw)[::-1]  # weights given: merged weights returned
     w_small = np.where(small_desc, mw_desc, 0.0)
     w_large = np.where(small_desc, 0.0, mw_desc)
     new_block = desc[1:] != desc[:-1]
@@ -257,9 +277,12 @@ def weighted_blocks(s: np.ndarray, is_pos: np.ndarray, w: np.ndarray
     return (thresholds, w_small, w_large) if pos_small else (thresholds, w_large, w_small)
 
 
-def merge_sorted(small: np.ndarray, large: np.ndarray,
-                 w_small: np.ndarray | None = None, w_large: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def merge_sorted(
+    small: np.ndarray,
+    large: np.ndarray,
+    w_small: np.ndarray | None = None,
+    w_large: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Merge two ascending arrays in O(n): the merged values, a mask of the entries
     that came from ``small`` and the merged weights.
 
@@ -300,8 +323,9 @@ def check_counts(name: str, values: Any) -> np.ndarray:
     arr = check_1d(name, values, numeric=True)
     if (arr < 0).any():
         i = int(np.flatnonzero(arr < 0)[0])
-        raise ValueError(f"`{name}` must be non-negative counts; got {arr[i].item()!r} at "
-                         f"position {i}.")
+        raise ValueError(
+            f"`{name}` must be non-negative counts; got {arr[i].item()!r} at position {i}."
+        )
     return arr
 
 

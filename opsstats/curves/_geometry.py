@@ -51,8 +51,15 @@ CURVES = ("roc", "pr", "lift", "gain")
 RULES = ("trapezoid", "step")
 DEFAULT_RULE = {"roc": "trapezoid", "pr": "step", "lift": "step", "gain": "trapezoid"}
 #: x axes an operating point can be fixed on; each increases along a curve.
-X_AXES = {"recall": "recall", "tpr": "recall", "sensitivity": "recall",
-          "fpr": "fpr", "alpha": "fpr", "rate": "rate", "q": "rate"}
+X_AXES = {
+    "recall": "recall",
+    "tpr": "recall",
+    "sensitivity": "recall",
+    "fpr": "fpr",
+    "alpha": "fpr",
+    "rate": "rate",
+    "q": "rate",
+}
 
 
 def x_coordinate(axis: str, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
@@ -64,8 +71,9 @@ def x_coordinate(axis: str, prevalence: float, alpha: Any, beta: Any) -> np.ndar
     return prevalence * (1.0 - beta) + (1.0 - prevalence) * alpha
 
 
-def curve_xy(curve: str, prevalence: float, alpha: Any, beta: Any, *,
-             first_limit: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def curve_xy(
+    curve: str, prevalence: float, alpha: Any, beta: Any, *, first_limit: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of the points of a ROC, PR, lift or gain curve.
 
     Precision and lift are 0/0 at the first point, (alpha, beta) = (0, 1), where
@@ -108,8 +116,7 @@ def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
         elif rule == "trapezoid":
             h = 0.5 * (y[..., 1:] + y[..., :-1])
         else:
-            raise ValueError(f"`rule` must be one of {', '.join(map(repr, RULES))}; "
-                             f"got {rule!r}.")
+            raise ValueError(f"`rule` must be one of {', '.join(map(repr, RULES))}; got {rule!r}.")
         return np.where(dx > 0, h * dx, 0.0).sum(axis=-1)
 
 
@@ -259,9 +266,11 @@ def parse_area(name: str, rule: str | None = None) -> CurveArea:
     curve = key[1:-4] if normalized else key[:-4] if key.endswith("_auc") else ""
     if curve not in CURVES:
         valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES]
-        raise ValueError(f"unknown curve quantity {name!r}; valid names: {', '.join(valid)} "
-                         "(or a registered metric with `at={'recall': u}`, `{'fpr': u}` "
-                         "or `{'rate': u}`).")
+        raise ValueError(
+            f"unknown curve quantity {name!r}; valid names: {', '.join(valid)} "
+            "(or a registered metric with `at={'recall': u}`, `{'fpr': u}` "
+            "or `{'rate': u}`)."
+        )
     rule = DEFAULT_RULE[curve] if rule is None else check_choice("rule", rule, RULES)
     return CurveArea(curve, rule, normalized)
 
@@ -269,29 +278,35 @@ def parse_area(name: str, rule: str | None = None) -> CurveArea:
 def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoint:
     """``("precision", {"recall": 0.9})`` to an :class:`OperatingPoint`."""
     if not isinstance(at, dict) or len(at) != 1:
-        raise TypeError("`at` must be a one-entry dict such as {'recall': 0.9}, "
-                        f"{{'fpr': 0.1}} or {{'rate': 0.05}}; got {describe(at)}.")
-    (axis_name, u), = at.items()
+        raise TypeError(
+            "`at` must be a one-entry dict such as {'recall': 0.9}, "
+            f"{{'fpr': 0.1}} or {{'rate': 0.05}}; got {describe(at)}."
+        )
+    ((axis_name, u),) = at.items()
     axis = X_AXES.get(str(axis_name).lower())
     if axis is None:
-        raise ValueError(f"the key of `at` must be one of {', '.join(map(repr, X_AXES))}; "
-                         f"got {axis_name!r}.")
+        raise ValueError(
+            f"the key of `at` must be one of {', '.join(map(repr, X_AXES))}; got {axis_name!r}."
+        )
     u = check_probability(f"at[{axis_name!r}]", u)
     if u <= 0.0:
         raise ValueError(f"the operating point `at[{axis_name!r}]` must be in (0, 1]; got {u!r}.")
     return OperatingPoint(resolve_metric(metric, **params), axis, u)
 
 
-def resolve_quantity(name: Any, at: Any, rule: str | None,
-                     params: dict[str, Any]) -> CurveArea | OperatingPoint:
+def resolve_quantity(
+    name: Any, at: Any, rule: str | None, params: dict[str, Any]
+) -> CurveArea | OperatingPoint:
     """The curve quantity ``name`` stands for: an area (``"roc_auc"``, a
     :class:`CurveArea`, with an optional ``rule``), or with ``at`` a metric read off the
     curve at that operating point (eq. 9); an :class:`OperatingPoint` as it is."""
     if isinstance(name, OperatingPoint):
         if at is not None or rule is not None or params:
-            raise TypeError("an OperatingPoint already fixes its point; do not pass an "
-                            "operating point (`at`, `top_k`), `rule` or metric parameters "
-                            "with it.")
+            raise TypeError(
+                "an OperatingPoint already fixes its point; do not pass an "
+                "operating point (`at`, `top_k`), `rule` or metric parameters "
+                "with it."
+            )
         return name
     if at is None:
         if isinstance(name, CurveArea):
@@ -300,6 +315,7 @@ def resolve_quantity(name: Any, at: Any, rule: str | None,
             raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
         return parse_area(name, rule)
     if rule is not None:
-        raise ValueError("`rule` applies to curve areas, not to a value at an operating "
-                         "point `at`.")
+        raise ValueError(
+            "`rule` applies to curve areas, not to a value at an operating point `at`."
+        )
     return parse_at(name, at, **params)

@@ -18,8 +18,7 @@ import numpy as np
 from .._validation import check_positive_int, check_real, describe
 from ._counting import scalar
 
-__all__ = ["TOP_K_TIES", "check_threshold", "check_top_k", "counts_at_threshold",
-           "counts_at_top_k"]
+__all__ = ["TOP_K_TIES", "check_threshold", "check_top_k", "counts_at_threshold", "counts_at_top_k"]
 
 #: How ``confusion_matrix(top_k=K)`` treats a tie block that straddles the K-th row.
 TOP_K_TIES = ("interpolate", "include", "exclude")
@@ -27,8 +26,9 @@ TOP_K_TIES = ("interpolate", "include", "exclude")
 
 def check_threshold(value: Any) -> float:
     """A real threshold; +-inf allowed (above or below every score), NaN refused."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
-                                                            | np.floating):
+    if isinstance(value, bool | np.bool_) or not isinstance(
+        value, int | float | np.integer | np.floating
+    ):
         raise TypeError(f"`threshold` must be a real number; got {describe(value)}.")
     t = float(value)
     if np.isnan(t):
@@ -39,29 +39,34 @@ def check_threshold(value: Any) -> float:
 def check_top_k(top_k: Any, n: int | float, is_integer: bool) -> float:
     """K of a top-K rule: a positive integer for whole counts, a positive real (weight
     units) otherwise; at most ``n``, the number of rows (total weight)."""
+    k: float
     if is_integer:
         k = check_positive_int("top_k", top_k)
     else:
         k = check_real("top_k", top_k, low=0.0, low_open=True)
     if k > n:
-        raise ValueError(f"`top_k` must be at most the number of rows n = {n!r} "
-                         f"(the total weight for weighted data); got {top_k!r}.")
+        raise ValueError(
+            f"`top_k` must be at most the number of rows n = {n!r} "
+            f"(the total weight for weighted data); got {top_k!r}."
+        )
     return k
 
 
-def counts_at_threshold(thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray,
-                        t: float) -> tuple[int | float, int | float]:
+def counts_at_threshold(
+    thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray, t: float
+) -> tuple[int | float, int | float]:
     """(TP, FP) of the rule "predict positive where score >= t"."""
     k = thresholds.size - int(np.searchsorted(thresholds[::-1], t, "left"))
     return (scalar(tps[k - 1]), scalar(fps[k - 1])) if k else (0, 0)
 
 
-def counts_at_top_k(tps: np.ndarray, fps: np.ndarray, K: float,
-                    ties: str) -> tuple[int | float, int | float]:
+def counts_at_top_k(
+    tps: np.ndarray, fps: np.ndarray, K: float, ties: str
+) -> tuple[int | float, int | float]:
     """(TP, FP) of the K highest-scoring rows, a tie block straddling the K-th row
     resolved by ``ties`` (one of :data:`TOP_K_TIES`)."""
     total = tps + fps
-    j = int(np.searchsorted(total, K, side="left"))      # first block reaching K
+    j = int(np.searchsorted(total, K, side="left"))  # first block reaching K
     tp_prev, fp_prev = (scalar(tps[j - 1]), scalar(fps[j - 1])) if j else (0, 0)
     tp_j, fp_j = scalar(tps[j]), scalar(fps[j])
     if total[j] == K or ties == "include":

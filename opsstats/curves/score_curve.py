@@ -36,8 +36,12 @@ from ._operating_points import TOP_K_TIES
 __all__ = ["ScoreCurve", "TOP_K_TIES"]
 
 #: Column names (x, y) of each curve's DataFrame.
-_COLUMNS = {"roc": ("fpr", "tpr"), "pr": ("recall", "precision"),
-            "lift": ("rate", "lift"), "gain": ("rate", "gain")}
+_COLUMNS = {
+    "roc": ("fpr", "tpr"),
+    "pr": ("recall", "precision"),
+    "lift": ("rate", "lift"),
+    "gain": ("rate", "gain"),
+}
 
 
 # --------------------------------------------------------------------------- helpers
@@ -106,7 +110,11 @@ class ScoreCurve:
     0.8333
     """
 
-    __slots__ = ("_thresholds", "_tps", "_fps", "_cache")
+    __slots__ = ("_cache", "_fps", "_thresholds", "_tps")
+    _thresholds: np.ndarray
+    _tps: np.ndarray
+    _fps: np.ndarray
+    _cache: dict[str, Any]
 
     def __init__(self, thresholds: Any, tps: Any, fps: Any) -> None:
         thr, tp, fp = check_cumulative(thresholds, tps, fps)
@@ -117,7 +125,7 @@ class ScoreCurve:
         for name, arr in (("_thresholds", thr), ("_tps", tp), ("_fps", fp)):
             arr.flags.writeable = False
             object.__setattr__(self, name, arr)
-        object.__setattr__(self, "_cache", {})    # alpha and beta, made on first use
+        object.__setattr__(self, "_cache", {})  # alpha and beta, made on first use
 
     @classmethod
     def _trusted(cls, thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray) -> ScoreCurve:
@@ -134,8 +142,9 @@ class ScoreCurve:
 
     # ----------------------------------------------------------------- builders
     @classmethod
-    def from_scores(cls, y_true: Any, y_score: Any, *, pos_label: Any = None,
-                    sample_weight: Any = None) -> ScoreCurve:
+    def from_scores(
+        cls, y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+    ) -> ScoreCurve:
         """The curve of scores ``y_score`` for binary labels ``y_true``.
 
         Parameters
@@ -184,8 +193,9 @@ class ScoreCurve:
         ...                        sample_weight=[2.0, 0.5, 1.0]).tps
         array([1., 3., 3.])
         """
-        return cls._trusted(*score_counts(y_true, y_score, pos_label=pos_label,
-                                          sample_weight=sample_weight))
+        return cls._trusted(
+            *score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        )
 
     @classmethod
     def from_counts(cls, thresholds: Any, positives: Any, negatives: Any) -> ScoreCurve:
@@ -314,12 +324,12 @@ class ScoreCurve:
             flat = np.empty(tps.size, dtype=bool)
             flat[0] = tps[0] == 0
             np.equal(tps[1:], tps[:-1], out=flat[1:])
-            inner = flat[:-1] & flat[1:]       # thresholds[k] inside a run, k < J - 1
+            inner = flat[:-1] & flat[1:]  # thresholds[k] inside a run, k < J - 1
             n_drop = int(np.count_nonzero(inner))
             if n_drop == 0:
                 out = (self.alpha, self.beta)
             else:
-                keep = np.flatnonzero(~inner)   # thresholds kept (besides the last)
+                keep = np.flatnonzero(~inner)  # thresholds kept (besides the last)
                 J = tps.size
                 a = np.empty(J - n_drop + 1)
                 b = np.empty(J - n_drop + 1)
@@ -352,8 +362,13 @@ class ScoreCurve:
         kind = check_choice("kind", kind, geo.CURVES)
         x, y = geo.curve_xy(kind, self.prevalence, self.alpha, self.beta)
         xname, yname = _COLUMNS[kind]
-        return pd.DataFrame({"threshold": np.concatenate(([np.inf], self._thresholds)),
-                             xname: x, yname: y})
+        return pd.DataFrame(
+            {
+                "threshold": np.concatenate((np.array([np.inf]), self._thresholds)),
+                xname: x,
+                yname: y,
+            }
+        )
 
     def roc(self) -> pd.DataFrame:
         """The ROC curve: columns ``threshold, fpr, tpr`` (see :meth:`curve`).
@@ -448,8 +463,14 @@ class ScoreCurve:
     def _check_top_k(self, top_k: Any) -> float:
         return op.check_top_k(top_k, self.n, self.is_integer)
 
-    def value_at(self, metric: Any, at: dict[str, float] | None = None, *,
-                 top_k: float | None = None, **params: Any) -> float:
+    def value_at(
+        self,
+        metric: Any,
+        at: dict[str, float] | None = None,
+        *,
+        top_k: float | None = None,
+        **params: Any,
+    ) -> float:
         """A metric read off the curve at a fixed x (Zhao et al., eq. 9).
 
         Parameters
@@ -492,19 +513,30 @@ class ScoreCurve:
         2.0
         """
         if (at is None) == (top_k is None):
-            raise TypeError("give exactly one of `at` (e.g. {'recall': 0.9}) and `top_k`; "
-                            f"got at={describe(at)}, top_k={describe(top_k)}.")
+            raise TypeError(
+                "give exactly one of `at` (e.g. {'recall': 0.9}) and `top_k`; "
+                f"got at={describe(at)}, top_k={describe(top_k)}."
+            )
         if top_k is not None:
             at = {"rate": self._check_top_k(top_k) / self.n}
         point = geo.parse_at(metric, at, **params)
         value = float(geo.value_at(point, self.prevalence, *self._geometry_points()))
         if np.isnan(value):
-            warnings.warn(f"{point.label} is undefined (0/0: {point.metric.metric.undefined}) "
-                          f"on {self!r}; returning NaN.", UndefinedMetricWarning, stacklevel=2)
+            warnings.warn(
+                f"{point.label} is undefined (0/0: {point.metric.metric.undefined}) "
+                f"on {self!r}; returning NaN.",
+                UndefinedMetricWarning,
+                stacklevel=2,
+            )
         return value
 
-    def confusion_matrix(self, *, threshold: float | None = None, top_k: float | None = None,
-                         ties: str = "interpolate") -> ConfusionMatrix:
+    def confusion_matrix(
+        self,
+        *,
+        threshold: float | None = None,
+        top_k: float | None = None,
+        ties: str = "interpolate",
+    ) -> ConfusionMatrix:
         """The confusion matrix at a threshold or for the top K rows.
 
         Parameters
@@ -548,24 +580,39 @@ class ScoreCurve:
         ConfusionMatrix(tp=1, fp=0, fn=1, tn=3)
         """
         if (threshold is None) == (top_k is None):
-            raise TypeError("give exactly one of `threshold` and `top_k`; got "
-                            f"threshold={describe(threshold)}, top_k={describe(top_k)}.")
+            raise TypeError(
+                "give exactly one of `threshold` and `top_k`; got "
+                f"threshold={describe(threshold)}, top_k={describe(top_k)}."
+            )
         ties = check_choice("ties", ties, TOP_K_TIES)
         if threshold is not None:
-            tp, fp = op.counts_at_threshold(self._thresholds, self._tps, self._fps,
-                                            op.check_threshold(threshold))
+            tp, fp = op.counts_at_threshold(
+                self._thresholds, self._tps, self._fps, op.check_threshold(threshold)
+            )
         else:
-            tp, fp = op.counts_at_top_k(self._tps, self._fps, self._check_top_k(top_k),
-                                        ties)
+            tp, fp = op.counts_at_top_k(self._tps, self._fps, self._check_top_k(top_k), ties)
         P, N = self.n_positive, self.n_negative
         return ConfusionMatrix(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
 
-    def ops(self, metric: Any, *, at: dict[str, float] | None = None,
-            top_k: float | None = None, reference: Any = None, rule: str | None = None,
-            ties: str = "strict", ci: str | None = None, confidence_level: float = 0.95,
-            n_resamples: int = 2000, interval: str | None = None, stratified: bool = True,
-            rng: Any = None, progress: bool = False, prior: Any = None,
-            **params: Any) -> Any:
+    def ops(
+        self,
+        metric: Any,
+        *,
+        at: dict[str, float] | None = None,
+        top_k: float | None = None,
+        reference: Any = None,
+        rule: str | None = None,
+        ties: str = "strict",
+        ci: str | None = None,
+        confidence_level: float = 0.95,
+        n_resamples: int = 2000,
+        interval: str | None = None,
+        stratified: bool = True,
+        rng: Any = None,
+        progress: bool = False,
+        prior: Any = None,
+        **params: Any,
+    ) -> Any:
         """Outperformance score (o-value) of a curve quantity against a curve reference,
         optionally with an interval.
 
@@ -623,18 +670,42 @@ class ScoreCurve:
         >>> r.ci.low <= r.estimate <= r.ci.high
         True
         """
-        return upcall("curve_ops")(self, metric, at=at, top_k=top_k, reference=reference,
-                                  rule=rule, ties=ties, ci=ci,
-                                  confidence_level=confidence_level, n_resamples=n_resamples,
-                                  interval=interval, stratified=stratified, rng=rng,
-                                  progress=progress, prior=prior, **params)
+        return upcall("curve_ops")(
+            self,
+            metric,
+            at=at,
+            top_k=top_k,
+            reference=reference,
+            rule=rule,
+            ties=ties,
+            ci=ci,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            interval=interval,
+            stratified=stratified,
+            rng=rng,
+            progress=progress,
+            prior=prior,
+            **params,
+        )
 
-    def interval(self, name: Any, *, method: str = "auto",
-                 confidence_level: float = 0.95, n_resamples: int = 2000,
-                 interval: str | None = None, stratified: bool = True, rng: Any = None,
-                 progress: bool = False, at: dict[str, float] | None = None,
-                 top_k: float | None = None, rule: str | None = None,
-                 prior: Any = None, **params: Any) -> Any:
+    def interval(
+        self,
+        name: Any,
+        *,
+        method: str = "auto",
+        confidence_level: float = 0.95,
+        n_resamples: int = 2000,
+        interval: str | None = None,
+        stratified: bool = True,
+        rng: Any = None,
+        progress: bool = False,
+        at: dict[str, float] | None = None,
+        top_k: float | None = None,
+        rule: str | None = None,
+        prior: Any = None,
+        **params: Any,
+    ) -> Any:
         """Confidence interval for an area or an operating-point value of the curve.
 
         Parameters
@@ -827,10 +898,22 @@ class ScoreCurve:
         >>> r.method
         '2000 stratified bootstrap resamples, BCa'
         """
-        return upcall("curve_interval")(self, name, method=method, confidence_level=confidence_level,
-                              n_resamples=n_resamples, interval=interval,
-                              stratified=stratified, rng=rng, progress=progress, at=at,
-                              top_k=top_k, rule=rule, prior=prior, **params)
+        return upcall("curve_interval")(
+            self,
+            name,
+            method=method,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            interval=interval,
+            stratified=stratified,
+            rng=rng,
+            progress=progress,
+            at=at,
+            top_k=top_k,
+            rule=rule,
+            prior=prior,
+            **params,
+        )
 
     # ------------------------------------------------- score-distribution measures
     def dm(self, kernel: int | str = 1) -> float:
@@ -869,17 +952,21 @@ class ScoreCurve:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreCurve):
             return NotImplemented
-        return (np.array_equal(self._thresholds, other._thresholds)
-                and np.array_equal(self._tps, other._tps)
-                and np.array_equal(self._fps, other._fps))
+        return (
+            np.array_equal(self._thresholds, other._thresholds)
+            and np.array_equal(self._tps, other._tps)
+            and np.array_equal(self._fps, other._fps)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"ScoreCurve(n={_fmt_count(self.n)}, "
-                f"n_positive={_fmt_count(self.n_positive)}, "
-                f"n_negative={_fmt_count(self.n_negative)}, "
-                f"thresholds={self._thresholds.size}, roc_auc={self.auc('roc'):.4g})")
+        return (
+            f"ScoreCurve(n={_fmt_count(self.n)}, "
+            f"n_positive={_fmt_count(self.n_positive)}, "
+            f"n_negative={_fmt_count(self.n_negative)}, "
+            f"thresholds={self._thresholds.size}, roc_auc={self.auc('roc'):.4g})"
+        )
 
     def summary(self, digits: int = 4) -> Summary:
         """Counts, prevalence, areas under the four curves and, for scores in [0, 1], the
@@ -921,31 +1008,51 @@ class ScoreCurve:
         Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13, 14.
         """
         rows: list[tuple[str, str, Any]] = [
-            ("data", "n", self.n), ("data", "positives", self.n_positive),
-            ("data", "negatives", self.n_negative), ("data", "prevalence", self.prevalence),
-            ("data", "distinct thresholds", self._thresholds.size)]
+            ("data", "n", self.n),
+            ("data", "positives", self.n_positive),
+            ("data", "negatives", self.n_negative),
+            ("data", "prevalence", self.prevalence),
+            ("data", "distinct thresholds", self._thresholds.size),
+        ]
         specs = [geo.parse_area(f"{k}_auc") for k in geo.CURVES]
         specs += [geo.parse_area(f"n{k}_auc") for k in ("lift", "gain")]
         for spec in specs:
-            rows.append(("area", spec.label, float(geo.curve_area(
-                spec, self.prevalence, *self._geometry_points(spec.curve)))))
-        notes = ["Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) "
-                 "= (0, 1) to (1, 0).",
-                 "Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average "
-                 "precision for PR) for PR and lift."]
+            rows.append(
+                (
+                    "area",
+                    spec.label,
+                    float(
+                        geo.curve_area(spec, self.prevalence, *self._geometry_points(spec.curve))
+                    ),
+                )
+            )
+        notes = [
+            "Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) "
+            "= (0, 1) to (1, 0).",
+            "Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average "
+            "precision for PR) for PR and lift.",
+        ]
         if not self.is_integer:
             notes.append("Counts are weighted sums of `sample_weight`.")
         if self._thresholds[-1] >= 0.0 and self._thresholds[0] <= 1.0:
             for name, value in self.score_measures().items():
                 rows.append(("score distribution", name, float(value)))
-            notes.append("Score-distribution measures: Chtcheprov, Krovvidy and Vera, "
-                         "eqs. 6, 8, 9, 13, 14.")
+            notes.append(
+                "Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13, 14."
+            )
         else:
             notes.append("Score-distribution measures omitted: they need scores in [0, 1].")
         # object dtype keeps the counts whole numbers (a float column would print 4.0000)
-        table = pd.DataFrame({"kind": [r[0] for r in rows], "quantity": [r[1] for r in rows],
-                              "value": pd.Series([r[2] for r in rows], dtype=object)}
-                             ).set_index(["kind", "quantity"])
-        return Summary(title=f"Score curve (n = {self.n:g}, prevalence = "
-                             f"{self.prevalence:.4g})", table=table, notes=tuple(notes),
-                       digits=digits)
+        table = pd.DataFrame(
+            {
+                "kind": [r[0] for r in rows],
+                "quantity": [r[1] for r in rows],
+                "value": pd.Series([r[2] for r in rows], dtype=object),
+            }
+        ).set_index(["kind", "quantity"])
+        return Summary(
+            title=f"Score curve (n = {self.n:g}, prevalence = {self.prevalence:.4g})",
+            table=table,
+            notes=tuple(notes),
+            digits=digits,
+        )

@@ -43,8 +43,8 @@ _LN2 = math.log(2.0)
 #: The kernels K(s) of the DM measures (eq. 6): K(0) = 0, K(1) = 1, K increasing.
 KERNELS: dict[int | str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
     1: ("DM_1", lambda s: s),
-    2: ("DM_2", lambda s: s ** 2),
-    3: ("DM_3", lambda s: s ** 3),
+    2: ("DM_2", lambda s: s**2),
+    3: ("DM_3", lambda s: s**3),
     "entropy": ("DM_entropy", lambda s: np.log1p(s) / _LN2),
     "log": ("DM_log", lambda s: (1.0 + s) * np.log1p(s) / (2.0 * _LN2)),
 }
@@ -54,16 +54,20 @@ def _unit_scores(curve: ScoreCurve) -> np.ndarray:
     """The curve's distinct scores (decreasing), checked to lie in [0, 1]."""
     thr = curve.thresholds
     if thr[-1] < 0.0 or thr[0] > 1.0:
-        raise ValueError("the score-distribution measures need scores in [0, 1] "
-                         "(`y_score` of from_scores, `thresholds` of from_counts); got scores "
-                         f"from {float(thr[-1])!r} to {float(thr[0])!r}.")
+        raise ValueError(
+            "the score-distribution measures need scores in [0, 1] "
+            "(`y_score` of from_scores, `thresholds` of from_counts); got scores "
+            f"from {float(thr[-1])!r} to {float(thr[0])!r}."
+        )
     return thr
 
 
 def _masses(curve: ScoreCurve) -> tuple[np.ndarray, np.ndarray]:
     """Counts (weights) of positives and negatives at each distinct score."""
-    return (np.diff(curve.tps, prepend=0).astype(float),
-            np.diff(curve.fps, prepend=0).astype(float))
+    return (
+        np.diff(curve.tps, prepend=0).astype(float),
+        np.diff(curve.fps, prepend=0).astype(float),
+    )
 
 
 def dm(curve: ScoreCurve, kernel: int | str = 1) -> float:
@@ -109,8 +113,9 @@ def dm(curve: ScoreCurve, kernel: int | str = 1) -> float:
     0.329
     """
     if isinstance(kernel, bool | np.bool_) or kernel not in KERNELS:
-        raise ValueError(f"`kernel` must be one of {', '.join(map(repr, KERNELS))}; "
-                         f"got {describe(kernel)}.")
+        raise ValueError(
+            f"`kernel` must be one of {', '.join(map(repr, KERNELS))}; got {describe(kernel)}."
+        )
     v = _unit_scores(curve)
     pos, neg = _masses(curve)
     k = KERNELS[kernel][1](v)
@@ -205,7 +210,7 @@ def aupc(curve: ScoreCurve) -> float:
     d = _unit_scores(curve)
     pi = curve.prevalence
     _, precision = geo.curve_xy("pr", pi, curve.alpha, curve.beta)
-    precision = precision[1:]                       # drop the 0/0 point at +inf
+    precision = precision[1:]  # drop the 0/0 point at +inf
     width = d - np.append(d[1:], 0.0)
     integral = precision @ width + precision[0] * (1.0 - d[0])
     return float((integral - pi) / (1.0 - pi))
@@ -244,7 +249,7 @@ def error_ratio(curve: ScoreCurve) -> pd.DataFrame:
     # before d_k; the piece starting at 0 predicts every row positive (the last point).
     err = np.asarray(resolve_metric("error_rate")(pi, curve.alpha, curve.beta))[::-1]
     start = np.concatenate(([0.0], d[::-1]))
-    if d[-1] == 0.0:                 # the piece [0, 0) is empty
+    if d[-1] == 0.0:  # the piece [0, 0) is empty
         start, err = start[1:], err[1:]
     return pd.DataFrame({"threshold": start, "error_rate": err, "error_ratio": err / pi})
 

@@ -29,52 +29,52 @@ def _cells(p, a, b):
 
 
 def _tpr(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, _fp, fn, _tn = _cells(p, a, b)
     return tp / (tp + fn)
 
 
 def _tnr(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    _tp, fp, _fn, tn = _cells(p, a, b)
     return tn / (tn + fp)
 
 
 def _fpr(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    _tp, fp, _fn, tn = _cells(p, a, b)
     return fp / (fp + tn)
 
 
 def _fnr(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, _fp, fn, _tn = _cells(p, a, b)
     return fn / (fn + tp)
 
 
 def _ppv(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, fp, _fn, _tn = _cells(p, a, b)
     return tp / (tp + fp)
 
 
 def _npv(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    _tp, _fp, fn, tn = _cells(p, a, b)
     return tn / (tn + fn)
 
 
 def _fdr(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, fp, _fn, _tn = _cells(p, a, b)
     return fp / (tp + fp)
 
 
 def _for(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    _tp, _fp, fn, tn = _cells(p, a, b)
     return fn / (fn + tn)
 
 
 def _accuracy(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, _fp, _fn, tn = _cells(p, a, b)
     return tp + tn
 
 
 def _error_rate(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    _tp, fp, fn, _tn = _cells(p, a, b)
     return fp + fn
 
 
@@ -91,7 +91,7 @@ def _markedness(p, a, b):
 
 
 def _fbeta(p, a, b, beta=1.0):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, fp, fn, _tn = _cells(p, a, b)
     b2 = beta * beta
     return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
 
@@ -104,8 +104,9 @@ def _check_fbeta(beta=1.0):
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
         raise TypeError(f"`beta` (the F-beta weight) must be a positive number; got {beta!r}.")
     if not (np.isfinite(beta) and beta > 0):
-        raise ValueError(f"`beta` (the F-beta weight) must be a finite positive number; "
-                         f"got {beta!r}.")
+        raise ValueError(
+            f"`beta` (the F-beta weight) must be a finite positive number; got {beta!r}."
+        )
 
 
 def _mcc(p, a, b):
@@ -135,7 +136,7 @@ def _fowlkes_mallows(p, a, b):
 
 
 def _jaccard(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, fp, fn, _tn = _cells(p, a, b)
     return tp / (tp + fp + fn)
 
 
@@ -153,7 +154,7 @@ def _lr_minus(p, a, b):
 
 
 def _lift(p, a, b):
-    tp, fp, fn, tn = _cells(p, a, b)
+    tp, _fp, fn, _tn = _cells(p, a, b)
     return _ppv(p, a, b) / (tp + fn)
 
 
@@ -165,79 +166,258 @@ def _prevalence_threshold(p, a, b):
 _INF = float("inf")
 
 _BUILTINS = [
-    Metric("recall", _tpr, "higher", (0, 1), ("tpr", "sensitivity", "hit_rate",
-           "true_positive_rate"), "Recall (TPR)", "no actual positives (TP + FN = 0)",
-           formula="TP / (TP + FN) = 1 - beta"),
-    Metric("specificity", _tnr, "higher", (0, 1), ("tnr", "selectivity",
-           "true_negative_rate"), "Specificity (TNR)", "no actual negatives (TN + FP = 0)",
-           formula="TN / (TN + FP) = 1 - alpha"),
-    Metric("fpr", _fpr, "lower", (0, 1), ("false_positive_rate", "fall_out",
-           "type_i_error"), "False positive rate", "no actual negatives (TN + FP = 0)",
-           formula="FP / (FP + TN) = alpha"),
-    Metric("fnr", _fnr, "lower", (0, 1), ("false_negative_rate", "miss_rate",
-           "type_ii_error"), "False negative rate", "no actual positives (TP + FN = 0)",
-           formula="FN / (FN + TP) = beta"),
-    Metric("precision", _ppv, "higher", (0, 1), ("ppv", "positive_predictive_value"),
-           "Precision (PPV)", "no predicted positives (TP + FP = 0)",
-           formula="TP / (TP + FP)"),
-    Metric("npv", _npv, "higher", (0, 1), ("negative_predictive_value",),
-           "Negative predictive value", "no predicted negatives (TN + FN = 0)",
-           formula="TN / (TN + FN)"),
-    Metric("fdr", _fdr, "lower", (0, 1), ("false_discovery_rate",),
-           "False discovery rate", "no predicted positives (TP + FP = 0)",
-           formula="FP / (TP + FP) = 1 - precision"),
-    Metric("false_omission_rate", _for, "lower", (0, 1), ("for",),
-           "False omission rate", "no predicted negatives (TN + FN = 0)",
-           formula="FN / (FN + TN) = 1 - NPV"),
-    Metric("accuracy", _accuracy, "higher", (0, 1), ("acc",), "Accuracy",
-           "never (n > 0)", formula="(TP + TN) / n"),
-    Metric("error_rate", _error_rate, "lower", (0, 1), ("misclassification_rate",),
-           "Error rate", "never (n > 0)", formula="(FP + FN) / n"),
-    Metric("balanced_accuracy", _balanced_accuracy, "higher", (0, 1), ("ba",),
-           "Balanced accuracy", "a class is absent", formula="(TPR + TNR) / 2"),
-    Metric("informedness", _informedness, "higher", (-1, 1), ("youden_j", "bookmaker_informedness",
-           "bm", "youden"), "Informedness (Youden's J)", "a class is absent",
-           formula="TPR + TNR - 1 = 1 - alpha - beta"),
-    Metric("markedness", _markedness, "higher", (-1, 1), ("mk", "deltap"), "Markedness",
-           "no predicted positives or no predicted negatives", formula="PPV + NPV - 1"),
-    Metric("f1", _f1, "higher", (0, 1), ("f1_score", "f_measure", "dice"), "F1 score",
-           "no true positives, false positives or false negatives (TP + FP + FN = 0)",
-           formula="2 TP / (2 TP + FP + FN)"),
-    Metric("fbeta", _fbeta, "higher", (0, 1), ("f_beta", "fbeta_score"), "F-beta score",
-           "TP + FP + FN = 0", params={"beta": 1.0}, param_check=_check_fbeta,
-           formula="(1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)"),
-    Metric("mcc", _mcc, "higher", (-1, 1), ("matthews_corrcoef", "phi", "matthews"),
-           "Matthews correlation coefficient",
-           "a row or column of the confusion matrix is empty",
-           formula="(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))"),
-    Metric("cohen_kappa", _cohen_kappa, "higher", (-1, 1), ("kappa", "cohens_kappa"),
-           "Cohen's kappa", "the chance agreement is 1 (one class in both truth and prediction)",
-           formula="(p_o - p_e) / (1 - p_e)"),
-    Metric("g_mean", _g_mean, "higher", (0, 1), ("gmean", "geometric_mean"), "G-mean",
-           "a class is absent", formula="sqrt(TPR TNR)"),
-    Metric("fowlkes_mallows", _fowlkes_mallows, "higher", (0, 1), ("fm", "fmi"),
-           "Fowlkes-Mallows index", "no actual or no predicted positives",
-           formula="sqrt(PPV TPR) = TP / sqrt((TP+FP)(TP+FN))"),
-    Metric("jaccard", _jaccard, "higher", (0, 1), ("threat_score", "csi", "iou",
-           "critical_success_index"), "Jaccard index", "TP + FP + FN = 0",
-           formula="TP / (TP + FP + FN)"),
-    Metric("diagnostic_odds_ratio", _dor, "higher", (0, _INF), ("dor",),
-           "Diagnostic odds ratio", "TP TN = FP FN = 0 (infinite when only FP FN = 0)",
-           formula="(TP TN) / (FP FN)"),
-    Metric("lr_plus", _lr_plus, "higher", (0, _INF), ("positive_likelihood_ratio", "plr"),
-           "Positive likelihood ratio (LR+)",
-           "a class is absent, or TPR = FPR = 0 (infinite when only FPR = 0)",
-           formula="TPR / FPR"),
-    Metric("lr_minus", _lr_minus, "lower", (0, _INF), ("negative_likelihood_ratio", "nlr"),
-           "Negative likelihood ratio (LR-)",
-           "a class is absent, or FNR = TNR = 0 (infinite when only TNR = 0)",
-           formula="FNR / TNR"),
-    Metric("lift", _lift, "higher", (0, _INF), (), "Lift",
-           "no predicted positives or no actual positives",
-           formula="PPV / prevalence"),
-    Metric("prevalence_threshold", _prevalence_threshold, "lower", (0, 1), ("pt",),
-           "Prevalence threshold", "a class is absent, or TPR = FPR = 0",
-           formula="sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))"),
+    Metric(
+        "recall",
+        _tpr,
+        "higher",
+        (0, 1),
+        ("tpr", "sensitivity", "hit_rate", "true_positive_rate"),
+        "Recall (TPR)",
+        "no actual positives (TP + FN = 0)",
+        formula="TP / (TP + FN) = 1 - beta",
+    ),
+    Metric(
+        "specificity",
+        _tnr,
+        "higher",
+        (0, 1),
+        ("tnr", "selectivity", "true_negative_rate"),
+        "Specificity (TNR)",
+        "no actual negatives (TN + FP = 0)",
+        formula="TN / (TN + FP) = 1 - alpha",
+    ),
+    Metric(
+        "fpr",
+        _fpr,
+        "lower",
+        (0, 1),
+        ("false_positive_rate", "fall_out", "type_i_error"),
+        "False positive rate",
+        "no actual negatives (TN + FP = 0)",
+        formula="FP / (FP + TN) = alpha",
+    ),
+    Metric(
+        "fnr",
+        _fnr,
+        "lower",
+        (0, 1),
+        ("false_negative_rate", "miss_rate", "type_ii_error"),
+        "False negative rate",
+        "no actual positives (TP + FN = 0)",
+        formula="FN / (FN + TP) = beta",
+    ),
+    Metric(
+        "precision",
+        _ppv,
+        "higher",
+        (0, 1),
+        ("ppv", "positive_predictive_value"),
+        "Precision (PPV)",
+        "no predicted positives (TP + FP = 0)",
+        formula="TP / (TP + FP)",
+    ),
+    Metric(
+        "npv",
+        _npv,
+        "higher",
+        (0, 1),
+        ("negative_predictive_value",),
+        "Negative predictive value",
+        "no predicted negatives (TN + FN = 0)",
+        formula="TN / (TN + FN)",
+    ),
+    Metric(
+        "fdr",
+        _fdr,
+        "lower",
+        (0, 1),
+        ("false_discovery_rate",),
+        "False discovery rate",
+        "no predicted positives (TP + FP = 0)",
+        formula="FP / (TP + FP) = 1 - precision",
+    ),
+    Metric(
+        "false_omission_rate",
+        _for,
+        "lower",
+        (0, 1),
+        ("for",),
+        "False omission rate",
+        "no predicted negatives (TN + FN = 0)",
+        formula="FN / (FN + TN) = 1 - NPV",
+    ),
+    Metric(
+        "accuracy",
+        _accuracy,
+        "higher",
+        (0, 1),
+        ("acc",),
+        "Accuracy",
+        "never (n > 0)",
+        formula="(TP + TN) / n",
+    ),
+    Metric(
+        "error_rate",
+        _error_rate,
+        "lower",
+        (0, 1),
+        ("misclassification_rate",),
+        "Error rate",
+        "never (n > 0)",
+        formula="(FP + FN) / n",
+    ),
+    Metric(
+        "balanced_accuracy",
+        _balanced_accuracy,
+        "higher",
+        (0, 1),
+        ("ba",),
+        "Balanced accuracy",
+        "a class is absent",
+        formula="(TPR + TNR) / 2",
+    ),
+    Metric(
+        "informedness",
+        _informedness,
+        "higher",
+        (-1, 1),
+        ("youden_j", "bookmaker_informedness", "bm", "youden"),
+        "Informedness (Youden's J)",
+        "a class is absent",
+        formula="TPR + TNR - 1 = 1 - alpha - beta",
+    ),
+    Metric(
+        "markedness",
+        _markedness,
+        "higher",
+        (-1, 1),
+        ("mk", "deltap"),
+        "Markedness",
+        "no predicted positives or no predicted negatives",
+        formula="PPV + NPV - 1",
+    ),
+    Metric(
+        "f1",
+        _f1,
+        "higher",
+        (0, 1),
+        ("f1_score", "f_measure", "dice"),
+        "F1 score",
+        "no true positives, false positives or false negatives (TP + FP + FN = 0)",
+        formula="2 TP / (2 TP + FP + FN)",
+    ),
+    Metric(
+        "fbeta",
+        _fbeta,
+        "higher",
+        (0, 1),
+        ("f_beta", "fbeta_score"),
+        "F-beta score",
+        "TP + FP + FN = 0",
+        params={"beta": 1.0},
+        param_check=_check_fbeta,
+        formula="(1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)",
+    ),
+    Metric(
+        "mcc",
+        _mcc,
+        "higher",
+        (-1, 1),
+        ("matthews_corrcoef", "phi", "matthews"),
+        "Matthews correlation coefficient",
+        "a row or column of the confusion matrix is empty",
+        formula="(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+    ),
+    Metric(
+        "cohen_kappa",
+        _cohen_kappa,
+        "higher",
+        (-1, 1),
+        ("kappa", "cohens_kappa"),
+        "Cohen's kappa",
+        "the chance agreement is 1 (one class in both truth and prediction)",
+        formula="(p_o - p_e) / (1 - p_e)",
+    ),
+    Metric(
+        "g_mean",
+        _g_mean,
+        "higher",
+        (0, 1),
+        ("gmean", "geometric_mean"),
+        "G-mean",
+        "a class is absent",
+        formula="sqrt(TPR TNR)",
+    ),
+    Metric(
+        "fowlkes_mallows",
+        _fowlkes_mallows,
+        "higher",
+        (0, 1),
+        ("fm", "fmi"),
+        "Fowlkes-Mallows index",
+        "no actual or no predicted positives",
+        formula="sqrt(PPV TPR) = TP / sqrt((TP+FP)(TP+FN))",
+    ),
+    Metric(
+        "jaccard",
+        _jaccard,
+        "higher",
+        (0, 1),
+        ("threat_score", "csi", "iou", "critical_success_index"),
+        "Jaccard index",
+        "TP + FP + FN = 0",
+        formula="TP / (TP + FP + FN)",
+    ),
+    Metric(
+        "diagnostic_odds_ratio",
+        _dor,
+        "higher",
+        (0, _INF),
+        ("dor",),
+        "Diagnostic odds ratio",
+        "TP TN = FP FN = 0 (infinite when only FP FN = 0)",
+        formula="(TP TN) / (FP FN)",
+    ),
+    Metric(
+        "lr_plus",
+        _lr_plus,
+        "higher",
+        (0, _INF),
+        ("positive_likelihood_ratio", "plr"),
+        "Positive likelihood ratio (LR+)",
+        "a class is absent, or TPR = FPR = 0 (infinite when only FPR = 0)",
+        formula="TPR / FPR",
+    ),
+    Metric(
+        "lr_minus",
+        _lr_minus,
+        "lower",
+        (0, _INF),
+        ("negative_likelihood_ratio", "nlr"),
+        "Negative likelihood ratio (LR-)",
+        "a class is absent, or FNR = TNR = 0 (infinite when only TNR = 0)",
+        formula="FNR / TNR",
+    ),
+    Metric(
+        "lift",
+        _lift,
+        "higher",
+        (0, _INF),
+        (),
+        "Lift",
+        "no predicted positives or no actual positives",
+        formula="PPV / prevalence",
+    ),
+    Metric(
+        "prevalence_threshold",
+        _prevalence_threshold,
+        "lower",
+        (0, 1),
+        ("pt",),
+        "Prevalence threshold",
+        "a class is absent, or TPR = FPR = 0",
+        formula="sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))",
+    ),
 ]
 
 for _m in _BUILTINS:

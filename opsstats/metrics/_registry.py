@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -74,10 +74,13 @@ def _check_signature(func: Callable[..., Any], params: Mapping[str, Any]) -> Non
     var_positional = any(p.kind == p.VAR_POSITIONAL for p in ps)
     # required arguments after the first three must be supplied as declared params
     extra = [p.name for p in required[3:]] + [
-        p.name for p in ps if p.kind == p.KEYWORD_ONLY and p.default is p.empty]
+        p.name for p in ps if p.kind == p.KEYWORD_ONLY and p.default is p.empty
+    ]
     if (len(positional) < 3 and not var_positional) or set(extra) - set(params):
-        raise TypeError("`func` must take (prevalence, alpha, beta) as its first three "
-                        f"positional arguments; got the signature {sig}.")
+        raise TypeError(
+            "`func` must take (prevalence, alpha, beta) as its first three "
+            f"positional arguments; got the signature {sig}."
+        )
 
 
 def _normalize(name: str) -> str:
@@ -158,8 +161,10 @@ class Metric:
         unknown = set(params) - set(self.params)
         if unknown:
             expected = ", ".join(f"`{p}`" for p in self.params) or "no parameters"
-            raise TypeError(f"metric {self.name!r} takes {expected}; got unexpected "
-                            f"parameter(s) {', '.join(sorted(map(repr, unknown)))}.")
+            raise TypeError(
+                f"metric {self.name!r} takes {expected}; got unexpected "
+                f"parameter(s) {', '.join(sorted(map(repr, unknown)))}."
+            )
         full = {**self.params, **params}
         if self.param_check is not None:
             self.param_check(**full)
@@ -209,8 +214,9 @@ class BoundMetric:
         """Display label with parameters, e.g. ``"F-beta (beta=2)"``."""
         if not self.param_items:
             return self.metric.label
-        inner = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-                          for k, v in self.param_items)
+        inner = ", ".join(
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.param_items
+        )
         return f"{self.metric.label} ({inner})"
 
     @property
@@ -248,12 +254,20 @@ _REGISTRY: dict[str, Metric] = {}
 _ALIASES: dict[str, str] = {}
 
 
-def register_metric(name: str | Metric, func: Callable[..., Any] | None = None, *,
-                    direction: str | None = None, range: tuple[float, float] | None = None,
-                    aliases: tuple[str, ...] = (), label: str = "", undefined: str = "",
-                    params: Mapping[str, Any] | None = None,
-                    param_check: Callable[..., None] | None = None, formula: str = "",
-                    overwrite: bool = False) -> Metric:
+def register_metric(
+    name: str | Metric,
+    func: Callable[..., Any] | None = None,
+    *,
+    direction: str | None = None,
+    range: tuple[float, float] | None = None,
+    aliases: tuple[str, ...] = (),
+    label: str = "",
+    undefined: str = "",
+    params: Mapping[str, Any] | None = None,
+    param_check: Callable[..., None] | None = None,
+    formula: str = "",
+    overwrite: bool = False,
+) -> Metric:
     """Add a metric to the registry, so that every feature of the package accepts it.
 
     Parameters
@@ -295,25 +309,41 @@ def register_metric(name: str | Metric, func: Callable[..., Any] | None = None, 
     if isinstance(name, Metric):
         metric = name
     else:
-        missing = [f"`{k}`" for k, v in (("func", func), ("direction", direction),
-                                          ("range", range)) if v is None]
+        missing = [
+            f"`{k}`"
+            for k, v in (("func", func), ("direction", direction), ("range", range))
+            if v is None
+        ]
         if missing:
-            raise TypeError("register_metric() needs `func`, `direction` and `range` when "
-                            f"`name` is a string; got no {' and no '.join(missing)}.")
+            raise TypeError(
+                "register_metric() needs `func`, `direction` and `range` when "
+                f"`name` is a string; got no {' and no '.join(missing)}."
+            )
         if not callable(func):
             raise TypeError(f"`func` must be callable; got {describe(func)}.")
         _check_signature(func, params or {})
-        metric = Metric(name=name, func=func, direction=direction, range=range,
-                        aliases=tuple(aliases), label=label, undefined=undefined,
-                        params=params or {}, param_check=param_check, formula=formula)
+        metric = Metric(
+            name=name,
+            func=func,
+            direction=cast(str, direction),  # not None: checked above
+            range=cast(tuple[float, float], range),
+            aliases=tuple(aliases),
+            label=label,
+            undefined=undefined,
+            params=params or {},
+            param_check=param_check,
+            formula=formula,
+        )
     if not overwrite:
         for arg, n in [("name", metric.name)] + [("aliases", a) for a in metric.aliases]:
             if n in _REGISTRY or n in _ALIASES:
                 owner = _ALIASES.get(n, n)
                 what = "a registered metric" if n == owner else f"an alias of {owner!r}"
-                raise ValueError(f"`{arg}` must not be an existing metric name or alias; "
-                                 f"got {n!r}, already {what}. Pass `overwrite=True` to "
-                                 "replace it.")
+                raise ValueError(
+                    f"`{arg}` must not be an existing metric name or alias; "
+                    f"got {n!r}, already {what}. Pass `overwrite=True` to "
+                    "replace it."
+                )
     else:
         if metric.name in _REGISTRY:
             unregister_metric(metric.name)
@@ -367,8 +397,10 @@ def get_metric(name: str | Metric | BoundMetric) -> Metric:
     known = sorted(_REGISTRY) + sorted(_ALIASES)
     close = difflib.get_close_matches(key, known, n=3)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-    raise ValueError(f"unknown metric {name!r}.{hint} `metric` must be a registered name or "
-                     f"alias; valid names: {', '.join(sorted(_REGISTRY))}.")
+    raise ValueError(
+        f"unknown metric {name!r}.{hint} `metric` must be a registered name or "
+        f"alias; valid names: {', '.join(sorted(_REGISTRY))}."
+    )
 
 
 def resolve_metric(metric: str | Metric | BoundMetric, **params: Any) -> BoundMetric:
@@ -410,9 +442,18 @@ def metric_table() -> Any:
     """
     import pandas as pd
 
-    rows = [{"name": m.name, "label": m.label, "direction": m.direction,
-             "low": m.range[0], "high": m.range[1], "aliases": ", ".join(m.aliases),
-             "params": ", ".join(f"{k}={v}" for k, v in m.params.items()),
-             "undefined when": m.undefined, "formula": m.formula}
-            for m in _REGISTRY.values()]
+    rows = [
+        {
+            "name": m.name,
+            "label": m.label,
+            "direction": m.direction,
+            "low": m.range[0],
+            "high": m.range[1],
+            "aliases": ", ".join(m.aliases),
+            "params": ", ".join(f"{k}={v}" for k, v in m.params.items()),
+            "undefined when": m.undefined,
+            "formula": m.formula,
+        }
+        for m in _REGISTRY.values()
+    ]
     return pd.DataFrame(rows).set_index("name")

@@ -40,8 +40,9 @@ def pyplot() -> Any:
     try:
         import matplotlib.pyplot as plt
     except ImportError as exc:  # pragma: no cover - matplotlib is a dependency
-        raise ImportError("opsstats plots need matplotlib; install it with "
-                          "`pip install matplotlib`.") from exc
+        raise ImportError(
+            "opsstats plots need matplotlib; install it with `pip install matplotlib`."
+        ) from exc
     return plt
 
 
@@ -61,8 +62,9 @@ def get_axes(ax: Any = None, *, figsize: tuple[float, float] | None = None) -> A
     return ax
 
 
-def style_axes(ax: Any, *, xlabel: str, ylabel: str, title: str | None = None,
-               grid: bool = True) -> Any:
+def style_axes(
+    ax: Any, *, xlabel: str, ylabel: str, title: str | None = None, grid: bool = True
+) -> Any:
     """Axis labels, an optional title and a light grid: the common look."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -94,15 +96,18 @@ def _zorder(handle: Any) -> float:
     """An artist's zorder; a container's (error bars) is that of its first artist."""
     if hasattr(handle, "get_zorder"):
         return float(handle.get_zorder())
-    children = [c for c in getattr(handle, "get_children", lambda: [])() if c is not None]
+    children = [c for c in getattr(handle, "get_children", list)() if c is not None]
     return float(children[0].get_zorder()) if children else 0.0
 
 
 def reference_name(reference: Any) -> str:
     """A short name of a reference for legends ("DBT", "Uniform", ...)."""
     name = type(reference).__name__
-    return {"DirectedBinaryTree": "DBT", "BinormalCurves": "binormal",
-            "EmpiricalCurves": "empirical pool"}.get(name, name)
+    return {
+        "DirectedBinaryTree": "DBT",
+        "BinormalCurves": "binormal",
+        "EmpiricalCurves": "empirical pool",
+    }.get(name, name)
 
 
 def fmt(x: float, digits: int = 3) -> str:

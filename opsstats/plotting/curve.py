@@ -25,25 +25,40 @@ from ._axes import (
 __all__ = ["plot_curve"]
 
 _AXES = {  # kind: (x column, y column, x label, y label, title)
-    "roc": ("fpr", "tpr", "False positive rate (α)", "True positive rate (recall, 1 − β)",
-            "ROC curve"),
+    "roc": (
+        "fpr",
+        "tpr",
+        "False positive rate (α)",
+        "True positive rate (recall, 1 − β)",
+        "ROC curve",
+    ),
     "pr": ("recall", "precision", "Recall (1 − β)", "Precision", "Precision-recall curve"),
-    "lift": ("rate", "lift", "Rate of positive predictions (share flagged)", "Lift",
-             "Lift curve"),
-    "gain": ("rate", "gain", "Rate of positive predictions (share flagged)",
-             "Gain (true positive rate)", "Cumulative gain curve"),
+    "lift": ("rate", "lift", "Rate of positive predictions (share flagged)", "Lift", "Lift curve"),
+    "gain": (
+        "rate",
+        "gain",
+        "Rate of positive predictions (share flagged)",
+        "Gain (true positive rate)",
+        "Cumulative gain curve",
+    ),
 }
 #: The y metric and x axis of each curve, as the reference's operating points.
-_POINT = {"roc": ("recall", "fpr"), "pr": ("precision", "recall"), "lift": ("lift", "rate"),
-          "gain": ("recall", "rate")}
+_POINT = {
+    "roc": ("recall", "fpr"),
+    "pr": ("precision", "recall"),
+    "lift": ("lift", "rate"),
+    "gain": ("recall", "rate"),
+}
 
 
 def _check_band(band: Any) -> tuple[float, float] | None:
     if band is None:
         return None
     if not isinstance(band, tuple | list) or len(band) != 2:
-        raise TypeError("`band` must be a pair of quantiles (low, high) such as (0.05, 0.95), "
-                        f"or None; got {describe(band)}.")
+        raise TypeError(
+            "`band` must be a pair of quantiles (low, high) such as (0.05, 0.95), "
+            f"or None; got {describe(band)}."
+        )
     lo = check_probability("band[0]", band[0])
     hi = check_probability("band[1]", band[1])
     if not lo < hi:
@@ -51,21 +66,41 @@ def _check_band(band: Any) -> tuple[float, float] | None:
     return lo, hi
 
 
-def reference_band(reference: CurveReference, kind: str, prevalence: float, x: np.ndarray,
-                   quantiles: tuple[float, ...]) -> np.ndarray:
+def reference_band(
+    reference: CurveReference,
+    kind: str,
+    prevalence: float,
+    x: np.ndarray,
+    quantiles: tuple[float, ...],
+) -> np.ndarray:
     """Pointwise quantiles of the reference curves' y at ``x``: the reference's own
     ``band`` (one pass over streamed curves) or, for references without one, quantiles
     of its sorted values at each operating point."""
     if hasattr(reference, "band"):
         return np.asarray(reference.band(kind, prevalence, x, quantiles=quantiles))
     metric, axis = _POINT[kind]
-    return np.array([np.quantile(reference.reference_values(
-        geo.parse_at(metric, {axis: float(u)}), prevalence), quantiles) for u in x]).T
+    return np.array(
+        [
+            np.quantile(
+                reference.reference_values(geo.parse_at(metric, {axis: float(u)}), prevalence),
+                quantiles,
+            )
+            for u in x
+        ]
+    ).T
 
 
-def plot_curve(curve: Any, kind: str = "pr", *, reference: Any = None,
-               band: Any = (0.05, 0.95), chance: bool = True, points: int = 50,
-               ax: Any = None, **kwargs: Any) -> Any:
+def plot_curve(
+    curve: Any,
+    kind: str = "pr",
+    *,
+    reference: Any = None,
+    band: Any = (0.05, 0.95),
+    chance: bool = True,
+    points: int = 50,
+    ax: Any = None,
+    **kwargs: Any,
+) -> Any:
     """Plot a classifier's ROC, PR, lift or gain curve over a reference's pointwise band.
 
     The classifier's curve is drawn over the band between two pointwise quantiles of
@@ -143,36 +178,72 @@ def plot_curve(curve: Any, kind: str = "pr", *, reference: Any = None,
     if reference is None:
         reference = default_reference("curve")
     elif not isinstance(reference, CurveReference):
-        raise TypeError("`reference` must be a curve reference such as DirectedBinaryTree(); "
-                        f"got {describe(reference)}.")
+        raise TypeError(
+            "`reference` must be a curve reference such as DirectedBinaryTree(); "
+            f"got {describe(reference)}."
+        )
     pi = curve.prevalence
     xcol, ycol, xlabel, ylabel, title = _AXES[kind]
 
     ax = get_axes(ax)
     if quantiles is not None:
         # operating points need x > 0; a few points near 0, where the band opens fast
-        x = np.unique(np.r_[np.geomspace(1e-3, 1.0 / points, 5),
-                            np.linspace(0.0, 1.0, points + 1)[1:]])
+        x = np.unique(
+            np.r_[np.geomspace(1e-3, 1.0 / points, 5), np.linspace(0.0, 1.0, points + 1)[1:]]
+        )
         lo, med, hi = reference_band(reference, kind, pi, x, (quantiles[0], 0.5, quantiles[1]))
         name = reference_name(reference)
-        ax.fill_between(x, lo, hi, color=REFERENCE_COLOR, alpha=0.3, linewidth=0, zorder=1,
-                        label=f"{name} {100 * quantiles[0]:g}-{100 * quantiles[1]:g}% "
-                              "pointwise band")
+        ax.fill_between(
+            x,
+            lo,
+            hi,
+            color=REFERENCE_COLOR,
+            alpha=0.3,
+            linewidth=0,
+            zorder=1,
+            label=f"{name} {100 * quantiles[0]:g}-{100 * quantiles[1]:g}% pointwise band",
+        )
         chance_y = {"roc": x, "gain": x, "pr": np.full_like(x, pi), "lift": np.ones_like(x)}[kind]
         # the DBT's median curve lies on the chance level: say so, as the two lines merge
         on_chance = bool(np.all(np.abs(med - chance_y) <= 0.02 * max(1.0, float(np.max(hi)))))
-        ax.plot(x, med, color="0.45", linestyle="--", linewidth=1.3, zorder=2,
-                label=f"{name} median" + (" (on the chance level)" if on_chance else ""))
+        ax.plot(
+            x,
+            med,
+            color="0.45",
+            linestyle="--",
+            linewidth=1.3,
+            zorder=2,
+            label=f"{name} median" + (" (on the chance level)" if on_chance else ""),
+        )
     if chance:
         if kind in ("roc", "gain"):
-            ax.plot([0, 1], [0, 1], color=CHANCE_COLOR, linestyle=":", linewidth=1.0,
-                    zorder=1, label="chance (random classifier)")
+            ax.plot(
+                [0, 1],
+                [0, 1],
+                color=CHANCE_COLOR,
+                linestyle=":",
+                linewidth=1.0,
+                zorder=1,
+                label="chance (random classifier)",
+            )
         elif kind == "pr":
-            ax.axhline(pi, color=CHANCE_COLOR, linestyle=":", linewidth=1.0, zorder=1,
-                       label=f"chance: precision = π = {pi:.3g}")
+            ax.axhline(
+                pi,
+                color=CHANCE_COLOR,
+                linestyle=":",
+                linewidth=1.0,
+                zorder=1,
+                label=f"chance: precision = π = {pi:.3g}",
+            )
         else:
-            ax.axhline(1.0, color=CHANCE_COLOR, linestyle=":", linewidth=1.0, zorder=1,
-                       label="chance: lift = 1")
+            ax.axhline(
+                1.0,
+                color=CHANCE_COLOR,
+                linestyle=":",
+                linewidth=1.0,
+                zorder=1,
+                label="chance: lift = 1",
+            )
 
     frame = curve.curve(kind)
     xs = frame[xcol].to_numpy(dtype=float)
@@ -180,8 +251,12 @@ def plot_curve(curve: Any, kind: str = "pr", *, reference: Any = None,
     if kind in ("pr", "lift") and ys.size > 1 and np.isnan(ys[0]):
         ys[0] = ys[1]  # the limit along the first segment (see Notes)
     area = geo.parse_area(f"{kind}_auc")
-    style = {"color": CLASSIFIER_COLOR, "linewidth": 1.8, "zorder": 3,
-             "label": f"classifier, {area.label} = {curve.auc(kind):.3f}"}
+    style = {
+        "color": CLASSIFIER_COLOR,
+        "linewidth": 1.8,
+        "zorder": 3,
+        "label": f"classifier, {area.label} = {curve.auc(kind):.3f}",
+    }
     if kind in ("pr", "lift"):
         style["drawstyle"] = "steps-pre"
     style.update(kwargs)
@@ -192,8 +267,12 @@ def plot_curve(curve: Any, kind: str = "pr", *, reference: Any = None,
         ax.set_ylim(bottom=0)
     else:
         ax.set_ylim(0, 1.02)
-    style_axes(ax, xlabel=xlabel, ylabel=ylabel,
-               title=f"{title} (prevalence π = {pi:.3g}, n = {curve.n:g})")
+    style_axes(
+        ax,
+        xlabel=xlabel,
+        ylabel=ylabel,
+        title=f"{title} (prevalence π = {pi:.3g}, n = {curve.n:g})",
+    )
     # below the axes: inside, it would cover the band wherever it went
     add_legend(ax, by_zorder=True, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     return ax

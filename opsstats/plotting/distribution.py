@@ -23,17 +23,27 @@ def _draws_of(result: Any) -> tuple[np.ndarray, float, Any, float | None, str, s
                 f"`result` has no draws to plot: its interval ({result.method}) is computed "
                 "in closed form, not from draws (as DeLong, Clopper-Pearson, Wilson and "
                 "Jeffreys intervals are). Use a draw-based method such as 'dirichlet' or "
-                "'bootstrap'.")
-        return (result.draws, result.estimate, result.ci, result.confidence_level,
-                result.quantity, result.method)
+                "'bootstrap'."
+            )
+        return (
+            result.draws,
+            result.estimate,
+            result.ci,
+            result.confidence_level,
+            result.quantity,
+            result.method,
+        )
     if isinstance(result, OPSResult):
         if np.ndim(result.estimate) != 0:
-            raise ValueError(f"`result` must hold one OPS; got {np.size(result.estimate)} "
-                             "values (plot them one at a time).")
+            raise ValueError(
+                f"`result` must hold one OPS; got {np.size(result.estimate)} "
+                "values (plot them one at a time)."
+            )
         if result.ci is None:
             raise ValueError(
                 "`result` has no interval, hence no draws to plot; ask for one, e.g. "
-                "`cm.ops('f1', ci='dirichlet', interval='hpd')`.")
+                "`cm.ops('f1', ci='dirichlet', interval='hpd')`."
+            )
         draws = result.details.get("draws") if isinstance(result.details, dict) else None
         if draws is None:
             raise ValueError(
@@ -42,11 +52,19 @@ def _draws_of(result: Any) -> tuple[np.ndarray, float, Any, float | None, str, s
                 "metric, so the metric's interval is mapped through the OPS function; "
                 "DeLong intervals have no draws at all). Plot the metric's own draws with "
                 "`plot_distribution(cm.interval(metric))`, or ask for OPS draws with "
-                "`interval='hpd'` or `prevalence='random'`.")
-        return (draws, float(result.estimate), result.ci, result.confidence_level,
-                f"OPS of {result.metric}", result.ci_method or "")
-    raise TypeError("`result` must be an IntervalResult or an OPSResult with draws; got "
-                    f"{describe(result)}.")
+                "`interval='hpd'` or `prevalence='random'`."
+            )
+        return (
+            draws,
+            float(result.estimate),
+            result.ci,
+            result.confidence_level,
+            f"OPS of {result.metric}",
+            result.ci_method or "",
+        )
+    raise TypeError(
+        f"`result` must be an IntervalResult or an OPSResult with draws; got {describe(result)}."
+    )
 
 
 def plot_distribution(result: Any, *, bins: int = 50, ax: Any = None, **kwargs: Any) -> Any:
@@ -112,18 +130,39 @@ def plot_distribution(result: Any, *, bins: int = 50, ax: Any = None, **kwargs: 
 
     ax = get_axes(ax)
     kind = "bootstrap resamples" if "bootstrap" in method.lower() else "draws"
-    style = {"bins": bins, "density": True, "histtype": "stepfilled", "alpha": 0.55,
-             "color": CLASSIFIER_COLOR, "label": f"{draws.size} {kind}"}
+    style = {
+        "bins": bins,
+        "density": True,
+        "histtype": "stepfilled",
+        "alpha": 0.55,
+        "color": CLASSIFIER_COLOR,
+        "label": f"{draws.size} {kind}",
+    }
     style.update(kwargs)
     heights, _, _ = ax.hist(draws, **style)
     # the markers stop at the tallest bar, leaving the top of the axes to the legend
     top = float(np.max(heights)) if np.size(heights) else 1.0
-    ax.vlines(float(estimate), 0, top, color=CHANCE_COLOR, linewidth=2.0, zorder=3,
-              label=f"estimate {estimate:.3f}")
+    ax.vlines(
+        float(estimate),
+        0,
+        top,
+        color=CHANCE_COLOR,
+        linewidth=2.0,
+        zorder=3,
+        label=f"estimate {estimate:.3f}",
+    )
     if ci is not None:
         pct = f"{100 * level:g}% " if level else ""
-        ax.vlines([ci.low, ci.high], 0, top, color=CHANCE_COLOR, linestyle="--",
-                  linewidth=1.3, zorder=3, label=f"{pct}interval {ci.low:.3f}-{ci.high:.3f}")
+        ax.vlines(
+            [ci.low, ci.high],
+            0,
+            top,
+            color=CHANCE_COLOR,
+            linestyle="--",
+            linewidth=1.3,
+            zorder=3,
+            label=f"{pct}interval {ci.low:.3f}-{ci.high:.3f}",
+        )
     ax.set_ylim(0, 1.45 * top)
     if method:
         title = f"{quantity}\n" + textwrap.fill(method, 80, break_on_hyphens=False)

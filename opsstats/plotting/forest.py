@@ -21,7 +21,7 @@ def _row_labels(frame: Any, label: Any) -> tuple[list[str], list[str]]:
     the table holds several."""
     if label is None:
         cols = list(frame.columns)
-        lead = cols[:cols.index("metric")] if "metric" in cols else []
+        lead = cols[: cols.index("metric")] if "metric" in cols else []
         if "metric" in cols and (not lead or frame["metric"].nunique() > 1):
             lead = [*lead, "metric"]
         if not lead:
@@ -41,25 +41,29 @@ def _cell(value: Any) -> str:
 
 def _check_frame(frame: Any, label: Any, estimate: str, low: str, high: str) -> None:
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"`frame` must be a pandas DataFrame (a tidy evaluation table); got "
-                        f"{describe(frame)}.")
+        raise TypeError(
+            f"`frame` must be a pandas DataFrame (a tidy evaluation table); got {describe(frame)}."
+        )
     if len(frame) == 0:
         raise ValueError("`frame` must have at least one row; got an empty DataFrame.")
-    if label is not None and not isinstance(label, str):
-        if not isinstance(label, list | tuple) or not all(isinstance(c, str) for c in label):
-            raise TypeError(f"`label` must be a column name or a list of column names; got "
-                            f"{describe(label)}.")
+    if (label is not None and not isinstance(label, str)) and (
+        not isinstance(label, list | tuple) or not all(isinstance(c, str) for c in label)
+    ):
+        raise TypeError(
+            f"`label` must be a column name or a list of column names; got {describe(label)}."
+        )
     needed = [estimate, low, high]
     if label is not None:
         needed += [label] if isinstance(label, str) else list(label)
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        raise ValueError(f"`frame` is missing the column(s) {', '.join(map(repr, missing))}; "
-                         f"got columns {', '.join(map(repr, frame.columns))}.")
+        raise ValueError(
+            f"`frame` is missing the column(s) {', '.join(map(repr, missing))}; "
+            f"got columns {', '.join(map(repr, frame.columns))}."
+        )
     for c in (estimate, low, high):
         if not pd.api.types.is_numeric_dtype(frame[c]):
-            raise TypeError(f"column {c!r} of `frame` must be numeric; got dtype "
-                            f"{frame[c].dtype}.")
+            raise TypeError(f"column {c!r} of `frame` must be numeric; got dtype {frame[c].dtype}.")
 
 
 def _common_interval_method(frame: Any, defined: np.ndarray) -> str | None:
@@ -72,9 +76,18 @@ def _common_interval_method(frame: Any, defined: np.ndarray) -> str | None:
     return text.split("interval: ", 1)[1] if "interval: " in text else text
 
 
-def plot_forest(frame: Any, *, label: Any = None, estimate: str = "ops",
-                low: str = "ops_ci_low", high: str = "ops_ci_high", null: float | None = 0.5,
-                annotate: bool = True, ax: Any = None, **kwargs: Any) -> Any:
+def plot_forest(
+    frame: Any,
+    *,
+    label: Any = None,
+    estimate: str = "ops",
+    low: str = "ops_ci_low",
+    high: str = "ops_ci_high",
+    null: float | None = 0.5,
+    annotate: bool = True,
+    ax: Any = None,
+    **kwargs: Any,
+) -> Any:
     """Forest plot of per-group or per-label OPS with their intervals.
 
     One row per row of ``frame``, top to bottom in the frame's order: the estimate as
@@ -150,8 +163,14 @@ def plot_forest(frame: Any, *, label: Any = None, estimate: str = "ops",
     # interval bars where both ends are known; bare points otherwise
     has_ci = defined & ~np.isnan(lo) & ~np.isnan(hi)
     err = np.vstack([np.where(has_ci, est - lo, 0.0), np.where(has_ci, hi - est, 0.0)])
-    style = {"color": CLASSIFIER_COLOR, "fmt": "o", "markersize": 6, "capsize": 3,
-             "elinewidth": 1.5, "zorder": 3}
+    style = {
+        "color": CLASSIFIER_COLOR,
+        "fmt": "o",
+        "markersize": 6,
+        "capsize": 3,
+        "elinewidth": 1.5,
+        "zorder": 3,
+    }
     style.update(kwargs)
     ax.errorbar(est[defined], y[defined], xerr=err[:, defined], **style)
 
@@ -159,18 +178,43 @@ def plot_forest(frame: Any, *, label: Any = None, estimate: str = "ops",
     reasons = frame["reason"].tolist() if "reason" in frame.columns else [""] * n
     for i in np.flatnonzero(~defined):
         reason = reasons[i] if isinstance(reasons[i], str) and reasons[i] else "no reason given"
-        text = "\n".join(textwrap.wrap(f"not defined: {reason}", 80, max_lines=2,
-                                        break_on_hyphens=False,
-                                        placeholder=" [...]"))
-        ax.text(0.5, y[i], text, transform=row_text,
-                ha="center", va="center", fontsize="x-small", style="italic", color="0.3",
-                gid="reason", zorder=4,
-                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5})
+        text = "\n".join(
+            textwrap.wrap(
+                f"not defined: {reason}",
+                80,
+                max_lines=2,
+                break_on_hyphens=False,
+                placeholder=" [...]",
+            )
+        )
+        ax.text(
+            0.5,
+            y[i],
+            text,
+            transform=row_text,
+            ha="center",
+            va="center",
+            fontsize="x-small",
+            style="italic",
+            color="0.3",
+            gid="reason",
+            zorder=4,
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1.5},
+        )
     if annotate:
         for i in np.flatnonzero(defined):
             text = f"{est[i]:.3f}" + (f" ({lo[i]:.3f}-{hi[i]:.3f})" if has_ci[i] else "")
-            ax.text(1.02, y[i], text, transform=row_text, ha="left", va="center",
-                    fontsize="small", clip_on=False, gid="annotation")
+            ax.text(
+                1.02,
+                y[i],
+                text,
+                transform=row_text,
+                ha="left",
+                va="center",
+                fontsize="small",
+                clip_on=False,
+                gid="annotation",
+            )
 
     ax.set_yticks(y)
     ax.set_yticklabels(names)
@@ -183,7 +227,11 @@ def plot_forest(frame: Any, *, label: Any = None, estimate: str = "ops",
     method = _common_interval_method(frame, defined & has_ci)
     if method:
         title += "\n" + textwrap.fill(f"interval: {method}", 70, break_on_hyphens=False)
-    style_axes(ax, xlabel=what if len(metrics) != 1 else f"{what}, {metrics[0]}",
-               ylabel=" · ".join(label_columns), title=title)
+    style_axes(
+        ax,
+        xlabel=what if len(metrics) != 1 else f"{what}, {metrics[0]}",
+        ylabel=" · ".join(label_columns),
+        title=title,
+    )
     ax.grid(False, axis="y")
     return ax

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import ops as ops_module
 from .._validation import check_1d, describe
 from ..curves._geometry import CurveArea, parse_area
-from .. import ops as ops_module
 from ..reference.base import (
     CurveReference,
     ReferenceDistribution,
@@ -42,13 +42,16 @@ def _reference_for(metric: Any, at: Any, reference: Any) -> ReferenceDistributio
     if reference is None:
         return ops_module.default_reference("curve" if _is_curve_quantity(metric, at) else "point")
     if not isinstance(reference, ReferenceDistribution):
-        raise TypeError("`reference` must be a reference distribution such as Uniform() or "
-                        f"DirectedBinaryTree(), or None; got {describe(reference)}.")
+        raise TypeError(
+            "`reference` must be a reference distribution such as Uniform() or "
+            f"DirectedBinaryTree(), or None; got {describe(reference)}."
+        )
     return reference
 
 
-def _default_grid(quantity: Any, reference: Any, prevalences: np.ndarray
-                  ) -> tuple[np.ndarray, bool]:
+def _default_grid(
+    quantity: Any, reference: Any, prevalences: np.ndarray
+) -> tuple[np.ndarray, bool]:
     """(x grid, log scale?) across the metric's range. An unbounded end is cut at the
     1% or 99% quantile of the metric under the reference (under Uniform for point
     references), the most extreme over the prevalences; a heavy right tail (99% quantile
@@ -67,8 +70,10 @@ def _default_grid(quantity: Any, reference: Any, prevalences: np.ndarray
         if v.size:
             samples.append(v)
     if not samples:
-        raise ValueError(f"{quantity.label} has no finite values under the reference; pass "
-                         "the x grid as `values=`.")
+        raise ValueError(
+            f"{quantity.label} has no finite values under the reference; pass "
+            "the x grid as `values=`."
+        )
     if not np.isfinite(lo):
         lo = min(float(np.quantile(s, 1 - _UPPER_QUANTILE)) for s in samples)
     log = False
@@ -79,16 +84,22 @@ def _default_grid(quantity: Any, reference: Any, prevalences: np.ndarray
     if not hi > lo:  # a degenerate sample: widen around it
         hi = lo + 1.0
     if log:
-        start = max(min(float(np.quantile(s, 1 - _UPPER_QUANTILE)) for s in samples),
-                    hi * 1e-6)
+        start = max(min(float(np.quantile(s, 1 - _UPPER_QUANTILE)) for s in samples), hi * 1e-6)
         return np.geomspace(start, hi, _GRID), True
     return np.linspace(lo, hi, _GRID), False
 
 
-def plot_ops_function(metric: Any, prevalences: Any = (0.1, 0.2, 0.3, 0.4, 0.5), *,
-                      reference: Any = None, at: dict[str, float] | None = None,
-                      rule: str | None = None, values: Any = None, ax: Any = None,
-                      **kwargs: Any) -> Any:
+def plot_ops_function(
+    metric: Any,
+    prevalences: Any = (0.1, 0.2, 0.3, 0.4, 0.5),
+    *,
+    reference: Any = None,
+    at: dict[str, float] | None = None,
+    rule: str | None = None,
+    values: Any = None,
+    ax: Any = None,
+    **kwargs: Any,
+) -> Any:
     """Plot the OPS function mu -> OPS(mu; pi) of a metric for several prevalences.
 
     One line per prevalence: the share of the reference's performances that a metric
@@ -160,8 +171,10 @@ def plot_ops_function(metric: Any, prevalences: Any = (0.1, 0.2, 0.3, 0.4, 0.5),
     ref = _reference_for(metric, at, reference)
     quantity = ref._quantity(metric, at, rule, {})
     if isinstance(prevalences, str | bytes):
-        raise TypeError("`prevalences` must be a number or a sequence of numbers in (0, 1); "
-                        f"got {describe(prevalences)}.")
+        raise TypeError(
+            "`prevalences` must be a number or a sequence of numbers in (0, 1); "
+            f"got {describe(prevalences)}."
+        )
     if np.ndim(prevalences) == 0:
         prevalences = [prevalences]
     pis = check_1d("prevalences", prevalences, numeric=True)
@@ -171,14 +184,14 @@ def plot_ops_function(metric: Any, prevalences: Any = (0.1, 0.2, 0.3, 0.4, 0.5),
     else:
         grid, log = np.sort(check_1d("values", values, numeric=True).astype(float)), False
     # one vectorized call: every (value, prevalence) pair
-    ops = np.asarray(ref.ops(metric, grid[None, :], prevalence=pis[:, None], at=at,
-                             rule=rule).estimate)
+    ops = np.asarray(
+        ref.ops(metric, grid[None, :], prevalence=pis[:, None], at=at, rule=rule).estimate
+    )
 
     ax = get_axes(ax)
     from matplotlib import colormaps
 
-    colors = (["C0"] if pis.size == 1
-              else colormaps["viridis"](np.linspace(0.0, 0.8, pis.size)))
+    colors = ["C0"] if pis.size == 1 else colormaps["viridis"](np.linspace(0.0, 0.8, pis.size))
     for pi, color, y in zip(pis, colors, ops, strict=True):
         style = {"color": color, "label": f"{pi:g}", "linewidth": 1.8}
         style.update(kwargs)
@@ -187,10 +200,17 @@ def plot_ops_function(metric: Any, prevalences: Any = (0.1, 0.2, 0.3, 0.4, 0.5),
         ax.set_xscale("log")
     ax.set_xlim(float(grid.min()), float(grid.max()))
     ax.set_ylim(-0.02, 1.02)
-    style_axes(ax, xlabel=quantity.label, ylabel="OPS (o-value)",
-               title=f"OPS function of {quantity.label}\nreference: {ref.description}")
+    style_axes(
+        ax,
+        xlabel=quantity.label,
+        ylabel="OPS (o-value)",
+        title=f"OPS function of {quantity.label}\nreference: {ref.description}",
+    )
     # metrics that ignore prevalence (recall, DOR, ROC AUC) draw one line five times
     same = pis.size > 1 and bool(np.allclose(ops, ops[:1], rtol=0, atol=1e-9))
-    add_legend(ax, title="prevalence π" + (" (lines coincide)" if same else ""),
-               loc="lower right" if quantity.higher_is_better else "upper right")
+    add_legend(
+        ax,
+        title="prevalence π" + (" (lines coincide)" if same else ""),
+        loc="lower right" if quantity.higher_is_better else "upper right",
+    )
     return ax

@@ -18,8 +18,11 @@ from ._axes import CLASSIFIER_COLOR, NULL_STYLE, add_legend, get_axes, style_axe
 
 __all__ = ["plot_standardized_curve"]
 
-_AXIS_LABEL = {"recall": "Recall (1 − β)", "fpr": "False positive rate (α)",
-               "rate": "Rate of positive predictions (share flagged)"}
+_AXIS_LABEL = {
+    "recall": "Recall (1 − β)",
+    "fpr": "False positive rate (α)",
+    "rate": "Rate of positive predictions (share flagged)",
+}
 #: Monte Carlo error bars: +- this many standard errors (a 95% normal interval).
 _Z = 1.96
 
@@ -32,14 +35,29 @@ def _title(metric_name: str, axis: str, label: str) -> str:
     return f"Standardized curve: OPS of {label} along {axis}"
 
 
-def _curve_intervals(curve: Any, metric: Any, axis: str, grid: np.ndarray, reference: Any,
-                     ci: str, confidence_level: float, rng: Any,
-                     ties: str) -> tuple[np.ndarray, np.ndarray, str]:
+def _curve_intervals(
+    curve: Any,
+    metric: Any,
+    axis: str,
+    grid: np.ndarray,
+    reference: Any,
+    ci: str,
+    confidence_level: float,
+    rng: Any,
+    ties: str,
+) -> tuple[np.ndarray, np.ndarray, str]:
     """Per-point intervals from ``ScoreCurve.ops(..., ci=...)``: (low, high, method)."""
     lows, highs, method = [], [], ""
     for u in grid:
-        r = curve.ops(metric, at={axis: float(u)}, reference=reference, ci=ci,
-                      confidence_level=confidence_level, rng=rng, ties=ties)
+        r = curve.ops(
+            metric,
+            at={axis: float(u)},
+            reference=reference,
+            ci=ci,
+            confidence_level=confidence_level,
+            rng=rng,
+            ties=ties,
+        )
         if r.ci is None:
             lows.append(np.nan)
             highs.append(np.nan)
@@ -51,8 +69,9 @@ def _curve_intervals(curve: Any, metric: Any, axis: str, grid: np.ndarray, refer
     return np.asarray(lows, float), np.asarray(highs, float), method
 
 
-def _degenerate(reference: Any, metric: Any, axis: str, grid: np.ndarray,
-                prevalence: float) -> np.ndarray:
+def _degenerate(
+    reference: Any, metric: Any, axis: str, grid: np.ndarray, prevalence: float
+) -> np.ndarray:
     """Points where every reference curve has the same value, so that the OPS there is
     0, 1 or 1/2 whatever the classifier does: at recall 1 every DBT curve has precision
     pi (it reaches recall 1 only at its end point), and at rate 1 every curve has lift 1.
@@ -64,10 +83,20 @@ def _degenerate(reference: Any, metric: Any, axis: str, grid: np.ndarray,
     return out
 
 
-def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "recall", *,
-                            points: Any = 20, reference: Any = None, ci: str | None = None,
-                            confidence_level: float = 0.95, rng: Any = None,
-                            ties: str = "strict", ax: Any = None, **kwargs: Any) -> Any:
+def plot_standardized_curve(
+    curve: Any,
+    metric: str = "precision",
+    axis: str = "recall",
+    *,
+    points: Any = 20,
+    reference: Any = None,
+    ci: str | None = None,
+    confidence_level: float = 0.95,
+    rng: Any = None,
+    ties: str = "strict",
+    ax: Any = None,
+    **kwargs: Any,
+) -> Any:
     """Plot a standardized curve: the OPS of ``metric`` at points along ``axis``.
 
     With the defaults this is the paper's OPS(precision)-recall curve (OPRC): the OPS
@@ -151,14 +180,16 @@ def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "
     """
     if not isinstance(curve, ScoreCurve):
         raise TypeError(f"`curve` must be a ScoreCurve; got {describe(curve)}.")
-    if ci is not None:
-        if not isinstance(ci, str):
-            raise TypeError(f"`ci` must be None or the name of an interval method such as "
-                            f"'bootstrap'; got {describe(ci)}.")
+    if ci is not None and not isinstance(ci, str):
+        raise TypeError(
+            f"`ci` must be None or the name of an interval method such as "
+            f"'bootstrap'; got {describe(ci)}."
+        )
     if reference is None:
         reference = default_reference("curve")
-    frame = standardized_curve(curve, metric, axis=axis, points=points, reference=reference,
-                               ties=ties)
+    frame = standardized_curve(
+        curve, metric, axis=axis, points=points, reference=reference, ties=ties
+    )
     axis_name = frame.columns[0]
     x = frame[axis_name].to_numpy(dtype=float)
     ops = frame["ops"].to_numpy(dtype=float)
@@ -168,34 +199,58 @@ def plot_standardized_curve(curve: Any, metric: str = "precision", axis: str = "
 
     ok = ~flat
     if ci is not None:  # before drawing: a failing interval leaves no half-made figure
-        low, high, method = _curve_intervals(curve, metric, axis_name, x[ok], reference, ci,
-                                             confidence_level, rng, ties)
+        low, high, method = _curve_intervals(
+            curve, metric, axis_name, x[ok], reference, ci, confidence_level, rng, ties
+        )
 
     ax = get_axes(ax)
     ax.axhline(0.5, label="OPS = 0.5 (middle of the reference)", **NULL_STYLE)
     if ci is not None:
-        ax.fill_between(x[ok], low, high, color=kwargs.get("color", CLASSIFIER_COLOR),
-                        alpha=0.2, linewidth=0, zorder=1,
-                        label=textwrap.fill(method or f"{ci} interval", 60,
-                                            break_on_hyphens=False))
-    style = {"color": CLASSIFIER_COLOR, "marker": "o", "markersize": 4, "linewidth": 1.5,
-             "capsize": 2.5, "elinewidth": 1.0, "zorder": 3,
-             "label": f"classifier (π = {curve.prevalence:.3g}); "
-                      f"bars ± {_Z:g} Monte Carlo s.e."}
+        ax.fill_between(
+            x[ok],
+            low,
+            high,
+            color=kwargs.get("color", CLASSIFIER_COLOR),
+            alpha=0.2,
+            linewidth=0,
+            zorder=1,
+            label=textwrap.fill(method or f"{ci} interval", 60, break_on_hyphens=False),
+        )
+    style = {
+        "color": CLASSIFIER_COLOR,
+        "marker": "o",
+        "markersize": 4,
+        "linewidth": 1.5,
+        "capsize": 2.5,
+        "elinewidth": 1.0,
+        "zorder": 3,
+        "label": f"classifier (π = {curve.prevalence:.3g}); bars ± {_Z:g} Monte Carlo s.e.",
+    }
     style.update(kwargs)
     bars = ax.errorbar(x[ok], ops[ok], yerr=_Z * se[ok], **style)
     if flat.any():
         color = bars[0].get_color()
         where = ", ".join(f"{u:g}" for u in x[flat])
-        ax.plot(x[flat], ops[flat], linestyle="none", marker="o", markersize=6,
-                markerfacecolor="white", markeredgecolor=color, zorder=3, clip_on=False,
-                label=f"{axis_name} = {where}: all reference curves equal there\n"
-                      "(OPS not informative)")
+        ax.plot(
+            x[flat],
+            ops[flat],
+            linestyle="none",
+            marker="o",
+            markersize=6,
+            markerfacecolor="white",
+            markeredgecolor=color,
+            zorder=3,
+            clip_on=False,
+            label=f"{axis_name} = {where}: all reference curves equal there\n(OPS not informative)",
+        )
     ax.set_xlim(0, 1.02)
     ax.set_ylim(-0.02, 1.02)
-    style_axes(ax, xlabel=_AXIS_LABEL.get(axis_name, axis_name),
-               ylabel=f"OPS of {bound.label}",
-               title=f"{_title(bound.name, axis_name, bound.label)}\n"
-                     f"reference: {frame.attrs.get('reference', reference.description)}")
+    style_axes(
+        ax,
+        xlabel=_AXIS_LABEL.get(axis_name, axis_name),
+        ylabel=f"OPS of {bound.label}",
+        title=f"{_title(bound.name, axis_name, bound.label)}\n"
+        f"reference: {frame.attrs.get('reference', reference.description)}",
+    )
     add_legend(ax, by_zorder=True, loc="best")
     return ax

@@ -34,8 +34,9 @@ def _metric_on_grid(metric: Any, prevalence: float) -> tuple[np.ndarray, np.ndar
     return grid, z
 
 
-def plot_unit_square(metric: Any, value: float, prevalence: float, *, ax: Any = None,
-                     **kwargs: Any) -> Any:
+def plot_unit_square(
+    metric: Any, value: float, prevalence: float, *, ax: Any = None, **kwargs: Any
+) -> Any:
     """Plot the (alpha, beta) unit square with a metric's level line and the region the
     value outperforms.
 
@@ -107,8 +108,13 @@ def plot_unit_square(metric: Any, value: float, prevalence: float, *, ax: Any = 
 
     grid, z = _metric_on_grid(bound, pi)
     masked = np.ma.masked_invalid(z)
-    gen = contourpy.contour_generator(grid, grid, masked, line_type=contourpy.LineType.Separate,
-                                      fill_type=contourpy.FillType.OuterCode)
+    gen = contourpy.contour_generator(
+        grid,
+        grid,
+        masked,
+        line_type=contourpy.LineType.Separate,
+        fill_type=contourpy.FillType.OuterCode,
+    )
 
     ax = get_axes(ax, figsize=(5.6, 6.6))
 
@@ -117,10 +123,11 @@ def plot_unit_square(metric: Any, value: float, prevalence: float, *, ax: Any = 
     style.update(kwargs)
     color = style["color"]
     first = True
-    for seg in gen.lines(mu):
+    for line_points in gen.lines(mu):
+        seg = np.asarray(line_points)
         if len(seg) < 2:
             continue
-        line, = ax.plot(seg[:, 0], seg[:, 1], **style)
+        (line,) = ax.plot(seg[:, 0], seg[:, 1], **style)
         color = line.get_color()
         if first:  # one legend entry for all the pieces of the line
             style["label"] = "_nolegend_"
@@ -130,34 +137,73 @@ def plot_unit_square(metric: Any, value: float, prevalence: float, *, ax: Any = 
     finite = masked.compressed()
     below, above = float(finite.min()) - 1.0, float(finite.max()) + 1.0
     lower, upper = (below, mu) if bound.higher_is_better else (mu, above)
-    points, codes = gen.filled(lower, upper)
-    paths = [Path(p, c) for p, c in zip(points, codes, strict=True) if len(p)]
+    filled = gen.filled(lower, upper)  # (points, codes) for FillType.OuterCode
+    points, codes = filled[0], filled[1]
+    paths = [
+        Path(np.asarray(p), c)
+        for p, c in zip(points, codes, strict=True)
+        if p is not None and len(p)
+    ]
     sign = "<" if bound.higher_is_better else ">"
     if paths:
-        ax.add_patch(PathPatch(Path.make_compound_path(*paths), facecolor=color, alpha=0.25,
-                               edgecolor="none", zorder=0, gid="outperformed",
-                               label=f"outperformed: {bound.label} {sign} {mu:g}"))
+        ax.add_patch(
+            PathPatch(
+                Path.make_compound_path(*paths),
+                facecolor=color,
+                alpha=0.25,
+                edgecolor="none",
+                zorder=0,
+                gid="outperformed",
+                label=f"outperformed: {bound.label} {sign} {mu:g}",
+            )
+        )
     else:  # nothing is outperformed (the worst value): say so in the legend
-        ax.fill([], [], facecolor=color, alpha=0.25, edgecolor="none",
-                label=f"outperformed: {bound.label} {sign} {mu:g} (empty)")
+        ax.fill(
+            [],
+            [],
+            facecolor=color,
+            alpha=0.25,
+            edgecolor="none",
+            label=f"outperformed: {bound.label} {sign} {mu:g} (empty)",
+        )
 
     # random classifiers and the trivial classifiers
-    ax.plot([0, 1], [1, 0], color=CHANCE_COLOR, linestyle=":", linewidth=1.0,
-            label="random classifiers (α + β = 1)")
-    for (a, b), marker, name in (((1.0, 0.0), "s", "predict all positive"),
-                                 ((0.0, 1.0), "D", "predict all negative")):
+    ax.plot(
+        [0, 1],
+        [1, 0],
+        color=CHANCE_COLOR,
+        linestyle=":",
+        linewidth=1.0,
+        label="random classifiers (α + β = 1)",
+    )
+    for (a, b), marker, name in (
+        ((1.0, 0.0), "s", "predict all positive"),
+        ((0.0, 1.0), "D", "predict all negative"),
+    ):
         m = float(bound(pi, a, b))
-        ax.plot([a], [b], linestyle="none", marker=marker, markersize=8, clip_on=False,
-                color=CHANCE_COLOR, zorder=5,
-                label=f"{name} (α={a:g}, β={b:g}): {bound.label} {fmt(m)}"
-                if np.isnan(m) else f"{name} (α={a:g}, β={b:g}): {bound.label} = {fmt(m)}")
+        ax.plot(
+            [a],
+            [b],
+            linestyle="none",
+            marker=marker,
+            markersize=8,
+            clip_on=False,
+            color=CHANCE_COLOR,
+            zorder=5,
+            label=f"{name} (α={a:g}, β={b:g}): {bound.label} {fmt(m)}"
+            if np.isnan(m)
+            else f"{name} (α={a:g}, β={b:g}): {bound.label} = {fmt(m)}",
+        )
 
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    style_axes(ax, xlabel="Type-I error α (false positive rate)",
-               ylabel="Type-II error β (false negative rate)",
-               title=f"{bound.label} = {mu:g} at prevalence π = {pi:g}\n"
-                     f"OPS = shaded area = {ops:.4f} (uniform reference)")
+    style_axes(
+        ax,
+        xlabel="Type-I error α (false positive rate)",
+        ylabel="Type-II error β (false negative rate)",
+        title=f"{bound.label} = {mu:g} at prevalence π = {pi:g}\n"
+        f"OPS = shaded area = {ops:.4f} (uniform reference)",
+    )
     add_legend(ax, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
     return ax

@@ -46,14 +46,21 @@ class ExactPointReference(PointReference):
             return f"exact ({QUADRATURE}, closed-form level set)"
         return f"exact ({QUADRATURE})"
 
-    def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
-             ties: str) -> tuple[np.ndarray, np.ndarray]:
+    def _ops(
+        self, quantity: BoundMetric, values: np.ndarray, prevalence: float, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
         f = closed_form(quantity) if self._closed_forms else None
         if f is not None:
             # Closed forms are for metrics whose level sets have area 0, where
             # ties="mid" and "strict" agree.
             est = snap_probability(np.asarray(f(prevalence, values), dtype=float))
         else:
-            est = exact_ops(quantity, values, prevalence, self._design, ties=ties,
-                            level_set=_level_set_for(quantity, prevalence))
+            est = exact_ops(
+                quantity,
+                values,
+                prevalence,
+                self._design,
+                ties=ties,
+                level_set=_level_set_for(quantity, prevalence),
+            )
         return est, np.zeros(np.shape(est))

@@ -63,31 +63,60 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from scipy import special
 
 from ..metrics import BoundMetric
 
-__all__ = ["Design", "UniformSquare", "IndependentBeta", "ChanceTriangle", "exact_ops",
-           "snap_probability", "DEFAULT_TOL"]
+__all__ = [
+    "Design",
+    "UniformSquare",
+    "IndependentBeta",
+    "ChanceTriangle",
+    "exact_ops",
+    "snap_probability",
+    "DEFAULT_TOL",
+]
 
 #: Target absolute error of the outer integral (step 3 of the module docstring).
 DEFAULT_TOL = 1e-10
 
 # 15-point Gauss-Kronrod rule and its embedded 7-point Gauss rule on [-1, 1]
 # (QUADPACK qk15). Nodes in increasing order; the Gauss nodes are the odd positions.
-_XK_HALF = np.array([0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-                     0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-                     0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-                     0.207784955007898467600689403773245, 0.0])
-_WK_HALF = np.array([0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-                     0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-                     0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-                     0.204432940075298892414161999234649, 0.209482141084727828012999174891714])
-_WG_HALF = np.array([0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-                     0.381830050505118944950369775488975, 0.417959183673469387755102040816327])
+_XK_HALF = np.array(
+    [
+        0.991455371120812639206854697526329,
+        0.949107912342758524526189684047851,
+        0.864864423359769072789712788640926,
+        0.741531185599394439863864773280788,
+        0.586087235467691130294144845693013,
+        0.405845151377397166906606412076961,
+        0.207784955007898467600689403773245,
+        0.0,
+    ]
+)
+_WK_HALF = np.array(
+    [
+        0.022935322010529224963732008058970,
+        0.063092092629978553290700663189204,
+        0.104790010322250183839876322541518,
+        0.140653259715525918745189590510238,
+        0.169004726639267902826583426598550,
+        0.190350578064785409913256402421014,
+        0.204432940075298892414161999234649,
+        0.209482141084727828012999174891714,
+    ]
+)
+_WG_HALF = np.array(
+    [
+        0.129484966168869693270611432679082,
+        0.279705391489276667901467771423780,
+        0.381830050505118944950369775488975,
+        0.417959183673469387755102040816327,
+    ]
+)
 _XK = np.concatenate([-_XK_HALF[:-1], _XK_HALF[::-1]])
 _WK = np.concatenate([_WK_HALF[:-1], _WK_HALF[::-1]])
 _WG = np.zeros(15)
@@ -103,6 +132,7 @@ _EPS = np.finfo(float).eps
 # ---------------------------------------------------------------------------------------
 # Reference designs: (u, w) in the unit square -> (alpha, beta)
 # ---------------------------------------------------------------------------------------
+
 
 class Design(ABC):
     """A point reference with a density, as a map of the unit square onto (alpha, beta).
@@ -139,8 +169,9 @@ class Design(ABC):
     def inner_coord(self, beta: np.ndarray, alpha: np.ndarray) -> np.ndarray:
         """See the class docstring."""
 
-    def to_ab(self, s: np.ndarray, c: np.ndarray,
-              swap: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def to_ab(
+        self, s: np.ndarray, c: np.ndarray, swap: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         x = self.outer(s, swap)
         y = self.inner(c, x, swap)
         return (y, x) if swap else (x, y)
@@ -176,7 +207,7 @@ class IndependentBeta(Design):
         self._prob = (min(a_alpha, b_alpha) < 1, min(a_beta, b_beta) < 1)
 
     def _ab(self, which: int) -> tuple[float, float]:
-        return self.params[2 * which:2 * which + 2]
+        return self.params[2 * which], self.params[2 * which + 1]
 
     def _outer_index(self, swap):
         return 1 if swap else 0
@@ -194,8 +225,11 @@ class IndependentBeta(Design):
         if self._prob[i]:
             return 1.0
         a, b = self._ab(i)
-        return np.exp((a - 1) * np.log(x) + (b - 1) * np.log1p(-x) - special.betaln(a, b)) \
-            if (a != 1 or b != 1) else 1.0
+        return (
+            np.exp((a - 1) * np.log(x) + (b - 1) * np.log1p(-x) - special.betaln(a, b))
+            if (a != 1 or b != 1)
+            else 1.0
+        )
 
     def inner(self, c, x, swap=False):
         i = 1 - self._outer_index(swap)
@@ -238,14 +272,15 @@ class ChanceTriangle(Design):
 # The oriented function G(u, w) and its profile
 # ---------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class _Profile:
     """What the grid check found about G on the unit square (cached per metric,
     prevalence and design)."""
 
-    swap: bool                  # alpha and beta exchanged (G monotone in alpha only)
-    inner_dir: int              # -1: G non-increasing in w; +1: non-decreasing
-    edge_dirs: tuple[int | None, int | None]   # monotone direction of G(u, 0), G(u, 1)
+    swap: bool  # alpha and beta exchanged (G monotone in alpha only)
+    inner_dir: int  # -1: G non-increasing in w; +1: non-decreasing
+    edge_dirs: tuple[int | None, int | None]  # monotone direction of G(u, 0), G(u, 1)
 
 
 _PROFILE_CACHE: OrderedDict[tuple, _Profile] = OrderedDict()
@@ -296,7 +331,7 @@ def _direction(diffs: np.ndarray, scale: np.ndarray) -> int | None:
 def _grid_directions(g: Callable, n: int = 129) -> tuple[int | None, int | None]:
     """Monotone direction of G in w (at fixed u) and in u (at fixed w) on a grid."""
     t = np.linspace(0.0, 1.0, n)
-    t[0], t[-1] = 1e-9, 1 - 1e-9     # the open square: edges may be 0/0 (measure zero)
+    t[0], t[-1] = 1e-9, 1 - 1e-9  # the open square: edges may be 0/0 (measure zero)
     uu, ww = np.meshgrid(t, t, indexing="ij")
     vals = g(uu, ww)
     with np.errstate(invalid="ignore"):
@@ -306,14 +341,20 @@ def _grid_directions(g: Callable, n: int = 129) -> tuple[int | None, int | None]
 
 
 def _profile(metric: BoundMetric, prevalence: float, design: Design) -> _Profile:
-    key = (metric.metric.func, metric.param_items, metric.direction, prevalence, design.key)
+    key: tuple[Any, ...] | None = (
+        metric.metric.func,
+        metric.param_items,
+        metric.direction,
+        prevalence,
+        design.key,
+    )
     try:
-        prof = _PROFILE_CACHE[key]
-        _PROFILE_CACHE.move_to_end(key)
+        prof = _PROFILE_CACHE[key]  # type: ignore[index]  # None only after a TypeError
+        _PROFILE_CACHE.move_to_end(key)  # type: ignore[arg-type]
         return prof
     except KeyError:
         pass
-    except TypeError:           # unhashable parameter values: no caching
+    except TypeError:  # unhashable parameter values: no caching
         key = None
     swap = False
     in_w, _ = _grid_directions(_Oriented(metric, prevalence, design, False))
@@ -326,7 +367,8 @@ def _profile(metric: BoundMetric, prevalence: float, design: Design) -> _Profile
                 f"alpha, or in alpha at fixed beta, on the reference's support; at prevalence "
                 f"{prevalence:g} it is monotone in neither (checked on a grid), so its level "
                 "sets can't be integrated exactly. Use a Monte Carlo or empirical reference "
-                "for this metric.")
+                "for this metric."
+            )
     g = _Oriented(metric, prevalence, design, swap)
     t = np.linspace(0.0, 1.0, 1025)
     t[0], t[-1] = 1e-12, 1 - 1e-12
@@ -335,8 +377,9 @@ def _profile(metric: BoundMetric, prevalence: float, design: Design) -> _Profile
         e = g(t, np.full_like(t, w_edge))
         with np.errstate(invalid="ignore"):
             edge_dirs.append(_direction(np.diff(e), e[:-1]))
-    prof = _Profile(swap=swap, inner_dir=1 if in_w == 1 else -1,
-                    edge_dirs=(edge_dirs[0], edge_dirs[1]))
+    prof = _Profile(
+        swap=swap, inner_dir=1 if in_w == 1 else -1, edge_dirs=(edge_dirs[0], edge_dirs[1])
+    )
     if key is not None:
         _PROFILE_CACHE[key] = prof
         if len(_PROFILE_CACHE) > _PROFILE_CACHE_SIZE:
@@ -348,12 +391,12 @@ def _profile(metric: BoundMetric, prevalence: float, design: Design) -> _Profile
 # Step 2: the boundary of a monotone predicate, vectorized (Chandrupatla's method)
 # ---------------------------------------------------------------------------------------
 
+
 def _pred(vals: np.ndarray, v: np.ndarray, strict: bool) -> np.ndarray:
     return vals < v if strict else vals <= v
 
 
-def _eval_edge(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
-               inward: float) -> np.ndarray:
+def _eval_edge(fn: Callable[..., np.ndarray], x: np.ndarray, inward: float) -> np.ndarray:
     """fn(x), re-evaluated a hair inside the square where it is 0/0 on the edge (the
     edge itself has measure zero; only the limit from inside matters)."""
     vals = fn(x)
@@ -364,10 +407,17 @@ def _eval_edge(fn: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
     return vals
 
 
-def boundary(fn: Callable[[np.ndarray, np.ndarray | slice], np.ndarray], v: np.ndarray,
-             x_false: np.ndarray, x_true: np.ndarray, f_false: np.ndarray,
-             f_true: np.ndarray, strict: bool, xtol: float = 1e-14,
-             maxiter: int = 200) -> np.ndarray:
+def boundary(
+    fn: Callable[[np.ndarray, np.ndarray | slice], np.ndarray],
+    v: np.ndarray,
+    x_false: np.ndarray,
+    x_true: np.ndarray,
+    f_false: np.ndarray,
+    f_true: np.ndarray,
+    strict: bool,
+    xtol: float = 1e-14,
+    maxiter: int = 200,
+) -> np.ndarray:
     """Boundary of a monotone predicate fn(x) < v (or <=) between x_false (predicate
     false) and x_true (predicate true), elementwise.
 
@@ -420,8 +470,9 @@ def boundary(fn: Callable[[np.ndarray, np.ndarray | slice], np.ndarray], v: np.n
             xi = (x1 - x2) / (x3 - x2)
             phi = (f1 - f2) / (f3 - f2)
             ok = (phi * phi < xi) & ((1 - phi) ** 2 < 1 - xi)
-            t_iqi = (f1 / (f2 - f1) * f3 / (f2 - f3)
-                     + (x3 - x1) / (x2 - x1) * f1 / (f3 - f1) * f2 / (f3 - f2))
+            t_iqi = f1 / (f2 - f1) * f3 / (f2 - f3) + (x3 - x1) / (x2 - x1) * f1 / (
+                f3 - f1
+            ) * f2 / (f3 - f2)
             t = np.where(ok & np.isfinite(t_iqi), t_iqi, 0.5)
             tl = np.minimum(tol / width, 0.5)
             t = np.clip(t, tl, 1 - tl)
@@ -435,16 +486,25 @@ def boundary(fn: Callable[[np.ndarray, np.ndarray | slice], np.ndarray], v: np.n
 # Steps 2-4: h(u) and the adaptive outer integral
 # ---------------------------------------------------------------------------------------
 
+
 class _Problem:
     """Area of {(u, w) : G(u, w) < v} (or <= v) for an array of levels v."""
 
-    def __init__(self, g: Callable, prof: _Profile, v: np.ndarray, strict: bool,
-                 level_set: Callable | None, design: Design, sign: float,
-                 metric_fn: Callable | None):
+    def __init__(
+        self,
+        g: _Oriented,
+        prof: _Profile,
+        v: np.ndarray,
+        strict: bool,
+        level_set: Callable | None,
+        design: Design,
+        sign: float,
+        metric_fn: Callable | None,
+    ):
         self.g, self.prof, self.v, self.strict = g, prof, v, strict
         self.level_set, self.design, self.sign = level_set, design, sign
         self.metric_fn = metric_fn
-        self.n_root = 0          # nodes that went through the root finder (diagnostics)
+        self.n_root = 0  # nodes that went through the root finder (diagnostics)
 
     # -- h(u): length of {w : G(u, w) < v} ------------------------------------------
     def h(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -460,7 +520,7 @@ class _Problem:
         check (step 4). Only used for a non-swapped design with G non-increasing in w."""
         alpha = self.design.outer(u)
         mu = self.sign * v
-        b_star = self.level_set(alpha, mu)
+        b_star = cast(Callable[..., np.ndarray], self.level_set)(alpha, mu)
         w_star = self.design.inner_coord(b_star, alpha)
         hv = 1.0 - self.design.inner_mass(w_star, alpha)
         if not self.design.unit_weight:
@@ -468,13 +528,13 @@ class _Problem:
         # Check: at an interior boundary the metric equals mu; at a clipped one the
         # predicate holds on the whole (or none of the) inner interval.
         beta_at = self.design.inner(w_star, alpha)
-        m_at = self.metric_fn(alpha, beta_at)
+        m_at = cast(Callable[..., np.ndarray], self.metric_fn)(alpha, beta_at)
         with np.errstate(invalid="ignore", over="ignore"):
             interior = (w_star > 0) & (w_star < 1)
             resid_ok = np.abs(m_at - mu) <= 1e-8 * (1.0 + np.abs(mu))
             g_at = self.sign * m_at
-            at0 = _pred(g_at, v, self.strict)        # G < v on all of [0, 1]
-            at1 = ~_pred(g_at, v, self.strict)       # G < v nowhere
+            at0 = _pred(g_at, v, self.strict)  # G < v on all of [0, 1]
+            at1 = ~_pred(g_at, v, self.strict)  # G < v nowhere
         good = np.where(interior, resid_ok, np.where(w_star <= 0, at0, at1))
         good &= np.isfinite(hv)
         return hv, ~good
@@ -482,17 +542,17 @@ class _Problem:
     def _h_root(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         gx, strict = self.g.gx, self.strict
         self.n_root += u.size
-        x = self.g.outer(u)          # once per node: the root finder moves w only
+        x = self.g.outer(u)  # once per node: the root finder moves w only
         f0 = _eval_edge(lambda w, sel=slice(None): gx(x[sel], w), np.zeros_like(u), 1.0)
         f1 = _eval_edge(lambda w, sel=slice(None): gx(x[sel], w), np.ones_like(u), -1.0)
         p0, p1 = _pred(f0, v, strict), _pred(f1, v, strict)
         hv = np.empty(u.size)
-        if self.prof.inner_dir < 0:          # {G < v} = (w*, 1]
+        if self.prof.inner_dir < 0:  # {G < v} = (w*, 1]
             hv[p0] = 1.0
             hv[~p0 & ~p1] = 0.0
             mid = ~p0 & p1
             xf, xt, ff, ft = 0.0, 1.0, f0, f1
-        else:                                # {G < v} = [0, w*)
+        else:  # {G < v} = [0, w*)
             hv[p1] = 1.0
             hv[~p1 & ~p0] = 0.0
             mid = p0 & ~p1
@@ -500,8 +560,15 @@ class _Problem:
         if mid.any():
             xm = x[mid]
             k = int(mid.sum())
-            w_star = boundary(lambda w, idx: gx(xm[idx], w), v[mid],
-                              np.full(k, xf), np.full(k, xt), ff[mid], ft[mid], strict)
+            w_star = boundary(
+                lambda w, idx: gx(xm[idx], w),
+                v[mid],
+                np.full(k, xf),
+                np.full(k, xt),
+                ff[mid],
+                ft[mid],
+                strict,
+            )
             mass = self.design.inner_mass(w_star, xm, self.g.swap)
             hv[mid] = 1.0 - mass if self.prof.inner_dir < 0 else mass
         if not self.design.unit_weight:
@@ -512,11 +579,13 @@ class _Problem:
     def kinks(self) -> list[np.ndarray]:
         out = []
         n = self.v.size
-        for w_edge, direction in zip((0.0, 1.0), self.prof.edge_dirs):
-            if not direction:           # constant (0) or not monotone (None): no kink
+        for w_edge, direction in zip((0.0, 1.0), self.prof.edge_dirs, strict=True):
+            if not direction:  # constant (0) or not monotone (None): no kink
                 continue
+
             def edge(u, idx=slice(None), w_edge=w_edge):
                 return self.g(u, np.full(np.shape(u), w_edge))
+
             e0 = _eval_edge(edge, np.zeros(n), 1.0)
             e1 = _eval_edge(edge, np.ones(n), -1.0)
             p0, p1 = _pred(e0, self.v, self.strict), _pred(e1, self.v, self.strict)
@@ -526,16 +595,17 @@ class _Problem:
                 xf = np.where(p0[flip], 1.0, 0.0)
                 ff = np.where(p0[flip], e1[flip], e0[flip])
                 ft = np.where(p0[flip], e0[flip], e1[flip])
-                k[flip] = boundary(lambda u, idx: edge(u), self.v[flip], xf, 1.0 - xf,
-                                   ff, ft, self.strict)
+                k[flip] = boundary(
+                    lambda u, idx: edge(u), self.v[flip], xf, 1.0 - xf, ff, ft, self.strict
+                )
             out.append(k)
         return out
 
     # -- step 3: adaptive Gauss-Kronrod over u ------------------------------------------
     def integrate(self, tol: float, max_rounds: int = 60) -> np.ndarray:
         n = self.v.size
-        cuts = [np.zeros(n), np.ones(n)] + self.kinks()
-        pts = np.sort(np.column_stack(cuts), axis=1)        # NaN (no kink) sorts last
+        cuts = [np.zeros(n), np.ones(n), *self.kinks()]
+        pts = np.sort(np.column_stack(cuts), axis=1)  # NaN (no kink) sorts last
         vid_l, a_l, b_l = [], [], []
         for j in range(pts.shape[1] - 1):
             a, b = pts[:, j], pts[:, j + 1]
@@ -563,7 +633,7 @@ class _Problem:
             mid = 0.5 * (a + b)
             vid = np.concatenate([vid, vid])
             a, b = np.concatenate([a, mid]), np.concatenate([mid, b])
-        if vid.size:    # pragma: no cover  (pieces narrower than 1e-13 are always accepted,
+        if vid.size:  # pragma: no cover  (pieces narrower than 1e-13 are always accepted,
             # which bisection reaches after ~43 rounds)
             raise RuntimeError("adaptive quadrature did not converge; please report this.")
         return total
@@ -580,9 +650,16 @@ def snap_probability(p: np.ndarray) -> np.ndarray:
     return np.where(p < 1e-13, 0.0, np.where(p > 1 - 1e-13, 1.0, p))
 
 
-def exact_ops(metric: BoundMetric, values: np.ndarray, prevalence: float, design: Design,
-              *, ties: str = "strict", level_set: Callable | None = None,
-              tol: float = DEFAULT_TOL) -> np.ndarray:
+def exact_ops(
+    metric: BoundMetric,
+    values: np.ndarray,
+    prevalence: float,
+    design: Design,
+    *,
+    ties: str = "strict",
+    level_set: Callable | None = None,
+    tol: float = DEFAULT_TOL,
+) -> np.ndarray:
     """Exact OPS of ``values`` of ``metric`` at ``prevalence`` under ``design``.
 
     Parameters
@@ -627,8 +704,7 @@ def exact_ops(metric: BoundMetric, values: np.ndarray, prevalence: float, design
                 return np.asarray(func(prevalence, a, b, **params), dtype=float)
 
     def area(strict: bool) -> np.ndarray:
-        prob = _Problem(g, prof, v, strict, level_set if use_ls else None, design, sign,
-                        metric_fn)
+        prob = _Problem(g, prof, v, strict, level_set if use_ls else None, design, sign, metric_fn)
         return prob.integrate(tol)
 
     out = area(True)

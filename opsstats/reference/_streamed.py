@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -42,7 +42,7 @@ class StreamedCurveReference(CurveReference):
     """
 
     exact = False
-    _shared: dict[tuple, OrderedDict] = {}
+    _shared: ClassVar[dict[tuple, OrderedDict]] = {}
     _lock = threading.Lock()
 
     def __init__(self, n_curves: int, seed: int, cache_size: int) -> None:
@@ -63,8 +63,9 @@ class StreamedCurveReference(CurveReference):
         """The distribution's parameters (besides n_curves and seed)."""
 
     @abstractmethod
-    def _draw(self, m: int, rng: np.random.Generator,
-              out: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def _draw(
+        self, m: int, rng: np.random.Generator, out: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Draw m curves into ``out`` (two buffers of shape (n_points, CHUNK)) and
         return (alpha, beta) of shape (m, n_points) ordered by decreasing threshold."""
 
@@ -73,8 +74,14 @@ class StreamedCurveReference(CurveReference):
         return f"Monte Carlo, {self.n_curves} curves"
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and (self._params(), self.n_curves, self.seed) == (
-            other._params(), other.n_curves, other.seed)  # type: ignore[attr-defined]
+        if type(self) is not type(other):
+            return False
+        assert isinstance(other, StreamedCurveReference)  # narrowed for the type checker
+        return (self._params(), self.n_curves, self.seed) == (
+            other._params(),
+            other.n_curves,
+            other.seed,
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._params(), self.n_curves, self.seed))
@@ -88,8 +95,9 @@ class StreamedCurveReference(CurveReference):
         shape = (self.n_points, min(CHUNK, self.n_curves))
         return np.empty(shape), np.empty(shape)
 
-    def _chunk(self, index: int, out: tuple[np.ndarray, np.ndarray]
-               ) -> tuple[np.ndarray, np.ndarray]:
+    def _chunk(
+        self, index: int, out: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
         m = min(CHUNK, self.n_curves - index * CHUNK)
         rng = np.random.default_rng(np.random.SeedSequence([self.seed, index]))
         return self._draw(m, rng, out)
@@ -116,8 +124,13 @@ class StreamedCurveReference(CurveReference):
             return self._quantity(item[0], item[1], None, {})
         return self._quantity(item, None, None, {})
 
-    def precompute(self, quantities: Iterable[Any] = (), prevalence: Any = None, *,
-                   pairs: Iterable[tuple[Any, float]] = ()) -> None:
+    def precompute(
+        self,
+        quantities: Iterable[Any] = (),
+        prevalence: Any = None,
+        *,
+        pairs: Iterable[tuple[Any, float]] = (),
+    ) -> None:
         """Compute and cache quantities in one pass over the curves.
 
         Parameters
@@ -140,7 +153,11 @@ class StreamedCurveReference(CurveReference):
         ...                       (("lift", {"rate": 500 / 10000}), 0.112)])
         """
         todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]] = {}
-        grid = [] if prevalence is None else np.atleast_1d(np.asarray(prevalence, dtype=float))
+        grid = (
+            np.empty(0)
+            if prevalence is None
+            else np.atleast_1d(np.asarray(prevalence, dtype=float))
+        )
         wanted = [(self._as_quantity(q), float(pi)) for q in quantities for pi in grid]
         wanted += [(self._as_quantity(q), float(pi)) for q, pi in pairs]
         if list(quantities) and prevalence is None:
@@ -163,10 +180,15 @@ class StreamedCurveReference(CurveReference):
             alpha, beta = self._chunk(index, local.buffers)
             # Evaluate on slices of SLICE curves: temporaries of about 8 MB stay on the
             # heap, where 41 MB ones would be mapped and page-faulted afresh each time.
-            return [np.concatenate([np.asarray(q(pi, alpha[i:i + SLICE], beta[i:i + SLICE]),
-                                               dtype=float)
-                                    for i in range(0, alpha.shape[0], SLICE)])
-                    for q, pi in pairs]
+            return [
+                np.concatenate(
+                    [
+                        np.asarray(q(pi, alpha[i : i + SLICE], beta[i : i + SLICE]), dtype=float)
+                        for i in range(0, alpha.shape[0], SLICE)
+                    ]
+                )
+                for q, pi in pairs
+            ]
 
         # Chunks are independent (each has its own seed), so threads give the same
         # values as a serial pass; numpy releases the GIL in the array work.
@@ -176,14 +198,17 @@ class StreamedCurveReference(CurveReference):
             values = np.concatenate([chunk[i] for chunk in per_chunk])
             n_nan = int(np.isnan(values).sum())
             if n_nan:
-                raise ValueError(f"{q.label} is undefined (0/0) on {n_nan} of the "
-                                 f"{values.size} reference curves at prevalence "
-                                 f"{pi:g}; it cannot be ranked against {self!r}.")
+                raise ValueError(
+                    f"{q.label} is undefined (0/0) on {n_nan} of the "
+                    f"{values.size} reference curves at prevalence "
+                    f"{pi:g}; it cannot be ranked against {self!r}."
+                )
             values.sort()
             self._store(key, values)
 
-    def _ops_many(self, quantity: Any, values: np.ndarray, prevalences: np.ndarray,
-                  ties: str) -> tuple[np.ndarray, np.ndarray]:
+    def _ops_many(
+        self, quantity: Any, values: np.ndarray, prevalences: np.ndarray, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
         # every distinct prevalence in one pass over the curves, then the ranks
         self.precompute([quantity], np.unique(prevalences))
         return super()._ops_many(quantity, values, prevalences, ties)
@@ -195,8 +220,9 @@ class StreamedCurveReference(CurveReference):
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
-    def reference_values(self, quantity: CurveArea | OperatingPoint,
-                         prevalence: float) -> np.ndarray:
+    def reference_values(
+        self, quantity: CurveArea | OperatingPoint, prevalence: float
+    ) -> np.ndarray:
         key = self._key(quantity, prevalence)
         if key not in self._cache:
             self.precompute([quantity], prevalence)
@@ -204,8 +230,13 @@ class StreamedCurveReference(CurveReference):
             self._cache.move_to_end(key)
             return self._cache[key]
 
-    def band(self, curve: str, prevalence: float, x: Any,
-             quantiles: tuple[float, ...] = (0.05, 0.5, 0.95)) -> np.ndarray:
+    def band(
+        self,
+        curve: str,
+        prevalence: float,
+        x: Any,
+        quantiles: tuple[float, ...] = (0.05, 0.5, 0.95),
+    ) -> np.ndarray:
         """Pointwise quantiles of the reference curves' y at the given x values (e.g. the
         5-95% band of PR curves for a plot); shape ``(len(quantiles), len(x))``."""
         y_metric = {"roc": "recall", "pr": "precision", "lift": "lift", "gain": "recall"}
@@ -214,8 +245,9 @@ class StreamedCurveReference(CurveReference):
             raise ValueError(f"`curve` must be one of 'roc', 'pr', 'lift', 'gain'; got {curve!r}.")
         points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in np.atleast_1d(x)]
         self.precompute(points, prevalence)
-        return np.array([np.quantile(self.reference_values(p, prevalence), quantiles)
-                         for p in points]).T
+        return np.array(
+            [np.quantile(self.reference_values(p, prevalence), quantiles) for p in points]
+        ).T
 
 
 def depends_on_prevalence(quantity: CurveArea | OperatingPoint) -> bool:

@@ -57,6 +57,7 @@ __all__ = ["closed_form", "level_set", "CLOSED_FORMS", "LEVEL_SETS"]
 # Building blocks
 # ---------------------------------------------------------------------------------------
 
+
 def _int_clip_linear(s: np.ndarray, t: np.ndarray) -> np.ndarray:
     """int_0^1 clip(s x - t, 0, 1) dx, elementwise, without cancellation.
 
@@ -65,8 +66,8 @@ def _int_clip_linear(s: np.ndarray, t: np.ndarray) -> np.ndarray:
     """
     s, t = np.broadcast_arrays(np.asarray(s, float), np.asarray(t, float))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        z0 = t / s              # where s x - t = 0
-        z1 = (1.0 + t) / s      # where s x - t = 1
+        z0 = t / s  # where s x - t = 0
+        z1 = (1.0 + t) / s  # where s x - t = 1
     pos = s > 0
     neg = s < 0
     lo = np.where(pos, z0, z1)
@@ -75,7 +76,7 @@ def _int_clip_linear(s: np.ndarray, t: np.ndarray) -> np.ndarray:
     hi_c = np.clip(np.where(np.isnan(hi), 0.0, hi), 0.0, 1.0)
     with np.errstate(invalid="ignore", over="ignore"):
         middle = np.where(hi_c > lo_c, (hi_c - lo_c) * (s * (hi_c + lo_c) / 2 - t), 0.0)
-    top = np.where(pos, 1.0 - hi_c, lo_c)     # length where s x - t >= 1
+    top = np.where(pos, 1.0 - hi_c, lo_c)  # length where s x - t >= 1
     out = np.where(pos | neg, middle + top, np.clip(-t, 0.0, 1.0))
     return out
 
@@ -101,6 +102,7 @@ def _pr_linear_lt(ca, cb, d) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 # OPS closed forms, f(pi, mu, **params) -> OPS (strict ties; {M = mu} has measure 0)
 # ---------------------------------------------------------------------------------------
+
 
 def _ops_recall(p, mu):
     return np.clip(mu, 0.0, 1.0)
@@ -211,7 +213,7 @@ def _ops_prevalence_threshold(p, mu):
     # lower is better: sqrt(A) / (sqrt(1 - B) + sqrt(A)) > mu
     #   <=>  (1 - mu)^2 A > mu^2 (1 - B)  <=>  -(1 - mu)^2 A - mu^2 B < -mu^2
     mu = np.clip(mu, 0.0, 1.0)
-    return _pr_linear_lt(-(1.0 - mu) ** 2, -mu ** 2, -mu ** 2)
+    return _pr_linear_lt(-((1.0 - mu) ** 2), -(mu**2), -(mu**2))
 
 
 def _ops_g_mean(p, mu):
@@ -230,10 +232,11 @@ def _ops_dor(p, mu):
     mu = np.asarray(mu, float)
     d = 1.0 - mu
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        direct = 1.0 - 1.0 / d - mu * np.log(mu) / d ** 2
+        direct = 1.0 - 1.0 / d - mu * np.log(mu) / d**2
         k = np.arange(40.0)
-        series = 1.0 - np.sum(np.power.outer(np.where(np.abs(d) < 0.05, d, 0.0), k)
-                              / ((k + 1) * (k + 2)), axis=-1)
+        series = 1.0 - np.sum(
+            np.power.outer(np.where(np.abs(d) < 0.05, d, 0.0), k) / ((k + 1) * (k + 2)), axis=-1
+        )
     out = np.where(np.abs(d) < 0.05, series, direct)
     out = np.where(mu <= 0, 0.0, np.where(np.isinf(mu), 1.0, out))
     return np.clip(out, 0.0, 1.0)
@@ -243,8 +246,9 @@ def _mcc_x_star(p, alpha, mu):
     """The level set {MCC = mu} as x = 1 - beta in terms of alpha (see mcc_level_set)."""
     q = 1.0 - p
     m = mu * mu
-    return ((2 * q * alpha * (1 - m) + m + mu * np.sqrt(m + (4 * q / p) * alpha * (1 - alpha)))
-            / (2 * (q + m * p)))
+    return (2 * q * alpha * (1 - m) + m + mu * np.sqrt(m + (4 * q / p) * alpha * (1 - alpha))) / (
+        2 * (q + m * p)
+    )
 
 
 def _ops_mcc(p, mu):
@@ -286,8 +290,11 @@ def _ops_fowlkes_mallows(p, mu):
         a_end = np.minimum(p * (1 - m) / (m * q), 1.0)
         big_x = m * m + 4 * m * q / p * a_end
         big_y = m * m
-        root_part = (a_end / 3) * (big_x + np.sqrt(big_x * big_y) + big_y) / (
-            np.sqrt(big_x) + np.sqrt(big_y))
+        root_part = (
+            (a_end / 3)
+            * (big_x + np.sqrt(big_x * big_y) + big_y)
+            / (np.sqrt(big_x) + np.sqrt(big_y))
+        )
         out = m * a_end / 2 + root_part + (1 - a_end)
     return np.clip(np.where(m > 0, out, 0.0), 0.0, 1.0)
 
@@ -324,6 +331,7 @@ CLOSED_FORMS: dict[str, tuple[Callable, Callable]] = {
 # ---------------------------------------------------------------------------------------
 # Closed-form level sets beta*(alpha; mu, pi) for the quadrature engine
 # ---------------------------------------------------------------------------------------
+
 
 def mcc_level_set(p: float, alpha: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """beta* with {beta in [0, 1] : MCC(p, alpha, beta) < mu} = (beta*, 1].

@@ -31,20 +31,24 @@ TIES = ("strict", "mid")
 def check_prevalence(prevalence: Any) -> np.ndarray:
     """Prevalence(s) strictly inside (0, 1): OPS is undefined at 0 and 1."""
     if prevalence is None:
-        raise TypeError("`prevalence` is required: OPS is defined relative to the test "
-                        "set's prevalence.")
+        raise TypeError(
+            "`prevalence` is required: OPS is defined relative to the test set's prevalence."
+        )
     arr = np.asarray(prevalence, dtype=float) if not isinstance(prevalence, str) else None
     if arr is None or arr.dtype.kind != "f":
-        raise TypeError(f"`prevalence` must be a number or an array of numbers; got "
-                        f"{describe(prevalence)}.")
+        raise TypeError(
+            f"`prevalence` must be a number or an array of numbers; got {describe(prevalence)}."
+        )
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"`prevalence` must be finite; got {prevalence!r}.")
     bad = (arr <= 0) | (arr >= 1)
     if bad.any():
         v = float(arr[bad].flat[0])
-        raise ValueError(f"`prevalence` must be in the open interval (0, 1); got {v!r}. OPS is "
-                         "undefined when one class is absent: every classifier then has the "
-                         "same alpha or beta undefined, so there is nothing to rank against.")
+        raise ValueError(
+            f"`prevalence` must be in the open interval (0, 1); got {v!r}. OPS is "
+            "undefined when one class is absent: every classifier then has the "
+            "same alpha or beta undefined, so there is nothing to rank against."
+        )
     return arr
 
 
@@ -55,14 +59,17 @@ def check_values(value: Any, quantity: Any) -> np.ndarray:
     if arr is None or arr.dtype.kind != "f":
         raise TypeError(f"`value` must be a number or an array of numbers; got {describe(value)}.")
     if np.isnan(arr).any():
-        raise ValueError("`value` must not be NaN: the metric is undefined for the data, so "
-                         "it has no outperformance score.")
+        raise ValueError(
+            "`value` must not be NaN: the metric is undefined for the data, so "
+            "it has no outperformance score."
+        )
     lo, hi = value_range(quantity)
     bad = (arr < lo - 1e-12) | (arr > hi + 1e-12)
     if bad.any():
         v = float(arr[bad].flat[0])
-        raise ValueError(f"`value` must be in the range of {quantity.label}, [{lo:g}, {hi:g}]; "
-                         f"got {v!r}.")
+        raise ValueError(
+            f"`value` must be in the range of {quantity.label}, [{lo:g}, {hi:g}]; got {v!r}."
+        )
     return arr
 
 
@@ -70,8 +77,7 @@ def value_range(quantity: Any) -> tuple[float, float]:
     """The range of a metric, curve area or operating-point value (may depend on pi
     for NAUC/lift; the loosest bounds are returned)."""
     if isinstance(quantity, CurveArea):
-        return (0.0, np.inf) if quantity.curve == "lift" and not quantity.normalized \
-            else (0.0, 1.0)
+        return (0.0, np.inf) if quantity.curve == "lift" and not quantity.normalized else (0.0, 1.0)
     if isinstance(quantity, OperatingPoint):
         return quantity.metric.range
     return quantity.range
@@ -108,21 +114,22 @@ class ReferenceDistribution(ABC):
         return "exact" if self.exact else "Monte Carlo"
 
     @abstractmethod
-    def _quantity(self, metric: Any, at: Any, rule: str | None,
-                  params: dict[str, Any]) -> Any:
+    def _quantity(self, metric: Any, at: Any, rule: str | None, params: dict[str, Any]) -> Any:
         """Resolve the metric argument into the quantity this reference ranks."""
 
     @abstractmethod
-    def _ops(self, quantity: Any, values: np.ndarray, prevalence: float,
-             ties: str) -> tuple[np.ndarray, np.ndarray]:
+    def _ops(
+        self, quantity: Any, values: np.ndarray, prevalence: float, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(estimate, standard error) for ``values`` at one prevalence."""
 
     def _method_for(self, quantity: Any) -> str:
         """How OPS of this quantity is computed (e.g. closed form or quadrature)."""
         return self.method
 
-    def _ops_many(self, quantity: Any, values: np.ndarray, prevalences: np.ndarray,
-                  ties: str) -> tuple[np.ndarray, np.ndarray]:
+    def _ops_many(
+        self, quantity: Any, values: np.ndarray, prevalences: np.ndarray, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(estimate, standard error) for 1-D ``values`` with their own prevalences.
         The default groups by prevalence; references that vectorize over prevalence
         override it."""
@@ -133,9 +140,17 @@ class ReferenceDistribution(ABC):
             est[mask], se[mask] = self._ops(quantity, values[mask], float(pi), ties)
         return est, se
 
-    def ops(self, metric: str | Metric | BoundMetric, value: Any, *, prevalence: Any,
-            at: dict[str, float] | None = None, rule: str | None = None,
-            ties: str = "strict", **params: Any) -> OPSResult:
+    def ops(
+        self,
+        metric: str | Metric | BoundMetric,
+        value: Any,
+        *,
+        prevalence: Any,
+        at: dict[str, float] | None = None,
+        rule: str | None = None,
+        ties: str = "strict",
+        **params: Any,
+    ) -> OPSResult:
         """Outperformance score of metric value(s) at a prevalence.
 
         Parameters
@@ -202,15 +217,19 @@ class PointReference(ReferenceDistribution):
 
     kind = "point"
 
-    def _quantity(self, metric: Any, at: Any, rule: str | None,
-                  params: dict[str, Any]) -> BoundMetric:
+    def _quantity(
+        self, metric: Any, at: Any, rule: str | None, params: dict[str, Any]
+    ) -> BoundMetric:
         if at is not None:
-            raise ValueError(f"{type(self).__name__} is a reference for single confusion "
-                             "matrices; an operating point `at` on a curve needs a curve "
-                             "reference such as DirectedBinaryTree().")
+            raise ValueError(
+                f"{type(self).__name__} is a reference for single confusion "
+                "matrices; an operating point `at` on a curve needs a curve "
+                "reference such as DirectedBinaryTree()."
+            )
         if rule is not None:
-            raise ValueError("`rule` applies to curve areas; a point reference ranks "
-                             "confusion-matrix metrics.")
+            raise ValueError(
+                "`rule` applies to curve areas; a point reference ranks confusion-matrix metrics."
+            )
         return resolve_metric(metric, **params)
 
 
@@ -230,23 +249,27 @@ class CurveReference(ReferenceDistribution):
 
     kind = "curve"
 
-    def _quantity(self, metric: Any, at: Any, rule: str | None,
-                  params: dict[str, Any]) -> CurveArea | OperatingPoint:
+    def _quantity(
+        self, metric: Any, at: Any, rule: str | None, params: dict[str, Any]
+    ) -> CurveArea | OperatingPoint:
         return resolve_quantity(metric, at, rule, params)
 
     @abstractmethod
-    def reference_values(self, quantity: CurveArea | OperatingPoint,
-                         prevalence: float) -> np.ndarray:
+    def reference_values(
+        self, quantity: CurveArea | OperatingPoint, prevalence: float
+    ) -> np.ndarray:
         """Sorted values of ``quantity`` over the reference curves at ``prevalence``."""
 
-    def _ops(self, quantity: Any, values: np.ndarray, prevalence: float,
-             ties: str) -> tuple[np.ndarray, np.ndarray]:
+    def _ops(
+        self, quantity: Any, values: np.ndarray, prevalence: float, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
         ref = self.reference_values(quantity, prevalence)
         return rank_in_sorted(ref, values, quantity.higher_is_better, ties)
 
 
-def rank_in_sorted(ref: np.ndarray, values: np.ndarray, higher_is_better: bool,
-                   ties: str) -> tuple[np.ndarray, np.ndarray]:
+def rank_in_sorted(
+    ref: np.ndarray, values: np.ndarray, higher_is_better: bool, ties: str
+) -> tuple[np.ndarray, np.ndarray]:
     """OPS of ``values`` against a sorted reference sample (NaN-free), with the
     binomial Monte Carlo standard error sqrt(p (1 - p) / G)."""
     g = ref.size

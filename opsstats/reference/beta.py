@@ -71,11 +71,14 @@ class BetaErrors(ExactPointReference):
     0.894998
     """
 
-
     def __init__(self, a_alpha: float, b_alpha: float, a_beta: float, b_beta: float):
         shapes = {}
-        for name, val in (("a_alpha", a_alpha), ("b_alpha", b_alpha), ("a_beta", a_beta),
-                          ("b_beta", b_beta)):
+        for name, val in (
+            ("a_alpha", a_alpha),
+            ("b_alpha", b_alpha),
+            ("a_beta", a_beta),
+            ("b_beta", b_beta),
+        ):
             shapes[name] = check_real(name, val, low=0.0, low_open=True)
         self.a_alpha, self.b_alpha = shapes["a_alpha"], shapes["b_alpha"]
         self.a_beta, self.b_beta = shapes["a_beta"], shapes["b_beta"]
@@ -88,12 +91,17 @@ class BetaErrors(ExactPointReference):
 
     @property
     def description(self) -> str:
-        return (f"BetaErrors(alpha ~ Beta({self.a_alpha:g}, {self.b_alpha:g}), "
-                f"beta ~ Beta({self.a_beta:g}, {self.b_beta:g}))")
+        return (
+            f"BetaErrors(alpha ~ Beta({self.a_alpha:g}, {self.b_alpha:g}), "
+            f"beta ~ Beta({self.a_beta:g}, {self.b_beta:g}))"
+        )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, BetaErrors) and type(other) is type(self) \
+        return (
+            isinstance(other, BetaErrors)
+            and type(other) is type(self)
             and other.params == self.params
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.params))

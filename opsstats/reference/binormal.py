@@ -56,13 +56,22 @@ class BinormalCurves(StreamedCurveReference):
     0.5
     """
 
-    def __init__(self, n_curves: int = 100_000, *, separation: tuple[float, float] = (-3.0, 3.0),
-                 log_slope_sd: float = 0.5, n_points: int = 513, seed: int = 20232,
-                 cache_size: int = 256) -> None:
+    def __init__(
+        self,
+        n_curves: int = 100_000,
+        *,
+        separation: tuple[float, float] = (-3.0, 3.0),
+        log_slope_sd: float = 0.5,
+        n_points: int = 513,
+        seed: int = 20232,
+        cache_size: int = 256,
+    ) -> None:
         lo = check_real("separation[0]", separation[0])
         hi = check_real("separation[1]", separation[1])
         if not lo < hi:
-            raise ValueError(f"`separation` must be (low, high) with low < high; got {separation!r}.")
+            raise ValueError(
+                f"`separation` must be (low, high) with low < high; got {separation!r}."
+            )
         self.separation = (lo, hi)
         self.log_slope_sd = check_real("log_slope_sd", log_slope_sd, low=0.0)
         self._n_points = check_positive_int("n_points", n_points, minimum=3)
@@ -78,18 +87,21 @@ class BinormalCurves(StreamedCurveReference):
 
     @property
     def description(self) -> str:
-        return (f"BinormalCurves(n_curves={self.n_curves}, separation={self.separation}, "
-                f"log_slope_sd={self.log_slope_sd:g}, n_points={self._n_points}, "
-                f"seed={self.seed})")
+        return (
+            f"BinormalCurves(n_curves={self.n_curves}, separation={self.separation}, "
+            f"log_slope_sd={self.log_slope_sd:g}, n_points={self._n_points}, "
+            f"seed={self.seed})"
+        )
 
-    def _draw(self, m: int, rng: np.random.Generator,
-              out: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def _draw(
+        self, m: int, rng: np.random.Generator, out: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
         a = rng.uniform(*self.separation, size=m)
         b = np.exp(rng.normal(0.0, self.log_slope_sd, size=m))
         alpha, beta = out[0][:, :m], out[1][:, :m]
         t = self._thresholds[:, None]
         alpha[0], alpha[-1] = 0.0, 1.0
         beta[0], beta[-1] = 1.0, 0.0
-        alpha[1:-1] = ndtr(-t)                    # FPR = P(N(0,1) >= t)
+        alpha[1:-1] = ndtr(-t)  # FPR = P(N(0,1) >= t)
         beta[1:-1] = ndtr(b[None, :] * t - a[None, :])  # FNR = P(N(a/b, 1/b^2) < t)
         return alpha.T, beta.T

@@ -10,9 +10,13 @@ from ._streamed import StreamedCurveReference
 __all__ = ["DirectedBinaryTree", "dbt_curves"]
 
 
-def dbt_curves(m: int, depth: int, rng: np.random.Generator, *,
-               out: tuple[np.ndarray, np.ndarray] | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
+def dbt_curves(
+    m: int,
+    depth: int,
+    rng: np.random.Generator,
+    *,
+    out: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Draw ``m`` DBT curves of the given depth.
 
     Returns ``(alpha, beta)`` of shape ``(m, 2**depth + 1)``: the ``2**depth - 1`` tree
@@ -40,7 +44,7 @@ def dbt_curves(m: int, depth: int, rng: np.random.Generator, *,
     >>> bool((np.diff(alpha, axis=1) >= 0).all() and (np.diff(beta, axis=1) <= 0).all())
     True
     """
-    top = 2 ** depth
+    top = 2**depth
     if out is None:
         out = (np.empty((top + 1, m)), np.empty((top + 1, m)))
     alpha, beta = out[0][:, :m], out[1][:, :m]
@@ -48,13 +52,13 @@ def dbt_curves(m: int, depth: int, rng: np.random.Generator, *,
     beta[0], beta[top] = 1.0, 0.0
     u = np.empty((top // 2, m))
     for h in range(depth - 1, -1, -1):
-        s = 2 ** h
+        s = 2**h
         for arr in (alpha, beta):
-            bounds = arr[0::2 * s]  # positions 0, 2s, ..., 2**depth: the ranges
+            bounds = arr[0 :: 2 * s]  # positions 0, 2s, ..., 2**depth: the ranges
             lo, hi = bounds[:-1], bounds[1:]
-            draw = u[:lo.shape[0]]
+            draw = u[: lo.shape[0]]
             rng.random(out=draw)
-            target = arr[s::2 * s]
+            target = arr[s :: 2 * s]
             np.subtract(hi, lo, out=target)
             target *= draw
             target += lo
@@ -116,18 +120,19 @@ class DirectedBinaryTree(StreamedCurveReference):
     (0.96, 'step')
     """
 
-    def __init__(self, depth: int = 9, n_curves: int = 100_000, *, seed: int = 20231,
-                 cache_size: int = 256) -> None:
+    def __init__(
+        self, depth: int = 9, n_curves: int = 100_000, *, seed: int = 20231, cache_size: int = 256
+    ) -> None:
         self.depth = check_positive_int("depth", depth)
         if self.depth > 14:
-            raise ValueError(f"`depth` must be at most 14 (2**14 - 1 points per curve); "
-                             f"got {depth!r}.")
+            raise ValueError(
+                f"`depth` must be at most 14 (2**14 - 1 points per curve); got {depth!r}."
+            )
         super().__init__(n_curves, seed, cache_size)
 
     @property
     def description(self) -> str:
-        return (f"DirectedBinaryTree(depth={self.depth}, n_curves={self.n_curves}, "
-                f"seed={self.seed})")
+        return f"DirectedBinaryTree(depth={self.depth}, n_curves={self.n_curves}, seed={self.seed})"
 
     @property
     def method(self) -> str:
@@ -135,11 +140,12 @@ class DirectedBinaryTree(StreamedCurveReference):
 
     @property
     def n_points(self) -> int:
-        return 2 ** self.depth + 1
+        return 2**self.depth + 1
 
     def _params(self) -> tuple:
         return (self.depth,)
 
-    def _draw(self, m: int, rng: np.random.Generator,
-              out: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def _draw(
+        self, m: int, rng: np.random.Generator, out: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
         return dbt_curves(m, self.depth, rng, out=out)

@@ -20,12 +20,17 @@ __all__ = ["EmpiricalPoints", "EmpiricalCurves"]
 def _sorted_defined(values: np.ndarray, label: str, what: str) -> np.ndarray:
     nan = np.isnan(values)
     if nan.all():
-        raise ValueError(f"{label} is undefined (0/0) for every member of the pool; it "
-                         "cannot be ranked against it.")
+        raise ValueError(
+            f"{label} is undefined (0/0) for every member of the pool; it "
+            "cannot be ranked against it."
+        )
     if nan.any():
-        warnings.warn(f"{label} is undefined (0/0) for {int(nan.sum())} of the {nan.size} "
-                      f"{what} of the pool; they are left out of the reference.",
-                      UndefinedMetricWarning, stacklevel=4)
+        warnings.warn(
+            f"{label} is undefined (0/0) for {int(nan.sum())} of the {nan.size} "
+            f"{what} of the pool; they are left out of the reference.",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
     return np.sort(values[~nan])
 
 
@@ -66,12 +71,15 @@ class EmpiricalPoints(PointReference):
         a = check_1d("alpha", alpha, numeric=True).astype(float)
         b = check_1d("beta", beta, numeric=True).astype(float)
         if a.shape != b.shape:
-            raise ValueError(f"`alpha` and `beta` must have the same length; got {a.size} "
-                             f"and {b.size}.")
+            raise ValueError(
+                f"`alpha` and `beta` must have the same length; got {a.size} and {b.size}."
+            )
         for name, arr in (("alpha", a), ("beta", b)):
             if ((arr < 0) | (arr > 1)).any():
-                raise ValueError(f"`{name}` must hold error rates in [0, 1]; got "
-                                 f"{float(arr[(arr < 0) | (arr > 1)][0])!r}.")
+                raise ValueError(
+                    f"`{name}` must hold error rates in [0, 1]; got "
+                    f"{float(arr[(arr < 0) | (arr > 1)][0])!r}."
+                )
         self.alpha, self.beta = a, b
         self._cache: dict[tuple, np.ndarray] = {}
 
@@ -80,12 +88,16 @@ class EmpiricalPoints(PointReference):
         """A pool from :class:`~opsstats.ConfusionMatrix` objects (both classes present)."""
         mats = list(matrices)
         if not mats or not all(hasattr(m, "alpha") and hasattr(m, "beta") for m in mats):
-            raise TypeError("`matrices` must be a non-empty iterable of ConfusionMatrix; got "
-                            f"{describe(matrices)}.")
+            raise TypeError(
+                "`matrices` must be a non-empty iterable of ConfusionMatrix; got "
+                f"{describe(matrices)}."
+            )
         bad = [i for i, m in enumerate(mats) if np.isnan(m.alpha) or np.isnan(m.beta)]
         if bad:
-            raise ValueError(f"`matrices` must have both classes present in every matrix; "
-                             f"matrix {bad[0]} ({mats[bad[0]]!r}) has a class absent.")
+            raise ValueError(
+                f"`matrices` must have both classes present in every matrix; "
+                f"matrix {bad[0]} ({mats[bad[0]]!r}) has a class absent."
+            )
         return cls([m.alpha for m in mats], [m.beta for m in mats])
 
     @property
@@ -105,13 +117,17 @@ class EmpiricalPoints(PointReference):
         if key not in self._cache:
             self._cache[key] = _sorted_defined(
                 np.asarray(metric(prevalence, self.alpha, self.beta), dtype=float),
-                metric.label, "confusion matrices")
+                metric.label,
+                "confusion matrices",
+            )
         return self._cache[key]
 
-    def _ops(self, quantity: BoundMetric, values: np.ndarray, prevalence: float,
-             ties: str) -> tuple[np.ndarray, np.ndarray]:
-        return rank_in_sorted(self.reference_values(quantity, prevalence), values,
-                              quantity.higher_is_better, ties)
+    def _ops(
+        self, quantity: BoundMetric, values: np.ndarray, prevalence: float, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        return rank_in_sorted(
+            self.reference_values(quantity, prevalence), values, quantity.higher_is_better, ties
+        )
 
 
 class EmpiricalCurves(CurveReference):
@@ -149,11 +165,15 @@ class EmpiricalCurves(CurveReference):
             a = check_1d(f"curves[{i}].alpha", a, numeric=True).astype(float)
             b = check_1d(f"curves[{i}].beta", b, numeric=True).astype(float)
             if a.shape != b.shape:
-                raise ValueError(f"`curves[{i}]` must have alpha and beta of the same length; "
-                                 f"got {a.size} and {b.size}.")
+                raise ValueError(
+                    f"`curves[{i}]` must have alpha and beta of the same length; "
+                    f"got {a.size} and {b.size}."
+                )
             if (np.diff(a) < 0).any() or (np.diff(b) > 0).any():
-                raise ValueError(f"`curves[{i}]` must be ordered by decreasing threshold "
-                                 "(alpha non-decreasing, beta non-increasing).")
+                raise ValueError(
+                    f"`curves[{i}]` must be ordered by decreasing threshold "
+                    "(alpha non-decreasing, beta non-increasing)."
+                )
             if a[0] != 0 or b[0] != 1:
                 a, b = np.r_[0.0, a], np.r_[1.0, b]
             if a[-1] != 1 or b[-1] != 0:
@@ -175,8 +195,9 @@ class EmpiricalCurves(CurveReference):
     def method(self) -> str:
         return f"empirical pool of {self.size} curves"
 
-    def reference_values(self, quantity: CurveArea | OperatingPoint,
-                         prevalence: float) -> np.ndarray:
+    def reference_values(
+        self, quantity: CurveArea | OperatingPoint, prevalence: float
+    ) -> np.ndarray:
         key = (quantity.key, prevalence)
         if key not in self._cache:
             values = np.array([float(quantity(prevalence, a, b)) for a, b in self._curves])

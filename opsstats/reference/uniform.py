@@ -80,8 +80,9 @@ class Uniform(ExactPointReference):
     def description(self) -> str:
         return "Uniform(alpha, beta) on [0, 1]^2"
 
-    def _ops_many(self, quantity: BoundMetric, values: np.ndarray, prevalences: np.ndarray,
-                  ties: str) -> tuple[np.ndarray, np.ndarray]:
+    def _ops_many(
+        self, quantity: BoundMetric, values: np.ndarray, prevalences: np.ndarray, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
         f = closed_form(quantity)
         if f is None or np.unique(prevalences).size == 1:
             return super()._ops_many(quantity, values, prevalences, ties)

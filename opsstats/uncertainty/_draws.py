@@ -12,8 +12,15 @@ from scipy.special import ndtr, ndtri
 
 from .._validation import describe
 
-__all__ = ["check_rng", "quantile_positions", "at_positions", "equal_tailed", "hpd",
-           "bca_levels", "progress"]
+__all__ = [
+    "check_rng",
+    "quantile_positions",
+    "at_positions",
+    "equal_tailed",
+    "hpd",
+    "bca_levels",
+    "progress",
+]
 
 
 def check_rng(rng: Any) -> np.random.Generator:
@@ -23,8 +30,9 @@ def check_rng(rng: Any) -> np.random.Generator:
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError):
-        raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got "
-                        f"{describe(rng)}.") from None
+        raise TypeError(
+            f"`rng` must be None, an int seed or a numpy Generator; got {describe(rng)}."
+        ) from None
 
 
 def quantile_positions(m: int, levels: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -45,8 +53,7 @@ def at_positions(sorted_values: np.ndarray, positions: tuple) -> np.ndarray:
 def equal_tailed(sorted_draws: np.ndarray, confidence_level: float) -> tuple[float, float]:
     """The equal-tailed (percentile) interval of sorted draws."""
     tail = (1 - confidence_level) / 2
-    lo, hi = at_positions(sorted_draws, quantile_positions(sorted_draws.size,
-                                                           [tail, 1 - tail]))
+    lo, hi = at_positions(sorted_draws, quantile_positions(sorted_draws.size, [tail, 1 - tail]))
     return float(lo), float(hi)
 
 
@@ -55,13 +62,18 @@ def hpd(sorted_draws: np.ndarray, confidence_level: float) -> tuple[float, float
     draws (highest posterior density for a unimodal posterior)."""
     m = sorted_draws.size
     k = min(m, int(np.ceil(confidence_level * m)))
-    widths = sorted_draws[k - 1:] - sorted_draws[:m - k + 1]
+    widths = sorted_draws[k - 1 :] - sorted_draws[: m - k + 1]
     i = int(np.argmin(widths))
     return float(sorted_draws[i]), float(sorted_draws[i + k - 1])
 
 
-def bca_levels(sorted_draws: np.ndarray, estimate: float, jackknife: np.ndarray,
-               weights: np.ndarray, confidence_level: float) -> tuple[float, float]:
+def bca_levels(
+    sorted_draws: np.ndarray,
+    estimate: float,
+    jackknife: np.ndarray,
+    weights: np.ndarray,
+    confidence_level: float,
+) -> tuple[float, float]:
     """The two adjusted percentile levels of the BCa interval (Efron 1987).
 
     ``jackknife`` holds the leave-one-out estimates of the distinct row types and
@@ -87,8 +99,8 @@ def bca_levels(sorted_draws: np.ndarray, estimate: float, jackknife: np.ndarray,
     z0 = ndtri(share)
     mean = np.sum(weights * jackknife) / np.sum(weights)
     d = mean - jackknife
-    num = np.sum(weights * d ** 3)
-    den = 6.0 * np.sum(weights * d ** 2) ** 1.5
+    num = np.sum(weights * d**3)
+    den = 6.0 * np.sum(weights * d**2) ** 1.5
     acc = num / den if den > 0 else 0.0
     z = ndtri(np.array([tail, 1 - tail]))
     with np.errstate(divide="ignore", invalid="ignore"):

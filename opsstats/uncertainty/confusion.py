@@ -26,7 +26,7 @@ equals the interval of the OPS draws exactly); otherwise OPS is computed for eve
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from .._validation import (
     describe,
 )
 from ..exceptions import SmallCountWarning, UndefinedMetricWarning
-from ..metrics import resolve_metric
+from ..metrics import BoundMetric, resolve_metric
 from ..ops import _check_reference, confusion_matrix_ops
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
 from ._draws import (
@@ -59,8 +59,14 @@ METHODS = ("dirichlet", "bootstrap", *BINOMIAL_METHODS)
 PRIORS = {"jeffreys": 0.5, "bayes-laplace": 1.0}
 DEFAULT_DRAWS = 10_000
 # binomial intervals apply to these quantities: name -> (rate, complement?)
-_RATE_OF = {"alpha": ("alpha", False), "beta": ("beta", False), "fpr": ("alpha", False),
-            "fnr": ("beta", False), "specificity": ("alpha", True), "recall": ("beta", True)}
+_RATE_OF = {
+    "alpha": ("alpha", False),
+    "beta": ("beta", False),
+    "fpr": ("alpha", False),
+    "fnr": ("beta", False),
+    "specificity": ("alpha", True),
+    "recall": ("beta", True),
+}
 
 
 class _Quantity:
@@ -102,17 +108,22 @@ def _prior(prior: Any) -> tuple[dict[str, float], str]:
         return dict.fromkeys(("tp", "fp", "fn", "tn"), a), f"{name} prior"
     if isinstance(prior, dict):
         if set(prior) != {"tp", "fp", "fn", "tn"}:
-            raise ValueError("`prior` as a dict must have exactly the keys 'tp', 'fp', 'fn', "
-                             f"'tn'; got {sorted(prior)}.")
-        cells = {k: check_real(f"prior[{k!r}]", v, low=0.0, low_open=True)
-                 for k, v in prior.items()}
+            raise ValueError(
+                "`prior` as a dict must have exactly the keys 'tp', 'fp', 'fn', "
+                f"'tn'; got {sorted(prior)}."
+            )
+        cells = {
+            k: check_real(f"prior[{k!r}]", v, low=0.0, low_open=True) for k, v in prior.items()
+        }
         text = ", ".join(f"{k}={v:g}" for k, v in cells.items())
         return cells, f"Dirichlet({text}) prior"
     try:
         a = check_real("prior", prior, low=0.0, low_open=True)
     except TypeError:
-        raise TypeError("`prior` must be 'jeffreys', 'bayes-laplace', a positive number or "
-                        f"a dict of cell pseudo-counts; got {describe(prior)}.") from None
+        raise TypeError(
+            "`prior` must be 'jeffreys', 'bayes-laplace', a positive number or "
+            f"a dict of cell pseudo-counts; got {describe(prior)}."
+        ) from None
     return dict.fromkeys(("tp", "fp", "fn", "tn"), a), f"Dirichlet({a:g}) prior"
 
 
@@ -131,8 +142,18 @@ def _rates_from_counts(tp, fp, fn, tn):
 class _Draws:
     """Draws of (pi, alpha, beta) from the posterior or the bootstrap distribution."""
 
-    def __init__(self, cm: Any, method: str, n: int, rng: np.random.Generator, *,
-                 prior: Any, prevalence: str, stratified: bool, show_progress: bool) -> None:
+    def __init__(
+        self,
+        cm: Any,
+        method: str,
+        n: int,
+        rng: np.random.Generator,
+        *,
+        prior: Any,
+        prevalence: str,
+        stratified: bool,
+        show_progress: bool,
+    ) -> None:
         self.cm = cm
         self.method = method
         self.n = n
@@ -142,12 +163,16 @@ class _Draws:
                 self.a = rng.beta(cm.fp + cells["fp"], cm.tn + cells["tn"], n)
                 self.b = rng.beta(cm.fn + cells["fn"], cm.tp + cells["tp"], n)
                 if prevalence == "random":
-                    self.pi = rng.beta(cm.tp + cm.fn + cells["tp"] + cells["fn"],
-                                       cm.fp + cm.tn + cells["fp"] + cells["tn"], n)
+                    self.pi = rng.beta(
+                        cm.tp + cm.fn + cells["tp"] + cells["fn"],
+                        cm.fp + cm.tn + cells["fp"] + cells["tn"],
+                        n,
+                    )
                 else:
                     self.pi = np.full(n, cm.prevalence)
-                self.description = (f"Dirichlet-multinomial, {prior_label}, {n} draws, "
-                                    f"prevalence {prevalence}")
+                self.description = (
+                    f"Dirichlet-multinomial, {prior_label}, {n} draws, prevalence {prevalence}"
+                )
                 self.prevalence_mode = prevalence
             else:
                 for k in ("tp", "fp", "fn", "tn"):
@@ -158,7 +183,10 @@ class _Draws:
                         f"a count of {cm!r} is {smallest} (< 5): bootstrap intervals cover "
                         "well below their nominal level with counts this small (coverage "
                         "study, benchmarks/results/coverage_cm.md); method='dirichlet' "
-                        "stays at or above it.", SmallCountWarning, stacklevel=4)
+                        "stays at or above it.",
+                        SmallCountWarning,
+                        stacklevel=4,
+                    )
                 if stratified:
                     pos, neg = cm.tp + cm.fn, cm.fp + cm.tn
                     tp = rng.binomial(pos, cm.tp / pos, n) if pos else np.zeros(n)
@@ -167,12 +195,16 @@ class _Draws:
                     self.description = f"stratified bootstrap, {n} resamples"
                     self.prevalence_mode = "fixed"
                 else:
-                    counts = tuple(rng.multinomial(int(cm.n), np.array(
-                        [cm.tp, cm.fp, cm.fn, cm.tn], dtype=float) / cm.n, n).T)
+                    counts = tuple(
+                        rng.multinomial(
+                            int(cm.n), np.array([cm.tp, cm.fp, cm.fn, cm.tn], dtype=float) / cm.n, n
+                        ).T
+                    )
                     self.description = f"bootstrap (not stratified), {n} resamples"
                     self.prevalence_mode = "random"
-                self.pi, self.a, self.b = _rates_from_counts(*(np.asarray(c, dtype=float)
-                                                              for c in counts))
+                self.pi, self.a, self.b = _rates_from_counts(
+                    *(np.asarray(c, dtype=float) for c in counts)
+                )
             tick(n)
 
     @property
@@ -188,8 +220,10 @@ def _snap(lo: float, hi: float, estimate: float) -> tuple[float, float]:
     if not np.isfinite(estimate):
         return lo, hi
     tol = 8 * np.finfo(float).eps * max(1.0, abs(estimate))
-    return (estimate if abs(lo - estimate) <= tol else lo,
-            estimate if abs(hi - estimate) <= tol else hi)
+    return (
+        estimate if abs(lo - estimate) <= tol else lo,
+        estimate if abs(hi - estimate) <= tol else hi,
+    )
 
 
 def _boundary(lo: float, hi: float, estimate: float, method: str) -> tuple[float, float]:
@@ -203,9 +237,13 @@ def _boundary(lo: float, hi: float, estimate: float, method: str) -> tuple[float
     return min(lo, estimate), max(hi, estimate)
 
 
-def _interval_from(values: np.ndarray, kind: str, level: float, estimate: float,
-                   jackknife: tuple[np.ndarray, np.ndarray] | None
-                   ) -> tuple[tuple[float, float], np.ndarray]:
+def _interval_from(
+    values: np.ndarray,
+    kind: str,
+    level: float,
+    estimate: float,
+    jackknife: tuple[np.ndarray, np.ndarray] | None,
+) -> tuple[tuple[float, float], np.ndarray]:
     """(low, high) and the sorted defined values."""
     defined = np.sort(values[~np.isnan(values)])
     if defined.size == 0:
@@ -213,7 +251,8 @@ def _interval_from(values: np.ndarray, kind: str, level: float, estimate: float,
     if kind == "hpd":
         return hpd(defined, level), defined
     if kind == "bca":
-        lv = bca_levels(defined, estimate, jackknife[0], jackknife[1], level)
+        jk = cast(tuple[np.ndarray, np.ndarray], jackknife)  # given with kind="bca"
+        lv = bca_levels(defined, estimate, jk[0], jk[1], level)
         lo, hi = at_positions(defined, quantile_positions(defined.size, lv))
         return (float(lo), float(hi)), defined
     return equal_tailed(defined, level), defined
@@ -230,8 +269,9 @@ def _jackknife(cm: Any, quantity: _Quantity) -> tuple[np.ndarray, np.ndarray]:
     return values[ok], weights[ok]
 
 
-def _check_options(method: str, interval: str | None, prevalence: str, n_resamples: Any
-                   ) -> tuple[str, str, int]:
+def _check_options(
+    method: str, interval: str | None, prevalence: str, n_resamples: Any
+) -> tuple[str, str, int]:
     method = check_choice("method", method, METHODS)
     prevalence = check_choice("prevalence", prevalence, ("fixed", "random"))
     if method == "dirichlet":
@@ -239,23 +279,39 @@ def _check_options(method: str, interval: str | None, prevalence: str, n_resampl
     elif method == "bootstrap":
         kinds = ("percentile", "bca")
     else:
-        kinds = ("exact",)
+        kinds = ("exact",)  # type: ignore[assignment]  # one kind for the binomial methods
     kind = kinds[0] if interval is None else check_choice("interval", interval, kinds)
-    n = DEFAULT_DRAWS if n_resamples is None else check_positive_int(
-        "n_resamples", n_resamples, minimum=100)
+    n = (
+        DEFAULT_DRAWS
+        if n_resamples is None
+        else check_positive_int("n_resamples", n_resamples, minimum=100)
+    )
     return method, kind, n
 
 
-_KIND_LABEL = {"equal-tailed": "equal-tailed", "hpd": "HPD", "percentile": "percentile",
-               "bca": "BCa"}
+_KIND_LABEL = {
+    "equal-tailed": "equal-tailed",
+    "hpd": "HPD",
+    "percentile": "percentile",
+    "bca": "BCa",
+}
 
 
-def confusion_interval(cm: Any, name: Any, *, method: str = "dirichlet",
-                       confidence_level: float = 0.95, n_resamples: int | None = None,
-                       interval: str | None = None, prior: Any = "jeffreys",
-                       prevalence: str = "fixed", stratified: bool = True,
-                       rng: Any = None, progress: bool = False,
-                       **params: Any) -> IntervalResult:
+def confusion_interval(
+    cm: Any,
+    name: Any,
+    *,
+    method: str = "dirichlet",
+    confidence_level: float = 0.95,
+    n_resamples: int | None = None,
+    interval: str | None = None,
+    prior: Any = "jeffreys",
+    prevalence: str = "fixed",
+    stratified: bool = True,
+    rng: Any = None,
+    progress: bool = False,
+    **params: Any,
+) -> IntervalResult:
     """Interval for alpha, beta or a metric of a confusion matrix.
 
     See :meth:`opsstats.ConfusionMatrix.interval` for the parameters.
@@ -276,45 +332,76 @@ def confusion_interval(cm: Any, name: Any, *, method: str = "dirichlet",
         return _binomial(cm, quantity, method, cl, estimate)
     if isinstance(stratified, bool) is False:
         raise TypeError(f"`stratified` must be True or False; got {describe(stratified)}.")
-    draws = _Draws(cm, method, n, check_rng(rng), prior=prior, prevalence=prevalence,
-                   stratified=stratified, show_progress=progress)
+    draws = _Draws(
+        cm,
+        method,
+        n,
+        check_rng(rng),
+        prior=prior,
+        prevalence=prevalence,
+        stratified=stratified,
+        show_progress=progress,
+    )
     values = quantity(draws.pi, draws.a, draws.b)
     jack = _jackknife(cm, quantity) if kind == "bca" else None
     (lo, hi), defined = _interval_from(values, kind, cl, estimate, jack)
     lo, hi = _boundary(*_snap(lo, hi, estimate), estimate, method)
     return IntervalResult(
-        estimate=estimate, ci=ConfidenceInterval(lo, hi), confidence_level=cl,
-        quantity=quantity.label, method=f"{draws.description}, {_KIND_LABEL[kind]}",
-        n_resamples=n, n_undefined=int(n - defined.size),
+        estimate=estimate,
+        ci=ConfidenceInterval(lo, hi),
+        confidence_level=cl,
+        quantity=quantity.label,
+        method=f"{draws.description}, {_KIND_LABEL[kind]}",
+        n_resamples=n,
+        n_undefined=int(n - defined.size),
         prevalence_mode=draws.prevalence_mode,
-        draws=values[~np.isnan(values)])  # in draw order, so draws can be paired
+        draws=values[~np.isnan(values)],
+    )  # in draw order, so draws can be paired
 
 
-def _binomial(cm: Any, quantity: _Quantity, method: str, cl: float,
-              estimate: float) -> IntervalResult:
+def _binomial(
+    cm: Any, quantity: _Quantity, method: str, cl: float, estimate: float
+) -> IntervalResult:
     rate, complement = _RATE_OF.get(quantity.name, (None, False))
     if rate is None:
-        raise ValueError(f"`method={method!r}` gives intervals for a binomial proportion: "
-                         "alpha, beta, recall, specificity, fpr or fnr; for "
-                         f"{quantity.label} use 'dirichlet' or 'bootstrap'.")
+        raise ValueError(
+            f"`method={method!r}` gives intervals for a binomial proportion: "
+            "alpha, beta, recall, specificity, fpr or fnr; for "
+            f"{quantity.label} use 'dirichlet' or 'bootstrap'."
+        )
     x, trials = (cm.fp, cm.fp + cm.tn) if rate == "alpha" else (cm.fn, cm.tp + cm.fn)
     try:
         lo, hi = binomial_interval(x, trials, method=method, confidence_level=cl)
     except ValueError as exc:
-        raise ValueError(f"no {method} interval for {quantity.label} of {cm!r}: {exc}") \
-            from None
+        raise ValueError(f"no {method} interval for {quantity.label} of {cm!r}: {exc}") from None
     if complement:
         lo, hi = 1 - hi, 1 - lo
-    return IntervalResult(estimate=estimate, ci=ConfidenceInterval(lo, hi),
-                          confidence_level=cl, quantity=quantity.label,
-                          method=method_label(method))
+    return IntervalResult(
+        estimate=estimate,
+        ci=ConfidenceInterval(lo, hi),
+        confidence_level=cl,
+        quantity=quantity.label,
+        method=method_label(method),
+    )
 
 
-def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None = None,
-                  confidence_level: float = 0.95, n_resamples: int | None = None,
-                  interval: str | None = None, prior: Any = "jeffreys",
-                  prevalence: str = "fixed", stratified: bool = True, rng: Any = None,
-                  progress: bool = False, ties: str = "strict", **params: Any) -> OPSResult:
+def confusion_ops(
+    cm: Any,
+    metric: Any,
+    *,
+    reference: Any = None,
+    ci: str | None = None,
+    confidence_level: float = 0.95,
+    n_resamples: int | None = None,
+    interval: str | None = None,
+    prior: Any = "jeffreys",
+    prevalence: str = "fixed",
+    stratified: bool = True,
+    rng: Any = None,
+    progress: bool = False,
+    ties: str = "strict",
+    **params: Any,
+) -> OPSResult:
     """OPS of a confusion matrix's metric, with an interval when ``ci`` is a method.
 
     See :meth:`opsstats.ConfusionMatrix.ops`.
@@ -329,47 +416,70 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
     """
     from dataclasses import replace
 
-
     result = confusion_matrix_ops(cm, metric, reference=reference, ties=ties, **params)
     if ci is None:
         return result
     # an OPS that is 0/0 for the observed counts (NaN, with its reason) still gets an
     # interval from the draws, as interval() gives one for the metric
     if ci in BINOMIAL_METHODS:
-        raise ValueError(f"`ci={ci!r}` is an interval for a proportion, not for an OPS; "
-                         "use 'dirichlet' or 'bootstrap'.")
+        raise ValueError(
+            f"`ci={ci!r}` is an interval for a proportion, not for an OPS; "
+            "use 'dirichlet' or 'bootstrap'."
+        )
     cl = check_confidence_level(confidence_level)
     method, kind, n = _check_options(ci, interval, prevalence, n_resamples)
 
     ref = _check_reference(reference, "point", "a confusion-matrix metric")
     quantity = _Quantity(metric, params)
-    draws = _Draws(cm, method, n, check_rng(rng), prior=prior, prevalence=prevalence,
-                   stratified=stratified, show_progress=progress)
+    draws = _Draws(
+        cm,
+        method,
+        n,
+        check_rng(rng),
+        prior=prior,
+        prevalence=prevalence,
+        stratified=stratified,
+        show_progress=progress,
+    )
     values = quantity(draws.pi, draws.a, draws.b)
     defined_pi = (draws.pi > 0) & (draws.pi < 1)
     values = np.where(defined_pi, values, np.nan)
     if np.isnan(values).all():  # undefined in every draw: no interval, said so
-        return replace(result, ci=ConfidenceInterval(float("nan"), float("nan")),
-                       confidence_level=cl, ci_method=f"{draws.description}: the metric is "
-                       f"undefined (0/0) in all {n} draws, so there is no interval",
-                       details={**result.details, "n_resamples": n, "n_undefined": n,
-                                "prevalence_mode": draws.prevalence_mode, "draws": None})
-    higher = quantity.metric.higher_is_better
+        return replace(
+            result,
+            ci=ConfidenceInterval(float("nan"), float("nan")),
+            confidence_level=cl,
+            ci_method=f"{draws.description}: the metric is "
+            f"undefined (0/0) in all {n} draws, so there is no interval",
+            details={
+                **result.details,
+                "n_resamples": n,
+                "n_undefined": n,
+                "prevalence_mode": draws.prevalence_mode,
+                "draws": None,
+            },
+        )
+    metric = cast(BoundMetric, quantity.metric)  # OPS needs a metric, not alpha or beta
+    higher = metric.higher_is_better
     if draws.prevalence_fixed and kind != "hpd":
         # OPS is monotone in the metric at fixed prevalence: map the order statistics.
         jack = _jackknife(cm, quantity) if kind == "bca" else None
         metric_sorted = np.sort(values[~np.isnan(values)])
         m = metric_sorted.size
         tail = (1 - cl) / 2
-        levels = (bca_levels(metric_sorted, quantity.of(cm), jack[0], jack[1], cl)
-                  if kind == "bca" else (tail, 1 - tail))
+        levels = (
+            bca_levels(
+                metric_sorted, quantity.of(cm), *cast(tuple[np.ndarray, np.ndarray], jack), cl
+            )
+            if kind == "bca"
+            else (tail, 1 - tail)
+        )
         if not higher:  # OPS decreases in the metric: the OPS quantile q is the metric's 1-q
             levels = (1 - levels[1], 1 - levels[0])
         lo_i, hi_i, w = quantile_positions(m, levels)
         idx = np.unique(np.r_[lo_i, hi_i])
         src = idx if higher else m - 1 - idx
-        ops_at = ref.ops(quantity.metric, metric_sorted[src], prevalence=cm.prevalence,
-                         ties=ties).estimate
+        ops_at = ref.ops(metric, metric_sorted[src], prevalence=cm.prevalence, ties=ties).estimate
         lookup = dict(zip(idx.tolist(), np.atleast_1d(ops_at).tolist(), strict=True))
         low = lookup[lo_i[0]] + w[0] * (lookup[hi_i[0]] - lookup[lo_i[0]])
         high = lookup[lo_i[1]] + w[1] * (lookup[hi_i[1]] - lookup[lo_i[1]])
@@ -379,21 +489,27 @@ def confusion_ops(cm: Any, metric: Any, *, reference: Any = None, ci: str | None
         ok = ~np.isnan(values)
         ops_draws = np.full(values.shape, np.nan)
         if ok.any():
-            ops_draws[ok] = ref.ops(quantity.metric, values[ok], prevalence=draws.pi[ok],
-                                    ties=ties).estimate
+            ops_draws[ok] = ref.ops(metric, values[ok], prevalence=draws.pi[ok], ties=ties).estimate
         jack = None
         if kind == "bca":
-            raise ValueError("`interval='bca'` for an OPS needs the prevalence fixed "
-                             "(stratified bootstrap).")
+            raise ValueError(
+                "`interval='bca'` for an OPS needs the prevalence fixed (stratified bootstrap)."
+            )
         (low, high), defined = _interval_from(ops_draws, kind, cl, result.estimate, jack)
         n_defined = defined.size
         ops_draws = ops_draws[~np.isnan(ops_draws)]  # in draw order
     method_text = f"{draws.description}, {_KIND_LABEL[kind]}"
-    low, high = _boundary(*_snap(float(low), float(high), result.estimate),
-                          result.estimate, method)
-    return replace(result, ci=ConfidenceInterval(float(low), float(high)),
-                   confidence_level=cl, ci_method=method_text,
-                   details={**result.details, "n_resamples": n,
-                            "n_undefined": int(n - n_defined),
-                            "prevalence_mode": draws.prevalence_mode,
-                            "draws": ops_draws})
+    low, high = _boundary(*_snap(float(low), float(high), result.estimate), result.estimate, method)
+    return replace(
+        result,
+        ci=ConfidenceInterval(float(low), float(high)),
+        confidence_level=cl,
+        ci_method=method_text,
+        details={
+            **result.details,
+            "n_resamples": n,
+            "n_undefined": int(n - n_defined),
+            "prevalence_mode": draws.prevalence_mode,
+            "draws": ops_draws,
+        },
+    )

@@ -15,12 +15,16 @@ from .._validation import check_choice, check_confidence_level, check_count
 __all__ = ["binomial_interval", "BINOMIAL_METHODS"]
 
 BINOMIAL_METHODS = ("clopper-pearson", "wilson", "jeffreys")
-_LABELS = {"clopper-pearson": "Clopper-Pearson exact", "wilson": "Wilson score",
-           "jeffreys": "Jeffreys"}
+_LABELS = {
+    "clopper-pearson": "Clopper-Pearson exact",
+    "wilson": "Wilson score",
+    "jeffreys": "Jeffreys",
+}
 
 
-def binomial_interval(successes: int, trials: int, *, method: str = "clopper-pearson",
-                      confidence_level: float = 0.95) -> tuple[float, float]:
+def binomial_interval(
+    successes: int, trials: int, *, method: str = "clopper-pearson", confidence_level: float = 0.95
+) -> tuple[float, float]:
     """Two-sided interval for a binomial proportion.
 
     Parameters
@@ -63,8 +67,9 @@ def binomial_interval(successes: int, trials: int, *, method: str = "clopper-pea
     x = check_count("successes", successes, integer=True)
     n = check_count("trials", trials, integer=True)
     if n == 0:
-        raise ValueError("`trials` must be positive: the proportion is undefined (0/0) "
-                         "without trials.")
+        raise ValueError(
+            "`trials` must be positive: the proportion is undefined (0/0) without trials."
+        )
     if x > n:
         raise ValueError(f"`successes` must be at most `trials` ({n}); got {x}.")
     from scipy.stats import beta as beta_dist  # imported here: scipy.stats is slow to load

@@ -31,7 +31,7 @@ def _write(name, y, s, fmt):
     path = DATA_DIR / name
     with open(path, "w", newline="\n") as fh:
         fh.write("y_true,y_score\n")
-        for yi, si in zip(y, s):
+        for yi, si in zip(y, s, strict=True):
             fh.write(f"{int(yi)},{fmt % si}\n")
     return path
 

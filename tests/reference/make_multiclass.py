@@ -45,7 +45,7 @@ def _write(name, y, p, score, pfmt, sfmt):
     path = DATA_DIR / name
     with open(path, "w", newline="\n") as fh:
         fh.write(",".join(["y_true"] + [f"p_{i}" for i in range(k)] + ["score"]) + "\n")
-        for yi, pi, si in zip(y, p, score):
+        for yi, pi, si in zip(y, p, score, strict=True):
             fh.write(",".join([str(int(yi))] + [pfmt % v for v in pi] + [sfmt % si]) + "\n")
     return path
 

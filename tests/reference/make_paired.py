@@ -51,7 +51,7 @@ def _write_paired(name, y, s, fmt):
     path = DATA_DIR / name
     with open(path, "w", newline="\n") as fh:
         fh.write("y_true,score_a,score_b\n")
-        for yi, (a, b) in zip(y, s):
+        for yi, (a, b) in zip(y, s, strict=True):
             fh.write(f"{int(yi)},{fmt % a},{fmt % b}\n")
     return path
 
@@ -92,7 +92,7 @@ def unpaired():
         y = np.concatenate([np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)])
         s = np.concatenate([pos, neg])
         order = rng.permutation(len(y))
-        rows.extend((name, int(yi), si) for yi, si in zip(y[order], s[order]))
+        rows.extend((name, int(yi), si) for yi, si in zip(y[order], s[order], strict=True))
     path = DATA_DIR / "unpaired.csv"
     with open(path, "w", newline="\n") as fh:
         fh.write("set,y_true,y_score\n")

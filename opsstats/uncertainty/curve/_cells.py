@@ -77,8 +77,9 @@ def _cell_mode(quantity: Any) -> str:
     return "reduced"
 
 
-def _fill_curves(tp: np.ndarray, fp: np.ndarray, P: Any, N: Any, alpha: np.ndarray,
-                 beta: np.ndarray) -> None:
+def _fill_curves(
+    tp: np.ndarray, fp: np.ndarray, P: Any, N: Any, alpha: np.ndarray, beta: np.ndarray
+) -> None:
     """(alpha, beta) of resampled curves into (b, k + 1) buffers, from per-cell counts
     already cumulated (in place, integers: exact), with the same operations as
     ScoreCurve.alpha / .beta, so that an unchanged resample gives the observed curve

@@ -33,9 +33,12 @@ METHODS = ("auto", "bootstrap", "delong", "dirichlet", "jackknife")
 
 DEFAULT_RESAMPLES = 2000
 
-_KINDS = {"bootstrap": ("percentile", "bca", "logit-t"), "delong": ("normal", "logit-t"),
-          "dirichlet": ("equal-tailed", "bias-extended"),
-          "jackknife": ("normal", "logit-t")}
+_KINDS = {
+    "bootstrap": ("percentile", "bca", "logit-t"),
+    "delong": ("normal", "logit-t"),
+    "dirichlet": ("equal-tailed", "bias-extended"),
+    "jackknife": ("normal", "logit-t"),
+}
 
 #: Below this many rows in the smaller class the logit-t intervals warn
 #: (SmallCountWarning): with so few rows their coverage depends on the shape of the
@@ -50,94 +53,132 @@ def _check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
-def _check_options(method: Any, interval: Any, n_resamples: Any, stratified: Any,
-                   show_progress: Any, name: str = "method") -> tuple[str, str, int]:
+def _check_options(
+    method: Any,
+    interval: Any,
+    n_resamples: Any,
+    stratified: Any,
+    show_progress: Any,
+    name: str = "method",
+) -> tuple[str, str, int]:
     method = check_choice(name, method, METHODS)
     if method == "auto":
         if interval is not None:
-            raise ValueError(f"`interval` chooses the interval of an explicit method; "
-                             f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
-                             f"`{name}='bootstrap'`, `{name}='delong'`, "
-                             f"`{name}='dirichlet'` or `{name}='jackknife'` with "
-                             f"`interval={interval!r}`.")
+            raise ValueError(
+                f"`interval` chooses the interval of an explicit method; "
+                f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
+                f"`{name}='bootstrap'`, `{name}='delong'`, "
+                f"`{name}='dirichlet'` or `{name}='jackknife'` with "
+                f"`interval={interval!r}`."
+            )
         check_positive_int("n_resamples", n_resamples, minimum=100)
         if not _check_bool("stratified", stratified):
-            raise ValueError(f"`stratified=False` chooses an unstratified bootstrap; "
-                             f"`{name}='auto'` uses the Dirichlet posterior of each class "
-                             "for the ROC and PR areas and the stratified bootstrap "
-                             f"otherwise, both with the prevalence fixed. Give "
-                             f"`{name}='bootstrap'` with `stratified=False`.")
+            raise ValueError(
+                f"`stratified=False` chooses an unstratified bootstrap; "
+                f"`{name}='auto'` uses the Dirichlet posterior of each class "
+                "for the ROC and PR areas and the stratified bootstrap "
+                f"otherwise, both with the prevalence fixed. Give "
+                f"`{name}='bootstrap'` with `stratified=False`."
+            )
         _check_bool("progress", show_progress)
         return method, "", int(n_resamples)
     kinds = _KINDS[method]
     if interval is None:
         kind = kinds[0]
     else:
-        if isinstance(interval, str) and interval in set().union(*_KINDS.values()) \
-                and interval not in kinds:
-            raise ValueError(f"`interval={interval!r}` does not apply to `{name}={method!r}`; "
-                             f"`interval` must be one of {', '.join(map(repr, kinds))}.")
+        if (
+            isinstance(interval, str)
+            and interval in set().union(*_KINDS.values())
+            and interval not in kinds
+        ):
+            raise ValueError(
+                f"`interval={interval!r}` does not apply to `{name}={method!r}`; "
+                f"`interval` must be one of {', '.join(map(repr, kinds))}."
+            )
         kind = check_choice("interval", interval, kinds)
     n = check_positive_int("n_resamples", n_resamples, minimum=100)
     if not _check_bool("stratified", stratified) and method == "dirichlet":
-        raise ValueError(f"`{name}='dirichlet'` draws each class's scores from its own "
-                         "posterior, the prevalence fixed; `stratified=False` (the "
-                         f"prevalence resampled) is the bootstrap's. Give `{name}='bootstrap'` "
-                         "with `stratified=False`.")
+        raise ValueError(
+            f"`{name}='dirichlet'` draws each class's scores from its own "
+            "posterior, the prevalence fixed; `stratified=False` (the "
+            f"prevalence resampled) is the bootstrap's. Give `{name}='bootstrap'` "
+            "with `stratified=False`."
+        )
     _check_bool("progress", show_progress)
     return method, kind, n
 
 
-def _resolve(curve: Any, name: Any, at: Any, top_k: Any, rule: Any,
-             params: dict[str, Any]) -> CurveArea | OperatingPoint:
+def _resolve(
+    curve: Any, name: Any, at: Any, top_k: Any, rule: Any, params: dict[str, Any]
+) -> CurveArea | OperatingPoint:
     """The curve quantity: an area, or a metric read off the curve at a point."""
     if top_k is not None:
         if at is not None:
-            raise TypeError("give at most one of `at` and `top_k`; got "
-                            f"at={describe(at)}, top_k={describe(top_k)}.")
+            raise TypeError(
+                "give at most one of `at` and `top_k`; got "
+                f"at={describe(at)}, top_k={describe(top_k)}."
+            )
         at = {"rate": curve._check_top_k(top_k) / curve.n}
     return geo.resolve_quantity(name, at, rule, params)
 
 
 def _check_whole_counts(curve: Any, what: str) -> None:
     if not curve.is_integer:
-        raise ValueError(f"{what} needs whole-number counts (unweighted rows, or integer "
-                         "frequency weights, which count as repeated rows); this curve's "
-                         "counts are sums of non-integer `sample_weight`. For weighted data "
-                         "there is no resampling model or DeLong variance to apply.")
+        raise ValueError(
+            f"{what} needs whole-number counts (unweighted rows, or integer "
+            "frequency weights, which count as repeated rows); this curve's "
+            "counts are sums of non-integer `sample_weight`. For weighted data "
+            "there is no resampling model or DeLong variance to apply."
+        )
 
 
 def _unit_area(quantity: Any) -> bool:
     """A ROC or PR area (not normalized): values in [0, 1]."""
-    return (isinstance(quantity, CurveArea) and not quantity.normalized
-            and quantity.curve in ("roc", "pr"))
+    return (
+        isinstance(quantity, CurveArea)
+        and not quantity.normalized
+        and quantity.curve in ("roc", "pr")
+    )
 
 
 # ------------------------------------------------------------------------ logit-t
 def _check_logit_t(quantity: Any, n_positive: int, n_negative: int) -> None:
     if not _unit_area(quantity):
-        raise ValueError("`interval='logit-t'` needs a quantity with values in [0, 1]: the "
-                         f"ROC or PR AUC; got {quantity.label}. Use the bootstrap's "
-                         "'percentile' or 'bca', or the jackknife's 'normal'.")
+        raise ValueError(
+            "`interval='logit-t'` needs a quantity with values in [0, 1]: the "
+            f"ROC or PR AUC; got {quantity.label}. Use the bootstrap's "
+            "'percentile' or 'bca', or the jackknife's 'normal'."
+        )
     if min(n_positive, n_negative) < 2:
-        raise ValueError("the logit-t interval needs at least 2 positives and 2 negatives "
-                         "(a standard error from one row of a class is not defined); got "
-                         f"{n_positive} positive(s) and {n_negative} negative(s). Use "
-                         "method='bootstrap' with interval='percentile' to resample anyway.")
+        raise ValueError(
+            "the logit-t interval needs at least 2 positives and 2 negatives "
+            "(a standard error from one row of a class is not defined); got "
+            f"{n_positive} positive(s) and {n_negative} negative(s). Use "
+            "method='bootstrap' with interval='percentile' to resample anyway."
+        )
     if min(n_positive, n_negative) < SMALL_CLASS:
-        warnings.warn(f"{int(min(n_positive, n_negative))} rows in the smaller class "
-                      f"(P = {n_positive:g}, N = {n_negative:g}): with fewer than "
-                      f"{SMALL_CLASS} the logit-t interval's coverage is uncertain (in the "
-                      "coverage studies it covered 70% to 100% for a nominal 95% with 1 "
-                      "to 20 rows expected in a class, depending on the shape of the "
-                      "score distributions; method='dirichlet', the default below 100 "
-                      "rows, covered the ROC AUC 93.7% to 99.6% of the time; see "
-                      "benchmarks/results/coverage_shapes.md).", SmallCountWarning,
-                      stacklevel=4)
+        warnings.warn(
+            f"{int(min(n_positive, n_negative))} rows in the smaller class "
+            f"(P = {n_positive:g}, N = {n_negative:g}): with fewer than "
+            f"{SMALL_CLASS} the logit-t interval's coverage is uncertain (in the "
+            "coverage studies it covered 70% to 100% for a nominal 95% with 1 "
+            "to 20 rows expected in a class, depending on the shape of the "
+            "score distributions; method='dirichlet', the default below 100 "
+            "rows, covered the ROC AUC 93.7% to 99.6% of the time; see "
+            "benchmarks/results/coverage_shapes.md).",
+            SmallCountWarning,
+            stacklevel=4,
+        )
 
 
-def _logit_t(estimate: float, se_logit: float, df: float, level: float,
-             smaller_class: int, shift: float = 0.0) -> tuple[float, float, str]:
+def _logit_t(
+    estimate: float,
+    se_logit: float,
+    df: float,
+    level: float,
+    smaller_class: int,
+    shift: float = 0.0,
+) -> tuple[float, float, str]:
     """``expit(logit(estimate) - shift -+ t_df * se_logit)``; at the bounds, one-sided.
 
     An estimate of exactly 1 (every positive outscores every negative) or 0 has no
@@ -155,16 +196,18 @@ def _logit_t(estimate: float, se_logit: float, df: float, level: float,
         return float("nan"), float("nan"), "standard error 0: undefined"
     half = float(stats.t.ppf(1.0 - tail, df)) * se_logit
     centre = float(np.log(estimate) - np.log1p(-estimate)) - shift
-    return (float(special.expit(centre - half)), float(special.expit(centre + half)),
-            f"t with {df:.4g} df")
+    return (
+        float(special.expit(centre - half)),
+        float(special.expit(centre + half)),
+        f"t with {df:.4g} df",
+    )
 
 
 # ------------------------------------------------------------- estimate and draws
 def _estimate(curve: Any, quantity: Any) -> float:
     """The observed value, by the same reduced points as ScoreCurve.auc / .value_at."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        points = curve._geometry_points(quantity.curve if isinstance(quantity, CurveArea)
-                                        else None)
+        points = curve._geometry_points(quantity.curve if isinstance(quantity, CurveArea) else None)
         return float(quantity(curve.prevalence, *points))
 
 

@@ -131,34 +131,36 @@ def delong_roc(curve: Any) -> DeLongResult:
     fps = np.asarray(curve.fps, dtype=np.int64)
     m, n_neg = int(tps[-1]), int(fps[-1])
     if m < 2 or n_neg < 2:
-        raise ValueError("DeLong's variance needs at least 2 positives and 2 negatives (its "
-                         f"components' sample variances); got {m} positive(s) and {n_neg} "
-                         "negative(s).")
+        raise ValueError(
+            "DeLong's variance needs at least 2 positives and 2 negatives (its "
+            f"components' sample variances); got {m} positive(s) and {n_neg} "
+            "negative(s)."
+        )
     # Five float buffers, updated in place: at n = 1e5 fresh temporaries would cost more
     # in page faults than the arithmetic.
     J = tps.size
-    pos, neg = np.empty(J), np.empty(J)            # rows at each distinct score
+    pos, neg = np.empty(J), np.empty(J)  # rows at each distinct score
     pos[0], neg[0] = tps[0], fps[0]
     np.subtract(tps[1:], tps[:-1], out=pos[1:])
     np.subtract(fps[1:], fps[:-1], out=neg[1:])
     # midranks (ascending order) of the rows at each distinct score, from the counts
-    t_z = np.add(pos, neg)                         # T_Z = m + n - tps - fps + (c + 1) / 2
+    t_z = np.add(pos, neg)  # T_Z = m + n - tps - fps + (c + 1) / 2
     t_z += 1.0
     t_z *= 0.5
     t_z += m + n_neg
     t_z -= tps
     t_z -= fps
-    t_x = np.add(pos, 1.0)                         # T_X = m - tps + (pos + 1) / 2
+    t_x = np.add(pos, 1.0)  # T_X = m - tps + (pos + 1) / 2
     t_x *= 0.5
     t_x += m
     t_x -= tps
-    t_y = np.add(neg, 1.0)                         # T_Y = n - fps + (neg + 1) / 2
+    t_y = np.add(neg, 1.0)  # T_Y = n - fps + (neg + 1) / 2
     t_y *= 0.5
     t_y += n_neg
     t_y -= fps
-    v10 = np.subtract(t_z, t_x, out=t_x)           # V10 = (T_Z - T_X) / n
+    v10 = np.subtract(t_z, t_x, out=t_x)  # V10 = (T_Z - T_X) / n
     v10 /= n_neg
-    v01 = np.subtract(t_z, t_y, out=t_y)           # V01 = 1 - (T_Z - T_Y) / m
+    v01 = np.subtract(t_z, t_y, out=t_y)  # V01 = 1 - (T_Z - T_Y) / m
     v01 /= m
     np.subtract(1.0, v01, out=v01)
     # weighted sums by einsum, not np.dot: BLAS's threaded ddot costs milliseconds on a
@@ -174,16 +176,24 @@ def delong_roc(curve: Any) -> DeLongResult:
 
 
 def _check_delong_quantity(quantity: Any) -> None:
-    if not (isinstance(quantity, CurveArea) and quantity.curve == "roc"
-            and quantity.rule == "trapezoid"):
-        raise ValueError("`method='delong'` gives an interval for the ROC AUC with the "
-                         "trapezoid rule (the Mann-Whitney statistic) only; got "
-                         f"{quantity.label}. Use method='bootstrap'.")
+    if not (
+        isinstance(quantity, CurveArea) and quantity.curve == "roc" and quantity.rule == "trapezoid"
+    ):
+        raise ValueError(
+            "`method='delong'` gives an interval for the ROC AUC with the "
+            "trapezoid rule (the Mann-Whitney statistic) only; got "
+            f"{quantity.label}. Use method='bootstrap'."
+        )
 
 
-def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float,
-                     d: DeLongResult | None = None, kind: str = "normal"
-                     ) -> tuple[float, float, str, DeLongResult]:
+def _delong_interval(
+    curve: Any,
+    quantity: Any,
+    level: float,
+    estimate: float,
+    d: DeLongResult | None = None,
+    kind: str = "normal",
+) -> tuple[float, float, str, DeLongResult]:
     _check_delong_quantity(quantity)
     if d is None:
         d = delong_roc(curve)
@@ -202,20 +212,26 @@ def _delong_interval(curve: Any, quantity: Any, level: float, estimate: float,
             # second-order bias of logit(auc): E logit(auc) - logit(AUC) is about
             # logit''(AUC) var / 2 = (2 AUC - 1) var / (2 (AUC (1 - AUC))**2)
             shift = (2 * a - 1) * d.variance / (2 * (a * (1 - a)) ** 2)
-        low, high, how = _logit_t(a, se_logit, df, level, min(d.n_positive, d.n_negative),
-                                  shift)
+        low, high, how = _logit_t(a, se_logit, df, level, min(d.n_positive, d.n_negative), shift)
         if np.isnan(low):
-            warnings.warn(f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every row "
-                          "tied with every row of the other class): the logit-t interval is "
-                          "undefined (NaN).", UserWarning, stacklevel=4)
+            warnings.warn(
+                f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every row "
+                "tied with every row of the other class): the logit-t interval is "
+                "undefined (NaN).",
+                UserWarning,
+                stacklevel=4,
+            )
         if shift:
             how = f"bias-corrected, {how}"
         return low, high, f"DeLong, Sun-Xu algorithm, logit scale, {how}", d
     if d.variance == 0:
-        warnings.warn(f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every positive "
-                      "scores above every negative, or every one below): the interval "
-                      f"[{estimate:g}, {estimate:g}] has no width and is misleading.",
-                      UserWarning, stacklevel=4)
+        warnings.warn(
+            f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every positive "
+            "scores above every negative, or every one below): the interval "
+            f"[{estimate:g}, {estimate:g}] has no width and is misleading.",
+            UserWarning,
+            stacklevel=4,
+        )
     half = float(ndtri(0.5 + level / 2)) * np.sqrt(d.variance)
     low, high = estimate - half, estimate + half
     text = "DeLong, Sun-Xu algorithm"

@@ -45,8 +45,10 @@ def _curve_prior(prior: Any) -> tuple[float, str]:
     try:
         a = check_real("prior", prior, low=0.0, low_open=True)
     except TypeError:
-        raise TypeError("`prior` must be 'jeffreys', 'bayes-laplace' or a positive number "
-                        f"(the weight of each pseudo-row); got {describe(prior)}.") from None
+        raise TypeError(
+            "`prior` must be 'jeffreys', 'bayes-laplace' or a positive number "
+            f"(the weight of each pseudo-row); got {describe(prior)}."
+        ) from None
     return a, f"{a:g}"
 
 
@@ -55,9 +57,11 @@ def _check_prior_use(prior: Any, method: str, name: str = "method") -> Any:
     if prior is None:
         return "jeffreys"
     if method != "dirichlet":
-        raise ValueError(f"`prior` sets the pseudo-rows of `{name}='dirichlet'`; the "
-                         f"interval here is `{name}={method!r}`, which has no prior. Leave "
-                         "`prior` out, or give the Dirichlet method.")
+        raise ValueError(
+            f"`prior` sets the pseudo-rows of `{name}='dirichlet'`; the "
+            f"interval here is `{name}={method!r}`, which has no prior. Leave "
+            "`prior` out, or give the Dirichlet method."
+        )
     _curve_prior(prior)
     return prior
 
@@ -66,23 +70,26 @@ def _check_dirichlet_rows(curve: Any, method: str, name: str) -> None:
     """The Dirichlet posterior needs 2 rows of each class (as the studies defined it)."""
     if method != "dirichlet" or min(curve.n_positive, curve.n_negative) >= 2:
         return
-    raise ValueError(f"the Dirichlet posterior (`{name}='dirichlet'`, the default below 100 "
-                     "rows of a class) needs at least 2 positives and 2 negatives (the "
-                     "coverage studies' smallest test sets); got "
-                     f"{curve.n_positive:g} positive(s) and {curve.n_negative:g} negative(s). "
-                     f"Use `{name}='bootstrap'` to resample anyway.")
+    raise ValueError(
+        f"the Dirichlet posterior (`{name}='dirichlet'`, the default below 100 "
+        "rows of a class) needs at least 2 positives and 2 negatives (the "
+        "coverage studies' smallest test sets); got "
+        f"{curve.n_positive:g} positive(s) and {curve.n_negative:g} negative(s). "
+        f"Use `{name}='bootstrap'` to resample anyway."
+    )
 
 
 def _check_bias_extended(quantity: Any, kind: str) -> None:
     """The bias extension clips at 0 and was studied on the ROC and PR areas only."""
     if kind == "bias-extended" and not _unit_area(quantity):
-        raise ValueError("`interval='bias-extended'` applies to the ROC and PR areas (values "
-                         "in [0, 1], where the coverage studies checked it); got "
-                         f"{quantity.label}. Use interval='equal-tailed'.")
+        raise ValueError(
+            "`interval='bias-extended'` applies to the ROC and PR areas (values "
+            "in [0, 1], where the coverage studies checked it); got "
+            f"{quantity.label}. Use interval='equal-tailed'."
+        )
 
 
-def _class_weights(counts: np.ndarray, b: int, a: float,
-                   rng: np.random.Generator) -> np.ndarray:
+def _class_weights(counts: np.ndarray, b: int, a: float, rng: np.random.Generator) -> np.ndarray:
     """(b, k + 2) cumulative weights of one class: a pseudo-row of weight Gamma(a) above
     the highest score, Gamma(count) for each of the k cells, a pseudo-row Gamma(a) below
     the lowest score (a cell of one row, the usual case, is a standard exponential)."""
@@ -99,8 +106,9 @@ def _class_weights(counts: np.ndarray, b: int, a: float,
     return w
 
 
-def _dirichlet_values(curve: Any, quantity: Any, n: int, a: float,
-                      rng: np.random.Generator, show_progress: bool) -> np.ndarray:
+def _dirichlet_values(
+    curve: Any, quantity: Any, n: int, a: float, rng: np.random.Generator, show_progress: bool
+) -> np.ndarray:
     """The quantity on n draws from the Dirichlet posterior of each class's scores.
 
     Each class's distribution over the curve's cells gets the weights Gamma(rows of the
@@ -115,34 +123,40 @@ def _dirichlet_values(curve: Any, quantity: Any, n: int, a: float,
     cells = _Cells(curve, _cell_mode(quantity))
     batch, alpha_buf, beta_buf, values = _batches(n, cells.k + 2)
     pi = curve.prevalence
-    with progress(n, show_progress, "Dirichlet draws") as tick, \
-            np.errstate(divide="ignore", invalid="ignore"):
+    with (
+        progress(n, show_progress, "Dirichlet draws") as tick,
+        np.errstate(divide="ignore", invalid="ignore"),
+    ):
         for start in range(0, n, batch):
             b = min(batch, n - start)
             tp = _class_weights(cells.pos, b, a, rng)
             fp = _class_weights(cells.neg, b, a, rng)
             alpha, beta = alpha_buf[:b], beta_buf[:b]
             _fill_curves(tp, fp, tp[:, -1:], fp[:, -1:], alpha, beta)
-            values[start:start + b] = quantity(pi, alpha, beta)
+            values[start : start + b] = quantity(pi, alpha, beta)
             tick(b)
     return values
 
 
-def _run_dirichlet(curve: Any, quantity: Any, n: int, level: float, prior: Any, rng: Any,
-                   show_progress: bool) -> _Bootstrap:
+def _run_dirichlet(
+    curve: Any, quantity: Any, n: int, level: float, prior: Any, rng: Any, show_progress: bool
+) -> _Bootstrap:
     _check_whole_counts(curve, "The curve Dirichlet posterior")
     a, label = _curve_prior(prior)
     generator = check_rng(rng)
     values = _dirichlet_values(curve, quantity, n, a, generator, show_progress)
     defined = np.sort(values[~np.isnan(values)])
     tail = (1 - level) / 2
-    how = (f"Dirichlet posterior of each class's scores (Bayesian bootstrap, {label} "
-           f"pseudo-rows at both ends), {n} draws, equal-tailed")
+    how = (
+        f"Dirichlet posterior of each class's scores (Bayesian bootstrap, {label} "
+        f"pseudo-rows at both ends), {n} draws, equal-tailed"
+    )
     return _Bootstrap(defined, (tail, 1 - tail), n, how, "fixed")
 
 
-def _bias_extended(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
-                   ) -> tuple[float, float, str, float]:
+def _bias_extended(
+    curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
+) -> tuple[float, float, str, float]:
     """The equal-tailed posterior interval with its lower end moved down by the jackknife
     estimate of the estimator's upward bias over the positives, clipped at 0.
 
@@ -169,11 +183,17 @@ def _bias_extended(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float
     jack = _jackknife(curve, quantity, fixed_prevalence=True)
     values, weights = jack.values[0], jack.weights[0]
     ok = ~np.isnan(values)
-    if not ok.any():        # a guard: the posterior needs 2 positives, so not reached
-        return low, high, (f"{boot.description}, not extended (one positive: no "
-                           "jackknife bias estimate)"), float("nan")
+    if not ok.any():  # a guard: the posterior needs 2 positives, so not reached
+        return (
+            low,
+            high,
+            (f"{boot.description}, not extended (one positive: no jackknife bias estimate)"),
+            float("nan"),
+        )
     m = float(weights[ok].sum())
     bias = max(0.0, (m - 1.0) * (float(np.dot(values[ok], weights[ok])) / m - estimate))
-    text = (f"{boot.description}, lower end extended by the jackknife bias estimate over "
-            f"the positives ({bias:.3g})")
+    text = (
+        f"{boot.description}, lower end extended by the jackknife bias estimate over "
+        f"the positives ({bias:.3g})"
+    )
     return max(low - bias, 0.0), high, text, bias

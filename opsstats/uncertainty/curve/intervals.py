@@ -40,12 +40,23 @@ from .resampling import _bootstrap_logit_t, _run_bootstrap
 __all__ = ["curve_interval"]
 
 
-def curve_interval(curve: Any, name: Any, *, method: str = "auto",
-                   confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
-                   interval: str | None = None, stratified: bool = True, rng: Any = None,
-                   progress: bool = False, at: dict[str, float] | None = None,
-                   top_k: float | None = None, rule: str | None = None,
-                   prior: Any = None, **params: Any) -> IntervalResult:
+def curve_interval(
+    curve: Any,
+    name: Any,
+    *,
+    method: str = "auto",
+    confidence_level: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    interval: str | None = None,
+    stratified: bool = True,
+    rng: Any = None,
+    progress: bool = False,
+    at: dict[str, float] | None = None,
+    top_k: float | None = None,
+    rule: str | None = None,
+    prior: Any = None,
+    **params: Any,
+) -> IntervalResult:
     """Confidence interval for an area or an operating-point value of a score curve.
 
     See :meth:`opsstats.curves.ScoreCurve.interval` for the parameters.
@@ -60,7 +71,7 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
     """
     level = check_confidence_level(confidence_level)
     method, kind, n = _check_options(method, interval, n_resamples, stratified, progress)
-    check_rng(rng)       # validated whichever method runs
+    check_rng(rng)  # validated whichever method runs
     quantity = _resolve(curve, name, at, top_k, rule, params)
     if method == "auto":
         method, kind = _auto(quantity, curve)
@@ -77,35 +88,57 @@ def curve_interval(curve: Any, name: Any, *, method: str = "auto",
         estimate = d.auc
         low, high, text, d = _delong_interval(curve, quantity, level, estimate, d, kind)
         return IntervalResult(
-            estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
-            quantity=quantity.label, method=text, prevalence_mode="fixed",
-            details={"variance": d.variance, "standard_error": float(np.sqrt(d.variance)),
-                     "s10": d.s10, "s01": d.s01, "auc": d.auc, "interval": kind})
+            estimate=estimate,
+            ci=ConfidenceInterval(low, high),
+            confidence_level=level,
+            quantity=quantity.label,
+            method=text,
+            prevalence_mode="fixed",
+            details={
+                "variance": d.variance,
+                "standard_error": float(np.sqrt(d.variance)),
+                "s10": d.s10,
+                "s01": d.s01,
+                "auc": d.auc,
+                "interval": kind,
+            },
+        )
     estimate = _estimate(curve, quantity)
     if method == "jackknife":
-        low, high, text, details = _jackknife_interval(curve, quantity, level, estimate,
-                                                       kind)
+        low, high, text, details = _jackknife_interval(curve, quantity, level, estimate, kind)
         return IntervalResult(
-            estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
-            quantity=quantity.label, method=text, prevalence_mode="fixed", details=details)
+            estimate=estimate,
+            ci=ConfidenceInterval(low, high),
+            confidence_level=level,
+            quantity=quantity.label,
+            method=text,
+            prevalence_mode="fixed",
+            details=details,
+        )
     if method == "dirichlet":
         boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
     else:
-        boot = _run_bootstrap(curve, quantity, kind, n, level, estimate, stratified, rng,
-                              progress)
+        boot = _run_bootstrap(curve, quantity, kind, n, level, estimate, stratified, rng, progress)
     values = boot.sorted_values
     description = boot.description
-    details: dict[str, Any] = {"levels": boot.levels, "interval": kind}
+    details = {"levels": boot.levels, "interval": kind}
     if kind == "logit-t":
-        low, high, description = _bootstrap_logit_t(curve, quantity, boot, estimate,
-                                                    level)
+        low, high, description = _bootstrap_logit_t(curve, quantity, boot, estimate, level)
     elif kind == "bias-extended":
         low, high, description, details["bias_extension"] = _bias_extended(
-            curve, quantity, boot, estimate)
+            curve, quantity, boot, estimate
+        )
     else:
         low, high = _draw_ends(boot)
     return IntervalResult(
-        estimate=estimate, ci=ConfidenceInterval(low, high), confidence_level=level,
-        quantity=quantity.label, method=description, n_resamples=n,
-        n_undefined=int(n - values.size), prevalence_mode=boot.prevalence_mode,
-        draws=values, details=details)
+        estimate=estimate,
+        ci=ConfidenceInterval(low, high),
+        confidence_level=level,
+        quantity=quantity.label,
+        method=description,
+        n_resamples=n,
+        n_undefined=int(n - values.size),
+        prevalence_mode=boot.prevalence_mode,
+        draws=values,
+        details=details,
+    )

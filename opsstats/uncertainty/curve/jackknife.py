@@ -40,8 +40,9 @@ from ._options import _check_whole_counts, _logit_t, _unit_area
 __all__: list[str] = []
 
 
-def _segments(quantity: CurveArea, pi: float, a0: np.ndarray, b0: np.ndarray,
-              a1: np.ndarray, b1: np.ndarray) -> np.ndarray:
+def _segments(
+    quantity: CurveArea, pi: float, a0: np.ndarray, b0: np.ndarray, a1: np.ndarray, b1: np.ndarray
+) -> np.ndarray:
     """Each segment's share of an area: the area of the two-point curve (a0, b0) ->
     (a1, b1). Both rules (and the NAUC normalization) are sums over segments of a
     function of the segment's two ends, so shares add up to the area."""
@@ -53,6 +54,7 @@ class _Jackknife(NamedTuple):
     ``weights[c]`` (how many rows of that type) for c = 0 (positives), 1 (negatives).
     A value is NaN where leaving the row out makes the quantity undefined; a class of
     fewer than 2 rows has no entries (leaving its row out removes the class)."""
+
     values: tuple[np.ndarray, np.ndarray]
     weights: tuple[np.ndarray, np.ndarray]
 
@@ -87,7 +89,7 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
     with np.errstate(divide="ignore", invalid="ignore"):
         for cls, positive in enumerate((True, False)):
             counts = cells.pos if positive else cells.neg
-            if (P if positive else N) < 2:         # the class would vanish: undefined
+            if (P if positive else N) < 2:  # the class would vanish: undefined
                 continue
             p2, n2 = (P - 1, N) if positive else (P, N - 1)
             pi2 = (P / (P + N)) if fixed_prevalence else p2 / (p2 + n2)
@@ -97,11 +99,11 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
                 a_S, b_S = a_A, np.concatenate(([1.0], (p2 - (T - 1)) / p2))
             else:
                 a_S, b_S = np.concatenate(([0.0], (F - 1) / n2)), b_A
-            c = np.flatnonzero(counts) + 1          # point index of each cell with rows
+            c = np.flatnonzero(counts) + 1  # point index of each cell with rows
             if isinstance(quantity, CurveArea):
                 seg_A = _segments(quantity, pi2, a_A[:-1], b_A[:-1], a_A[1:], b_A[1:])
                 seg_S = _segments(quantity, pi2, a_S[:-1], b_S[:-1], a_S[1:], b_S[1:])
-                prefix_A = np.concatenate(([0.0], np.cumsum(seg_A)))   # points 0..j
+                prefix_A = np.concatenate(([0.0], np.cumsum(seg_A)))  # points 0..j
                 suffix_S = np.concatenate((np.cumsum(seg_S[::-1])[::-1], [0.0]))
                 cross = _segments(quantity, pi2, a_A[c - 1], b_A[c - 1], a_S[c], b_S[c])
                 loo = prefix_A[c - 1] + cross + suffix_S[c]
@@ -109,7 +111,7 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
                 u = quantity.x
                 x_A = geo.x_coordinate(quantity.axis, pi2, a_A, b_A)
                 x_S = geo.x_coordinate(quantity.axis, pi2, a_S, b_S)
-                r_A = int(np.count_nonzero(x_A < u))          # first A point with x >= u
+                r_A = int(np.count_nonzero(x_A < u))  # first A point with x >= u
                 r_S = int(np.count_nonzero(x_S[1:] < u)) + 1  # first S point (>= 1)
                 v_A = float(geo.value_at(quantity, pi2, a_A, b_A))
                 v_S = float(geo.value_at(quantity, pi2, a_S, b_S))
@@ -120,11 +122,14 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
                 if across.any():
                     cc = c[across]
                     loo[across] = geo.value_at(
-                        quantity, pi2, np.stack((a_A[cc - 1], a_S[cc]), axis=-1),
-                        np.stack((b_A[cc - 1], b_S[cc]), axis=-1))
+                        quantity,
+                        pi2,
+                        np.stack((a_A[cc - 1], a_S[cc]), axis=-1),
+                        np.stack((b_A[cc - 1], b_S[cc]), axis=-1),
+                    )
             values[cls] = np.asarray(loo, dtype=float)
             weights[cls] = counts[c - 1].astype(float)
-    return _Jackknife(tuple(values), tuple(weights))
+    return _Jackknife((values[0], values[1]), (weights[0], weights[1]))
 
 
 def _separation(curve: Any) -> int:
@@ -151,8 +156,9 @@ def _at_bound(curve: Any, quantity: Any, estimate: float) -> float:
     return estimate
 
 
-def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float,
-                        kind: str) -> tuple[float, float, str, dict[str, Any]]:
+def _jackknife_interval(
+    curve: Any, quantity: Any, level: float, estimate: float, kind: str
+) -> tuple[float, float, str, dict[str, Any]]:
     """The stratified (two-sample) jackknife interval: ``"normal"`` or ``"logit-t"``.
 
     The variance is V = V1 + V0, one component per class: with the leave-one-row-out
@@ -166,15 +172,19 @@ def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float
     """
     _check_whole_counts(curve, "The jackknife")
     if not isinstance(quantity, CurveArea):
-        raise ValueError("the jackknife applies to curve areas; a value at an operating "
-                         f"point ({quantity.label}) is a non-smooth, quantile-like "
-                         "statistic whose jackknife variance is not consistent. Use "
-                         "method='bootstrap'.")
-    P, N = int(round(curve.n_positive)), int(round(curve.n_negative))
+        raise ValueError(
+            "the jackknife applies to curve areas; a value at an operating "
+            f"point ({quantity.label}) is a non-smooth, quantile-like "
+            "statistic whose jackknife variance is not consistent. Use "
+            "method='bootstrap'."
+        )
+    P, N = round(curve.n_positive), round(curve.n_negative)
     if min(P, N) < 2:
-        raise ValueError("the jackknife needs at least 2 positives and 2 negatives (leaving "
-                         "out the only row of a class removes the class); got "
-                         f"{P} positive(s) and {N} negative(s).")
+        raise ValueError(
+            "the jackknife needs at least 2 positives and 2 negatives (leaving "
+            "out the only row of a class removes the class); got "
+            f"{P} positive(s) and {N} negative(s)."
+        )
     jack = _jackknife(curve, quantity)
     parts = []
     for values, weights in zip(jack.values, jack.weights, strict=True):
@@ -183,32 +193,49 @@ def _jackknife_interval(curve: Any, quantity: Any, level: float, estimate: float
         parts.append(float((m - 1) / m * np.sum(weights * (values - mean) ** 2)))
     v1, v0 = parts
     variance = v1 + v0
-    details = {"variance": variance, "standard_error": float(np.sqrt(variance)),
-               "variance_positives": v1, "variance_negatives": v0, "interval": kind}
+    details = {
+        "variance": variance,
+        "standard_error": float(np.sqrt(variance)),
+        "variance_positives": v1,
+        "variance_negatives": v0,
+        "interval": kind,
+    }
     text = "stratified jackknife (leave one row out)"
     if np.isnan(variance):
-        warnings.warn(f"{quantity.label} is undefined on a curve with one row left out "
-                      f"of {curve!r}: the jackknife variance and interval are undefined "
-                      "(NaN). Use method='bootstrap'.", UserWarning, stacklevel=4)
+        warnings.warn(
+            f"{quantity.label} is undefined on a curve with one row left out "
+            f"of {curve!r}: the jackknife variance and interval are undefined "
+            "(NaN). Use method='bootstrap'.",
+            UserWarning,
+            stacklevel=4,
+        )
         return float("nan"), float("nan"), text, details
     if kind == "logit-t":
         k = min(P, N)
         if quantity.curve != "roc" and _separation(curve) < 0:
             # every row of a class is interchangeable: each class's leave-one-out values
             # are equal and the variance is 0 up to rounding
-            warnings.warn(f"Every negative scores above every positive on {curve!r}: the "
-                          f"jackknife variance of {quantity.label} is 0 and the logit-t "
-                          "interval undefined (NaN).", UserWarning, stacklevel=4)
+            warnings.warn(
+                f"Every negative scores above every positive on {curve!r}: the "
+                f"jackknife variance of {quantity.label} is 0 and the logit-t "
+                "interval undefined (NaN).",
+                UserWarning,
+                stacklevel=4,
+            )
             return float("nan"), float("nan"), text, details
         estimate = _at_bound(curve, quantity, estimate)
-        df = (k - 1) * variance ** 2 / (v1 * v1 + v0 * v0) if variance > 0 else float("nan")
-        se_logit = (np.sqrt(variance) / (estimate * (1 - estimate))
-                    if 0 < estimate < 1 else float("nan"))
+        df = (k - 1) * variance**2 / (v1 * v1 + v0 * v0) if variance > 0 else float("nan")
+        se_logit = (
+            np.sqrt(variance) / (estimate * (1 - estimate)) if 0 < estimate < 1 else float("nan")
+        )
         low, high, how = _logit_t(estimate, se_logit, df, level, k)
         if np.isnan(low):
-            warnings.warn(f"The jackknife variance of {quantity.label} is 0 on {curve!r}: "
-                          "the logit-t interval is undefined (NaN).", UserWarning,
-                          stacklevel=4)
+            warnings.warn(
+                f"The jackknife variance of {quantity.label} is 0 on {curve!r}: "
+                "the logit-t interval is undefined (NaN).",
+                UserWarning,
+                stacklevel=4,
+            )
         details["df"] = df
         return low, high, f"{text}, logit scale, {how}", details
     half = float(ndtri(0.5 + level / 2)) * np.sqrt(variance)

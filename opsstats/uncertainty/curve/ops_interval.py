@@ -16,7 +16,7 @@ reference's Monte Carlo standard error at that end (see
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from scipy.special import ndtri
@@ -41,8 +41,9 @@ from .resampling import _bootstrap_logit_t, _prevalence_dependent, _run_bootstra
 __all__ = ["curve_ops_interval"]
 
 
-def _widen(estimate: float, low: float, high: float, se_low: float, se_high: float,
-           level: float) -> tuple[float, float]:
+def _widen(
+    estimate: float, low: float, high: float, se_low: float, se_high: float, level: float
+) -> tuple[float, float]:
     """Each end moved outwards so that its distance h from the estimate becomes
     sqrt(h**2 + (z se)**2): the sampling half-width and the reference's Monte Carlo
     error at that end, independent, combined in quadrature."""
@@ -53,13 +54,25 @@ def _widen(estimate: float, low: float, high: float, se_low: float, se_high: flo
     return max(float(low), 0.0), min(float(high), 1.0)
 
 
-def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None = None,
-                       top_k: float | None = None, reference: Any = None,
-                       rule: str | None = None, ties: str = "strict", ci: str | None = None,
-                       confidence_level: float = 0.95,
-                       n_resamples: int = DEFAULT_RESAMPLES, interval: str | None = None,
-                       stratified: bool = True, rng: Any = None, progress: bool = False,
-                       prior: Any = None, **params: Any) -> OPSResult:
+def curve_ops_interval(
+    curve: Any,
+    metric: Any,
+    *,
+    at: dict[str, float] | None = None,
+    top_k: float | None = None,
+    reference: Any = None,
+    rule: str | None = None,
+    ties: str = "strict",
+    ci: str | None = None,
+    confidence_level: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    interval: str | None = None,
+    stratified: bool = True,
+    rng: Any = None,
+    progress: bool = False,
+    prior: Any = None,
+    **params: Any,
+) -> OPSResult:
     """OPS of a curve quantity against a curve reference, with an interval when ``ci``
     is a method.
 
@@ -88,17 +101,17 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     """
     if top_k is not None:
         if at is not None:
-            raise TypeError("give at most one of `at` and `top_k`; got "
-                            f"at={describe(at)}, top_k={describe(top_k)}.")
+            raise TypeError(
+                "give at most one of `at` and `top_k`; got "
+                f"at={describe(at)}, top_k={describe(top_k)}."
+            )
         at = {"rate": curve._check_top_k(top_k) / curve.n}
         top_k = None
     if ci is not None:
         level = check_confidence_level(confidence_level)
-        method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress,
-                                         name="ci")
+        method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress, name="ci")
         check_rng(rng)
-    result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties,
-                       **params)
+    result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties, **params)
     if ci is None or np.isnan(result.estimate):
         return result
     ref = _check_reference(reference, "curve", "a curve quantity")
@@ -126,44 +139,46 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
         return float(o[0]), float(o[1]), float(e[0]), float(e[1])
 
     if method == "delong":
-        low_v, high_v, text, d = _delong_interval(curve, quantity, level, result.value,
-                                                  kind=kind)
+        low_v, high_v, text, d = _delong_interval(curve, quantity, level, result.value, kind=kind)
         low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
         extra.update(variance=d.variance, standard_error_value=float(np.sqrt(d.variance)))
         mode = "fixed"
     elif method == "jackknife":
-        low_v, high_v, text, info = _jackknife_interval(curve, quantity, level,
-                                                        result.value, kind)
+        low_v, high_v, text, info = _jackknife_interval(curve, quantity, level, result.value, kind)
         low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
         extra.update(variance=info["variance"], standard_error_value=info["standard_error"])
         mode = "fixed"
     elif kind in ("logit-t", "bias-extended"):
         if kind == "logit-t":
-            boot = _run_bootstrap(curve, quantity, kind, n, level, result.value,
-                                  stratified, rng, progress)
-            low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value,
-                                                     level)
+            boot = _run_bootstrap(
+                curve, quantity, kind, n, level, result.value, stratified, rng, progress
+            )
+            low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value, level)
         else:
             boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
             low_v, high_v, text, extra["bias_extension"] = _bias_extended(
-                curve, quantity, boot, result.value)
+                curve, quantity, boot, result.value
+            )
         low, high, se_low, se_high = map_ends(low_v, high_v)
         n_defined, value_ci = boot.sorted_values.size, ConfidenceInterval(low_v, high_v)
         mode = boot.prevalence_mode
     else:
         if not stratified and _prevalence_dependent(quantity):
-            raise ValueError(f"`stratified=False` resamples the prevalence, and OPS of "
-                             f"{quantity.label} depends on it: every resample would need the "
-                             "reference at its own prevalence. Use stratified=True (the "
-                             "prevalence fixed, as OPS standardizes against the test set's "
-                             "own prevalence).")
+            raise ValueError(
+                f"`stratified=False` resamples the prevalence, and OPS of "
+                f"{quantity.label} depends on it: every resample would need the "
+                "reference at its own prevalence. Use stratified=True (the "
+                "prevalence fixed, as OPS standardizes against the test set's "
+                "own prevalence)."
+            )
         if method == "dirichlet":
             boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
         else:
-            boot = _run_bootstrap(curve, quantity, kind, n, level, result.value, stratified,
-                                  rng, progress)
+            boot = _run_bootstrap(
+                curve, quantity, kind, n, level, result.value, stratified, rng, progress
+            )
         text, mode = boot.description, boot.prevalence_mode
         values = boot.sorted_values
         m = values.size
@@ -175,15 +190,14 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
             value_ci = ConfidenceInterval(*_draw_ends(boot))
             levels = boot.levels
             higher = quantity.higher_is_better
-            if not higher:   # OPS decreases in the value: its quantile q is the value's 1-q
+            if not higher:  # OPS decreases in the value: its quantile q is the value's 1-q
                 levels = (1 - levels[1], 1 - levels[0])
             lo_i, hi_i, w = quantile_positions(m, levels)
             idx = np.unique(np.r_[lo_i, hi_i])
             src = idx if higher else m - 1 - idx
             r = ref.ops(quantity, values[src], prevalence=pi, ties=ties)
             ops_at = dict(zip(idx.tolist(), np.atleast_1d(r.estimate).tolist(), strict=True))
-            se_at = dict(zip(idx.tolist(), np.atleast_1d(r.standard_error).tolist(),
-                             strict=True))
+            se_at = dict(zip(idx.tolist(), np.atleast_1d(r.standard_error).tolist(), strict=True))
 
             def interp(table: dict, e: int) -> float:
                 return table[lo_i[e]] + w[e] * (table[hi_i[e]] - table[lo_i[e]])
@@ -194,10 +208,20 @@ def curve_ops_interval(curve: Any, metric: Any, *, at: dict[str, float] | None =
     if np.isfinite(low) and (se_low > 0 or se_high > 0):
         low, high = _widen(estimate, low, high, se_low, se_high, level)
         text += "; reference Monte Carlo error added"
-    details = {**result.details, "value_ci": value_ci, "ci_without_reference_error": mapped,
-               "reference_standard_error_at_ends": (float(se_low), float(se_high)),
-               "prevalence_mode": mode, **extra}
+    details = {
+        **result.details,
+        "value_ci": value_ci,
+        "ci_without_reference_error": mapped,
+        "reference_standard_error_at_ends": (float(se_low), float(se_high)),
+        "prevalence_mode": mode,
+        **extra,
+    }
     if method in ("bootstrap", "dirichlet"):
-        details.update(n_resamples=n, n_undefined=int(n - n_defined))
-    return replace(result, ci=ConfidenceInterval(float(low), float(high)),
-                   confidence_level=level, ci_method=text, details=details)
+        details.update(n_resamples=n, n_undefined=int(n - cast(int, n_defined)))
+    return replace(
+        result,
+        ci=ConfidenceInterval(float(low), float(high)),
+        confidence_level=level,
+        ci_method=text,
+        details=details,
+    )

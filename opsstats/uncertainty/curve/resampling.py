@@ -138,7 +138,7 @@ class _Multinomial:
         size = 2 * length
         position = 0
         for g in range(values.size):
-            table = cdf[starts[g]:starts[g] + length[g]]
+            table = cdf[starts[g] : starts[g] + length[g]]
             # guide[j] = first k with cdf_k > j / M - 1e-12: the inverse of any u in
             # bucket j = floor(u * M) is at least guide[j], even when rounding in u * M
             # (relative error 2**-53) puts u in the next bucket, so the search below
@@ -147,19 +147,19 @@ class _Multinomial:
             guides.append(starts[g] + np.searchsorted(table, levels, side="right"))
             guide_start[g] = position
             position += size[g]
-        if position >= 2 ** 31 or cdf.size >= 2 ** 31:
+        if position >= 2**31 or cdf.size >= 2**31:
             raise ValueError("too many rows for the count sampler's tables.")
         # int32 indices: numpy converts float64 to int32 and gathers with np.take on
         # int32 indices several times faster than with int64 ones.
         self.cdf = cdf
         self.guide = np.concatenate(guides).astype(np.int32)
-        self.base = (starts - low)[inverse].astype(np.int32)   # value = index - base
+        self.base = (starts - low)[inverse].astype(np.int32)  # value = index - base
         self.guide_start = guide_start[inverse].astype(np.int32)
         self.guide_size = size[inverse].astype(np.float64)
 
     def _poisson(self, b: int, rng: np.random.Generator) -> np.ndarray:
         u = rng.random((b, self.k))
-        j = np.multiply(u, self.guide_size).astype(np.int32)    # floor: u >= 0
+        j = np.multiply(u, self.guide_size).astype(np.int32)  # floor: u >= 0
         j += self.guide_start
         x = np.take(self.guide, j)
         uf, xf = u.ravel(), x.ravel()
@@ -175,7 +175,7 @@ class _Multinomial:
         x = self._poisson(b, rng)
         t = x.sum(axis=1)
         bad = np.flatnonzero(t > self.total)
-        while bad.size:                       # rare: T > total, draw those rows again
+        while bad.size:  # rare: T > total, draw those rows again
             x[bad] = self._poisson(bad.size, rng)
             t[bad] = x[bad].sum(axis=1)
             bad = bad[t[bad] > self.total]
@@ -220,12 +220,16 @@ def _first_limit_fix(quantity: Any) -> bool:
     """Trapezoid PR and lift areas read y at the first point as its limit along the
     first segment; a resample whose first thresholds drew no rows must have those
     (origin) points moved out of the way first."""
-    return (isinstance(quantity, CurveArea) and quantity.rule == "trapezoid"
-            and quantity.curve in ("pr", "lift"))
+    return (
+        isinstance(quantity, CurveArea)
+        and quantity.rule == "trapezoid"
+        and quantity.curve in ("pr", "lift")
+    )
 
 
-def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
-                        beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _drop_leading_empty(
+    ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray, beta: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Move a resample's leading empty cells (points still at the origin; ``ctp``,
     ``cfp`` are cumulative counts) to the end, as copies of the end point (1, 0):
     zero-width there, and the curve then starts with its first real segment, as the
@@ -234,7 +238,7 @@ def _drop_leading_empty(ctp: np.ndarray, cfp: np.ndarray, alpha: np.ndarray,
     if not empty.any():
         return alpha, beta
     rows = np.flatnonzero(empty)
-    shift = np.argmax((ctp[rows] + cfp[rows]) > 0, axis=1)   # leading empty cells
+    shift = np.argmax((ctp[rows] + cfp[rows]) > 0, axis=1)  # leading empty cells
     k = ctp.shape[1]
     idx = np.minimum(np.arange(1, k + 1)[None, :] + shift[:, None], k)
     alpha, beta = alpha.copy(), beta.copy()
@@ -247,8 +251,14 @@ def _prevalence_dependent(quantity: Any) -> bool:
     return depends_on_prevalence(quantity)
 
 
-def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generator,
-                      stratified: bool, show_progress: bool) -> np.ndarray:
+def _bootstrap_values(
+    curve: Any,
+    quantity: Any,
+    n: int,
+    rng: np.random.Generator,
+    stratified: bool,
+    show_progress: bool,
+) -> np.ndarray:
     """The quantity on n bootstrap resamples of the curve's rows (NaN where undefined).
 
     Resamples are drawn in batches of b = max(1, 2**18 // (k + 1)) curves; the batch size
@@ -259,21 +269,28 @@ def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generato
     P, N = cells.P, cells.N
     has_pos, has_neg = np.flatnonzero(cells.pos), np.flatnonzero(cells.neg)
     if stratified:
-        samplers = (_Multinomial(cells.pos[has_pos], has_pos, k),
-                    _Multinomial(cells.neg[has_neg], has_neg, k))
+        samplers = (
+            _Multinomial(cells.pos[has_pos], has_pos, k),
+            _Multinomial(cells.neg[has_neg], has_neg, k),
+        )
     else:
-        joint = _Multinomial(np.concatenate((cells.pos[has_pos], cells.neg[has_neg])),
-                             np.concatenate((has_pos, k + has_neg)), 2 * k)
+        joint = _Multinomial(
+            np.concatenate((cells.pos[has_pos], cells.neg[has_neg])),
+            np.concatenate((has_pos, k + has_neg)),
+            2 * k,
+        )
     by_prevalence = not stratified and _prevalence_dependent(quantity)
     fix = _first_limit_fix(quantity)
     batch, alpha_buf, beta_buf, values = _batches(n, k)
     pi = curve.prevalence
-    with progress(n, show_progress, "bootstrap") as tick, \
-            np.errstate(divide="ignore", invalid="ignore"):
+    with (
+        progress(n, show_progress, "bootstrap") as tick,
+        np.errstate(divide="ignore", invalid="ignore"),
+    ):
         for start in range(0, n, batch):
             b = min(batch, n - start)
             alpha, beta = alpha_buf[:b], beta_buf[:b]
-            out = values[start:start + b]
+            out = values[start : start + b]
             if stratified:
                 tp = samplers[0].draw_cumulative(b, rng)
                 fp = samplers[1].draw_cumulative(b, rng)
@@ -285,18 +302,18 @@ def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generato
                 both = joint.draw(b, rng)
                 tp, fp = np.cumsum(both[:, :k], axis=1), np.cumsum(both[:, k:], axis=1)
                 p_r, n_r = tp[:, -1], fp[:, -1]
-                ok = (p_r > 0) & (n_r > 0)              # a class absent: undefined
+                ok = (p_r > 0) & (n_r > 0)  # a class absent: undefined
                 out[~ok] = np.nan
                 if not ok.any():
                     tick(b)
                     continue
                 tp, fp, p_r, n_r = tp[ok], fp[ok], p_r[ok], n_r[ok]
-                alpha, beta = alpha[:tp.shape[0]], beta[:tp.shape[0]]
+                alpha, beta = alpha[: tp.shape[0]], beta[: tp.shape[0]]
                 _fill_curves(tp, fp, p_r[:, None], n_r[:, None], alpha, beta)
                 if fix:
                     alpha, beta = _drop_leading_empty(tp, fp, alpha, beta)
                 res = np.empty(tp.shape[0])
-                if by_prevalence:      # each resample at its own prevalence
+                if by_prevalence:  # each resample at its own prevalence
                     for p_val in np.unique(p_r):
                         rows = np.flatnonzero(p_r == p_val)
                         pi_r = p_val / (p_val + n_r[rows[0]])
@@ -308,9 +325,17 @@ def _bootstrap_values(curve: Any, quantity: Any, n: int, rng: np.random.Generato
     return values
 
 
-def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
-                   estimate: float, stratified: bool, rng: Any,
-                   show_progress: bool) -> _Bootstrap:
+def _run_bootstrap(
+    curve: Any,
+    quantity: Any,
+    kind: str,
+    n: int,
+    level: float,
+    estimate: float,
+    stratified: bool,
+    rng: Any,
+    show_progress: bool,
+) -> _Bootstrap:
     _check_whole_counts(curve, "The curve bootstrap")
     generator = check_rng(rng)
     values = _bootstrap_values(curve, quantity, n, generator, stratified, show_progress)
@@ -319,27 +344,32 @@ def _run_bootstrap(curve: Any, quantity: Any, kind: str, n: int, level: float,
     levels = (tail, 1 - tail)
     if kind == "bca" and defined.size:
         jack, weights = _jackknife(curve, quantity).pooled()
-        if jack.size == 0:    # no defined leave-one-out value: acceleration 0
+        if jack.size == 0:  # no defined leave-one-out value: acceleration 0
             jack, weights = np.zeros(1), np.ones(1)
         levels = bca_levels(defined, estimate, jack, weights, level)
-    how = (f"{n} stratified bootstrap resamples" if stratified
-           else f"{n} bootstrap resamples (not stratified)")
+    how = (
+        f"{n} stratified bootstrap resamples"
+        if stratified
+        else f"{n} bootstrap resamples (not stratified)"
+    )
     label = f"{how}, {_KIND_LABEL[kind]}" if kind in _KIND_LABEL else how
     return _Bootstrap(defined, levels, n, label, "fixed" if stratified else "random")
 
 
-def _bootstrap_logit_t(curve: Any, quantity: Any, boot: _Bootstrap, estimate: float,
-                       level: float) -> tuple[float, float, str]:
+def _bootstrap_logit_t(
+    curve: Any, quantity: Any, boot: _Bootstrap, estimate: float, level: float
+) -> tuple[float, float, str]:
     """The bootstrap logit-t interval: ``expit(logit(estimate) -+ t * se)``, se half the
     spread of the central 68.27% of the resamples' logits (robust to resamples at 0 or
     1), t with min(P, N) - 1 degrees of freedom."""
-    P, N = int(round(curve.n_positive)), int(round(curve.n_negative))
+    P, N = round(curve.n_positive), round(curve.n_negative)
     values = boot.sorted_values
     if values.size == 0:
         return float("nan"), float("nan"), boot.description
     clipped = np.clip(values, _EPS, 1 - _EPS)
     q = np.quantile(np.log(clipped) - np.log1p(-clipped), _CENTRAL)
     se = float(q[1] - q[0]) / 2
-    low, high, how = _logit_t(_at_bound(curve, quantity, estimate), se, min(P, N) - 1,
-                              level, min(P, N))
+    low, high, how = _logit_t(
+        _at_bound(curve, quantity, estimate), se, min(P, N) - 1, level, min(P, N)
+    )
     return low, high, f"{boot.description}, logit scale, {how}"
