@@ -455,13 +455,19 @@ def test_top_k_is_the_rate_point():
 
 
 # ---------------------------------------------------------------------------- OPS
-def test_ops_bootstrap_interval_maps_order_statistics_and_adds_mc_error():
+def test_ops_bootstrap_interval_maps_the_value_interval_and_adds_mc_error():
     curve = _curve("medium")
     r = curve.ops("pr_auc", reference=REF, ci="bootstrap", n_resamples=1000, rng=4)
     iv = curve.interval("pr_auc", method="bootstrap", n_resamples=1000, rng=4)
-    ops_all = REF.ops("pr_auc", iv.draws, prevalence=curve.prevalence).estimate
     mapped = r.details["ci_without_reference_error"]
-    assert mapped == pytest.approx(tuple(np.quantile(ops_all, [0.025, 0.975])), abs=1e-12)
+    # the value interval's ends mapped through OPS, exactly; close to the quantiles of
+    # the OPS of every resample (up to the reference's steps of 1/G)
+    ends = REF.ops("pr_auc", list(iv.ci), prevalence=curve.prevalence).estimate
+    assert tuple(mapped) == tuple(ends)
+    ops_all = REF.ops("pr_auc", iv.draws, prevalence=curve.prevalence).estimate
+    assert mapped == pytest.approx(
+        tuple(np.quantile(ops_all, [0.025, 0.975])), abs=2 / REF.n_curves
+    )
     assert r.details["value_ci"] == iv.ci
     # the Monte Carlo error of the reference widens both ends, in quadrature
     se_low, se_high = r.details["reference_standard_error_at_ends"]
@@ -1017,7 +1023,7 @@ def test_dirichlet_functional_is_the_weighted_curve_with_pseudo_rows(data, a):
         (CurveArea("roc", "trapezoid", False), roc_auc_score),
         (CurveArea("pr", "step", False), average_precision_score),
     ):
-        got = _dirichlet_values(curve, quantity, 3, a, _MeanWeights(), False)
+        got = _dirichlet_values(curve, [quantity], 3, a, _MeanWeights(), False)[0]
         assert got == pytest.approx(np.full(3, ref(yy, ss, sample_weight=w)), rel=1e-12)
 
 
@@ -1048,7 +1054,7 @@ def test_dirichlet_draws_follow_the_row_by_row_posterior(name):
     y, s = _data("small_ties")
     curve = ScoreCurve.from_scores(y, s)
     quantity = parse_area(name)
-    fast = _dirichlet_values(curve, quantity, 3000, 0.5, np.random.default_rng(5), False)
+    fast = _dirichlet_values(curve, [quantity], 3000, 0.5, np.random.default_rng(5), False)[0]
     metric = roc_auc_score if name == "roc_auc" else average_precision_score
     slow = slow_dirichlet_draws(y, s, 0.5, 3000, np.random.default_rng(6), metric)
     assert stats.ks_2samp(fast, slow).pvalue > 0.01
