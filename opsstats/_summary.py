@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._validation import check_digits
+
 __all__ = ["Summary"]
 
 
@@ -41,7 +43,7 @@ class Summary:
     notes : tuple of str
         Lines printed under the table: how each number was made.
     digits : int
-        Digits after the decimal point when printed.
+        Digits after the decimal point when printed, 0 to 17.
     """
 
     title: str
@@ -49,12 +51,15 @@ class Summary:
     notes: tuple[str, ...] = field(default=())
     digits: int = 4
 
+    def __post_init__(self) -> None:
+        check_digits(self.digits)
+
     def to_frame(self) -> pd.DataFrame:
         """The table at full precision (a copy)."""
         return self.table.copy()
 
     def _formatted(self, digits: int | None) -> pd.DataFrame:
-        d = self.digits if digits is None else digits
+        d = self.digits if digits is None else check_digits(digits)
         return self.table.apply(lambda col: col.map(lambda v: _fmt(v, d)))
 
     def as_text(self, digits: int | None = None) -> str:

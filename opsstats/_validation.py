@@ -51,6 +51,7 @@ __all__ = [
     "check_choice",
     "check_1d",
     "check_scores",
+    "check_real_array",
     "check_sample_weight",
     "check_same_length",
     "check_confidence_level",
@@ -227,9 +228,10 @@ def check_count(name: str, value: Any, *, integer: bool = False) -> float | int:
         if k < 0:
             raise ValueError(f"`{name}` must be a finite non-negative number; got {k!r}.")
         if k > MAX_COUNT:
+            alternative = "" if integer else ", or a float"
             raise ValueError(
                 f"`{name}` must be a whole number at most 2**63 - 1 ({MAX_COUNT:,}, the "
-                f"largest exact count), or a float; got {describe(value)}."
+                f"largest exact count){alternative}; got {describe(value)}."
             )
         return k
     x = float(value)
@@ -280,7 +282,9 @@ def check_confidence_level(value: Any) -> float:
         )
     x = float(value)
     if not (0.0 < x < 1.0):
-        raise ValueError(f"`confidence_level` must be in the open interval (0, 1); got {value!r}.")
+        raise ValueError(
+            f"`confidence_level` must be in the open interval (0, 1); got {describe(value)}."
+        )
     return x
 
 
@@ -289,7 +293,7 @@ def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise TypeError(f"`{name}` must be an integer; got {describe(value)}.")
     if value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {describe(value)}.")
     return int(value)
 
 
@@ -552,6 +556,43 @@ def _numeric(what: str, arr: np.ndarray) -> np.ndarray:
                 f"at position {i} ({arr[i].item()!r})."
             )
     return arr
+
+
+def check_real_array(name: str, value: Any) -> np.ndarray:
+    """A real number or an array of real numbers (any shape), as float64; NaN and
+    infinity are left to the caller. Strings, booleans, complex values, ragged
+    sequences and non-numeric objects are refused."""
+    if isinstance(value, str | bytes | bool | np.bool_) or value is None:
+        raise TypeError(f"`{name}` must be a number or an array of numbers; got {describe(value)}.")
+    if isinstance(value, numbers.Number) and not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be real; got the complex number {describe(value)}.")
+    try:
+        arr = np.asarray(value.to_numpy() if _is_pandas(value) else value)
+    except ValueError:
+        raise ValueError(
+            f"`{name}` must be a number or a rectangular array of numbers; got "
+            f"{describe(value)} whose rows have different lengths."
+        ) from None
+    kind = arr.dtype.kind
+    if kind == "c":
+        raise TypeError(f"`{name}` must be real; got complex dtype {arr.dtype}.")
+    if kind == "O":
+        flat = arr.ravel().tolist()
+        for v in flat:
+            if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real):
+                raise TypeError(
+                    f"`{name}` must be a number or an array of numbers; got "
+                    f"{describe(value)} holding {describe(v)}."
+                )
+        try:
+            return np.asarray(flat, dtype=float).reshape(arr.shape)
+        except OverflowError:
+            raise ValueError(
+                f"`{name}` must hold numbers within float range; got {describe(value)}."
+            ) from None
+    if kind not in "iuf":
+        raise TypeError(f"`{name}` must be a number or an array of numbers; got {describe(value)}.")
+    return arr.astype(float, copy=False)
 
 
 def check_scores(name: str, values: Any, *, label: str | None = None) -> np.ndarray:

@@ -95,7 +95,7 @@ def _parse_point(text: str) -> tuple[str, dict[str, float] | None]:
     except ValueError:
         raise ValueError(
             f"an operating point is written metric@axis=value, e.g. "
-            f"'precision@recall=0.9'; got {text!r}."
+            f"'precision@recall=0.9'; got {describe(text)}."
         ) from None
 
 
@@ -132,7 +132,7 @@ def parse_metrics(metrics: Any) -> list[MetricSpec]:
             key = get_metric(key).name  # raises for unknown names, listing valid ones
         elif at is not None:
             raise ValueError(
-                f"`at` applies to a metric read off a curve, not to the area {name!r}."
+                f"`at` applies to a metric read off a curve, not to the area {describe(name)}."
             )
         specs.append(MetricSpec(key, None if at is None else dict(at)))
     return specs
@@ -551,9 +551,11 @@ def evaluate(
         else frame.groupby(by_cols, sort=True, dropna=False, observed=True)
     )
 
-    truth_values = check_1d("truth", frame[truth], label=f"`truth` (column {truth!r})")
+    truth_values = check_1d("truth", frame[truth], label=f"`truth` (column {describe(truth)})")
     pred_values = (
-        None if pred is None else check_1d("pred", frame[pred], label=f"`pred` (column {pred!r})")
+        None
+        if pred is None
+        else check_1d("pred", frame[pred], label=f"`pred` (column {describe(pred)})")
     )
     all_truth, pos = positive_mask(
         truth_values,
@@ -566,7 +568,7 @@ def evaluate(
     all_score = (
         None
         if score is None
-        else check_scores("score", frame[score], label=f"`score` (column {score!r})")
+        else check_scores("score", frame[score], label=f"`score` (column {describe(score)})")
     )
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs and score is not None:
@@ -633,7 +635,7 @@ def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:
     bad = out[out["ops"].isna()]
     if len(bad):
         where = "; ".join(
-            f"{', '.join(f'{c}={r[c]!r}' for c in by_cols) or 'all rows'} / {r['metric']}: "
+            f"{', '.join(f'{c}={describe(r[c])}' for c in by_cols) or 'all rows'} / {r['metric']}: "
             f"{r['reason']}"
             for _, r in bad.head(5).iterrows()
         )

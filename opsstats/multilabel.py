@@ -21,6 +21,7 @@ from ._validation import (
     check_1d,
     check_choice,
     check_confidence_level,
+    check_digits,
     check_resamples,
     check_sample_weight,
     check_scores,
@@ -57,7 +58,7 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
             i, j = (int(k[0]) for k in np.nonzero(missing))
             raise ValueError(
                 f"`{name}` must not contain missing values; got {int(missing.sum())} "
-                f"(<NA>, NaN or None), the first in row {i} of column {names[j]!r}."
+                f"(<NA>, NaN or None), the first in row {i} of column {describe(names[j])}."
             )
         arr = values.to_numpy()
         if arr.dtype == object:  # nullable or mixed columns: one numpy dtype if they agree
@@ -89,7 +90,11 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
     if names is None:
         names = list(range(arr.shape[1]))
     if len(set(names)) != len(names):
-        raise ValueError(f"label names must be unique; got {names!r}.")
+        repeated = next(v for v in names if names.count(v) > 1)
+        raise ValueError(
+            f"label names must be unique; got {describe(names)} with {describe(repeated)} "
+            "more than once."
+        )
     return arr, names
 
 
@@ -111,7 +116,7 @@ def _indicator(name: str, arr: np.ndarray) -> np.ndarray:
 def _scores(name: str, arr: np.ndarray, labels: list[Any]) -> np.ndarray:
     """Score matrix: each column finite real numbers (integers kept exact)."""
     cols = [
-        check_scores(name, arr[:, j], label=f"`{name}` (column {labels[j]!r})")
+        check_scores(name, arr[:, j], label=f"`{name}` (column {describe(labels[j])})")
         for j in range(arr.shape[1])
     ]
     return np.column_stack(cols) if cols else np.empty(arr.shape)
@@ -169,6 +174,7 @@ class MultiLabelOPS:
         return self.table.copy()
 
     def to_string(self, digits: int = 4) -> str:
+        digits = check_digits(digits)
         if self.average is None:
             return f"OPS of {self.metric} for {len(self.table)} labels (no aggregate)"
         text = (

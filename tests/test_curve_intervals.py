@@ -292,6 +292,7 @@ def test_count_resampling_matches_naive_row_resampling(data, which, stratified):
 
 
 @pytest.mark.parametrize("dataset", DATASETS)
+@pytest.mark.filterwarnings("ignore:Every one of the 20000 draws:UserWarning")  # "perfect"
 def test_stratified_bootstrap_matches_proc(dataset):
     # set.seed(1); ci.auc(r, method="bootstrap", boot.n=20000, boot.stratified=TRUE)
     # Monte Carlo on both sides: tolerance 0.01 (see the module docstring).
@@ -420,9 +421,10 @@ def test_undefined_resamples_are_counted_and_reported():
     # (18/20)^20 = 0.1216, and then no curve.
     y = np.array([1, 1] + [0] * 18)
     s = np.linspace(0, 1, 20)[::-1]
-    r = ScoreCurve.from_scores(y, s).interval(
-        "pr_auc", method="bootstrap", stratified=False, n_resamples=4000, rng=0
-    )
+    with pytest.warns(UserWarning, match=r"the interval \[1, 1\] has no width"):
+        r = ScoreCurve.from_scores(y, s).interval(
+            "pr_auc", method="bootstrap", stratified=False, n_resamples=4000, rng=0
+        )
     p = 0.9**20
     assert abs(r.n_undefined - 4000 * p) < 4 * np.sqrt(4000 * p * (1 - p))
     assert r.draws.size == 4000 - r.n_undefined
@@ -792,7 +794,8 @@ def test_auto_needs_two_rows_of_each_class():
         with pytest.raises(ValueError, match="needs at least 2 positives and 2 negatives"):
             one.interval(name)
     # the percentile bootstrap still resamples, when asked for explicitly
-    assert np.isfinite(one.interval("pr_auc", method="bootstrap", rng=0).ci.low)
+    with pytest.warns(UserWarning, match="has no width and is misleading"):
+        assert np.isfinite(one.interval("pr_auc", method="bootstrap", rng=0).ci.low)
 
 
 @pytest.mark.parametrize("n_small, warns", [(2, True), (9, True), (10, False)])

@@ -485,6 +485,14 @@ def test_printed_result_says_how():
         "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
     )
     res = U.ops("markedness", [0.1, 0.2], prevalence=0.1)
-    assert res.method == "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
+    assert res.method == "exact (closed form)"  # since issue 17; quadrature before
+    register_metric(
+        "issue17_user_metric", lambda p, a, b: 1 - a - b, direction="higher", range=(-1, 1)
+    )
+    try:
+        res = U.ops("issue17_user_metric", [0.1, 0.2], prevalence=0.1)
+        assert res.method == "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
+    finally:
+        unregister_metric("issue17_user_metric")
     assert res.is_exact
     assert Uniform() == U and hash(U) == hash(Uniform())

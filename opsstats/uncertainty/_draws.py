@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import numbers
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +31,11 @@ def check_rng(rng: Any) -> np.random.Generator:
     """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``."""
     if isinstance(rng, bool):
         raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got {rng!r}.")
+    if isinstance(rng, numbers.Integral) and rng < 0:
+        raise ValueError(
+            f"`rng` must be None, a non-negative int seed or a numpy Generator; got "
+            f"{describe(rng)}."
+        )
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError):

@@ -69,7 +69,7 @@ def _check_options(
                 f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
                 f"`{name}='bootstrap'`, `{name}='delong'`, "
                 f"`{name}='dirichlet'` or `{name}='jackknife'` with "
-                f"`interval={interval!r}`."
+                f"`interval={describe(interval)}`."
             )
         check_resamples(n_resamples)
         if not _check_bool("stratified", stratified):
