@@ -355,7 +355,7 @@ def check_digits(value: Any, name: str = "digits") -> int:
         raise TypeError(
             f"`{name}` must be an integer from 0 to {MAX_DIGITS}; got {describe(value)}."
         )
-    if not 0 <= value <= MAX_DIGITS:
+    if not 0 <= int(value) <= MAX_DIGITS:
         raise ValueError(
             f"`{name}` must be an integer from 0 to {MAX_DIGITS} (a float carries 17 "
             f"significant digits); got {describe(value)}."

@@ -337,10 +337,11 @@ def _curve_rows(
     set of draws per method and cell layout."""
     ref = _check_reference(reference, "curve", "a curve quantity")
     out: dict[int, dict[str, Any]] = {}
-    quantities, notes = [], []
+    quantities: list[tuple[Any, str]] = []
+    notes: list[str] = []
     for _, spec in items:
         q = ref._quantity(spec.name, spec.at, None, {})
-        method, note = curve_ci, ""
+        method, note = curve_ci or "auto", ""
         if method == "delong" and not (spec.name == "roc_auc" and spec.at is None):
             method, note = "bootstrap", " (DeLong applies to the ROC AUC only)"
         elif method == "jackknife" and spec.at is not None:

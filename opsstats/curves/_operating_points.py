@@ -47,13 +47,14 @@ def counts_at_threshold(
 
     For integer thresholds (integer scores) and an integer t the comparison is made in
     integers, exactly, whatever their size."""
+    at: Any = t
     if thresholds.dtype.kind in "iu" and isinstance(t, int):
         if t > int(thresholds[0]):
             return 0, 0
         if t <= int(thresholds[-1]):
             return scalar(tps[-1]), scalar(fps[-1])
-        t = np.asarray(t, dtype=thresholds.dtype)
-    k = thresholds.size - int(np.searchsorted(thresholds[::-1], t, "left"))
+        at = np.asarray(t, dtype=thresholds.dtype)
+    k = thresholds.size - int(np.searchsorted(thresholds[::-1], at, "left"))
     return (scalar(tps[k - 1]), scalar(fps[k - 1])) if k else (0, 0)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from abc import abstractmethod
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -129,6 +130,39 @@ class StreamedCurveReference(CurveReference):
         key = (type(self).__name__, *self._params(), self.n_curves, self.seed)
         with self._lock:
             self._cache = self._shared.setdefault(key, _Shared())
+
+    @property
+    @abstractmethod
+    def n_points(self) -> int:
+        """Points per curve, the endpoints (0, 1) and (1, 0) included."""
+
+    @abstractmethod
+    def _params(self) -> tuple:
+        """The distribution's parameters (besides n_curves and seed)."""
+
+    @abstractmethod
+    def _draw(
+        self, m: int, rng: np.random.Generator, out: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Draw m curves into ``out`` (two buffers of shape (n_points, CHUNK)) and
+        return (alpha, beta) of shape (m, n_points) ordered by decreasing threshold."""
+
+    @property
+    def method(self) -> str:
+        return f"Monte Carlo, {self.n_curves} curves"
+
+    def __eq__(self, other: object) -> bool:
+        if type(self) is not type(other):
+            return False
+        assert isinstance(other, StreamedCurveReference)  # narrowed for the type checker
+        return (self._params(), self.n_curves, self.seed) == (
+            other._params(),
+            other.n_curves,
+            other.seed,
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._params(), self.n_curves, self.seed))
 
     # ------------------------------------------------------------------ curves
     @property
