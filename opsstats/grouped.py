@@ -37,6 +37,7 @@ from .uncertainty._draws import root_seed, unit_rng
 from .uncertainty.confusion import _Draws, _Quantity, interval_from_draws, ops_from_draws
 from .uncertainty.curve import METHODS as CURVE_METHODS
 from .uncertainty.curve import curve_ops_intervals
+from .uncertainty.methods import registered_interval_methods
 
 __all__ = ["evaluate", "COLUMNS", "DEFAULT_METRICS", "default_metrics"]
 
@@ -301,7 +302,7 @@ def _point_rows(
             )
         except ValueError as exc:  # e.g. a bootstrap that needs whole counts
             no_draws = str(exc)
-    kind = "equal-tailed" if ci == "dirichlet" else "percentile"
+    kind = "percentile" if ci == "bootstrap" else "equal-tailed"  # registered: equal-tailed
     for i, spec in items:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -447,8 +448,9 @@ def evaluate(
         Grouping columns (a subgroup, a month, a test set). None: the whole frame.
     pos_label : label, optional
         The positive class of ``truth`` (and ``pred``).
-    ci : {"dirichlet", "bootstrap", None}
-        Interval method for confusion-matrix metrics and their OPS.
+    ci : {"dirichlet", "bootstrap", None} or a registered method's name
+        Interval method for confusion-matrix metrics and their OPS (a method registered
+        with :func:`opsstats.uncertainty.methods.register_interval_method` too).
     curve_ci : {"auto", "bootstrap", "delong", "dirichlet", "jackknife"}
         Interval method for curve quantities when ``ci`` is not None. ``"auto"`` (the
         default, as :meth:`ScoreCurve.interval`): for the ROC and PR AUC the Dirichlet
@@ -528,7 +530,9 @@ def evaluate(
         metrics = default_metrics(labels=labelled, scores=score is not None)
     specs = parse_metrics(metrics)
     if ci is not None:
-        ci = check_choice("ci", ci, ("dirichlet", "bootstrap", "delong"))
+        ci = check_choice(
+            "ci", ci, ("dirichlet", "bootstrap", "delong", *registered_interval_methods())
+        )
     curve_ci = check_choice("curve_ci", curve_ci, CURVE_METHODS)
     if ci == "delong":  # DeLong for curves, the default for confusion-matrix metrics
         ci, curve_ci = "dirichlet", "delong"
