@@ -47,6 +47,7 @@ __all__ = [
     "check_real",
     "check_count",
     "check_threshold",
+    "threshold_for",
     "check_probability",
     "check_choice",
     "check_1d",
@@ -265,6 +266,35 @@ def check_threshold(value: Any, *, name: str = "threshold") -> int | float:
             f"nan or +-inf predicts every row alike); got {x!r}."
         )
     return x
+
+
+def threshold_for(dtype: Any, threshold: int | float) -> int | float:
+    """The value to compare scores of ``dtype`` with, so that ``scores >= value`` is
+    exactly ``scores >= threshold`` (numpy compares an int64 array with a float, or a
+    float array with a large int, in float64, which rounds above 2**53).
+
+    Integer scores: ``ceil(threshold)``, a Python int (numpy compares those exactly,
+    whatever their size). Float scores and an integer threshold: the smallest float at
+    or above it.
+
+    Examples
+    --------
+    >>> s = np.array([2**53 + 3], dtype=np.int64)
+    >>> bool((s >= float(2**53 + 4))[0]), bool((s >= threshold_for(s.dtype, float(2**53 + 4)))[0])
+    (True, False)
+    """
+    kind = np.dtype(dtype).kind
+    if kind in "iu":
+        return threshold if isinstance(threshold, int) else math.ceil(threshold)
+    if isinstance(threshold, int):
+        try:
+            f = float(threshold)
+        except OverflowError:
+            return math.inf if threshold > 0 else -math.inf
+        if f < threshold:  # rounded down: the next float up is the first one >= threshold
+            f = float(np.nextafter(f, math.inf))
+        return f
+    return threshold
 
 
 def check_probability(

@@ -26,6 +26,7 @@ from ._validation import (
     check_scores,
     check_threshold,
     describe,
+    threshold_for,
 )
 from .confusion import ConfusionMatrix
 from .curves._geometry import CURVES, parse_area, parse_at
@@ -608,7 +609,7 @@ def evaluate(
         if all_score is not None:
             s = all_score[rows_of_group]
             if threshold is not None:
-                cm = _counts(t, s >= threshold)
+                cm = _counts(t, s >= threshold_for(s.dtype, threshold))
             if any(sp.kind == "curve" for sp in specs) and 0 < t.mean() < 1:
                 curve = ScoreCurve.from_scores(t, s)
         if curve is None and cm is None:

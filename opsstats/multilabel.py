@@ -27,6 +27,7 @@ from ._validation import (
     check_scores,
     check_threshold,
     describe,
+    threshold_for,
 )
 from .confusion import ConfusionMatrix
 from .curves._geometry import CurveArea, curve_area, parse_area, parse_at, value_at
@@ -302,7 +303,9 @@ class MultiLabel:
                 f"`y_true` and `y_score` must have the same shape; got {t.shape} and {s.shape}."
             )
         s = _scores("y_score", s, names)
-        pred = None if threshold is None else s >= check_threshold(threshold)
+        pred = (
+            None if threshold is None else s >= threshold_for(s.dtype, check_threshold(threshold))
+        )
         return cls(names, _indicator("y_true", t), pred=pred, score=s)
 
     @classmethod

@@ -254,12 +254,12 @@ def test_result_says_how_it_was_made(dbt):
         (
             {"metric": "pr_aux", "value": 0.5, "prevalence": 0.1},
             ValueError,
-            "unknown curve quantity 'pr_aux'; valid names: roc_auc, pr_auc",
+            "`metric` must be a curve quantity, roc_auc, pr_auc.*unknown curve quantity 'pr_aux'",
         ),
         (
             {"metric": "f1", "value": 0.5, "prevalence": 0.1},
             ValueError,
-            "unknown curve quantity 'f1'.*at=",
+            "`metric` must be a curve quantity.*at=.*unknown curve quantity 'f1'",
         ),
         (
             {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": 0.0}},

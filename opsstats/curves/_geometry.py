@@ -284,9 +284,9 @@ def parse_area(name: str, rule: str | None = None) -> CurveArea:
     if curve not in CURVES:
         valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES]
         raise ValueError(
-            f"unknown curve quantity {describe(name)}; valid names: {', '.join(valid)} "
-            "(or a registered metric with `at={'recall': u}`, `{'fpr': u}` "
-            "or `{'rate': u}`)."
+            f"`metric` must be a curve quantity, {', '.join(valid)} (or a registered "
+            "metric with `at={'recall': u}`, `{'fpr': u}` or `{'rate': u}`); got the "
+            f"unknown curve quantity {describe(name)}."
         )
     rule = DEFAULT_RULE[curve] if rule is None else check_choice("rule", rule, RULES)
     return CurveArea(curve, rule, normalized)

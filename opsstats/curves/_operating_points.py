@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive_int, check_real
+from .._validation import check_positive_int, check_real, threshold_for
 from ._counting import scalar
 
 __all__ = ["TOP_K_TIES", "check_top_k", "counts_at_threshold", "counts_at_top_k"]
@@ -45,15 +45,15 @@ def counts_at_threshold(
 ) -> tuple[int | float, int | float]:
     """(TP, FP) of the rule "predict positive where score >= t".
 
-    For integer thresholds (integer scores) and an integer t the comparison is made in
-    integers, exactly, whatever their size."""
-    at: Any = t
-    if thresholds.dtype.kind in "iu" and isinstance(t, int):
-        if t > int(thresholds[0]):
+    The comparison is exact whatever the sizes (integer scores are compared with
+    ``ceil(t)`` in integers, see :func:`opsstats._validation.threshold_for`)."""
+    at: Any = threshold_for(thresholds.dtype, t)
+    if thresholds.dtype.kind in "iu":
+        if at > int(thresholds[0]):
             return 0, 0
-        if t <= int(thresholds[-1]):
+        if at <= int(thresholds[-1]):
             return scalar(tps[-1]), scalar(fps[-1])
-        at = np.asarray(t, dtype=thresholds.dtype)
+        at = np.asarray(at, dtype=thresholds.dtype)
     k = thresholds.size - int(np.searchsorted(thresholds[::-1], at, "left"))
     return (scalar(tps[k - 1]), scalar(fps[k - 1])) if k else (0, 0)
 
