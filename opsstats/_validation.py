@@ -463,14 +463,19 @@ def _as_array(what: str, values: Any) -> np.ndarray:
         ) from None
 
 
+def _is_nested_type(t: type) -> bool:
+    return not issubclass(t, str | bytes) and (
+        issubclass(t, list | tuple | dict | set | np.ndarray) or hasattr(t, "__len__")
+    )
+
+
 def _nested(arr: np.ndarray) -> int | None:
     """Position of the first element of an object array that is itself a sequence."""
-    for i, v in enumerate(arr.tolist()):
-        if isinstance(v, list | tuple | dict | set | np.ndarray) or (
-            hasattr(v, "__len__") and not isinstance(v, str | bytes)
-        ):
-            return i
-    return None
+    items = arr.tolist()
+    nested = {t for t in set(map(type, items)) if _is_nested_type(t)}
+    if not nested:
+        return None
+    return next(i for i, v in enumerate(items) if type(v) in nested)
 
 
 def check_1d(

@@ -22,8 +22,7 @@ For a metric at fixed prevalence, OPS is monotone in the metric, so the OPS inte
 the metric's interval, from the same draws, mapped through OPS: its ends are the OPS of
 the metric interval's ends (``OPS(value_ci.low) == ops_ci.low`` exactly, for a
 higher-is-better metric); otherwise OPS is computed for every draw.
-:func:`interval_from_draws` and :func:`ops_from_draws` make both from draws already
-made, which is how :func:`opsstats.evaluate` gives every metric of a group intervals
+``interval_from_draws`` and ``ops_from_draws`` make both from draws already made, which is how :func:`opsstats.evaluate` gives every metric of a group intervals
 from the group's one set of draws.
 """
 
