@@ -18,7 +18,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._validation import MAX_CURVES, check_positive_int, check_size, describe
+from .._validation import (
+    MAX_CURVES,
+    MAX_GRID_POINTS,
+    check_1d,
+    check_choice,
+    check_positive_int,
+    check_size,
+)
 from ..curves._geometry import CurveArea, OperatingPoint, parse_at
 from .base import CurveReference, check_prevalence, rank_in_sorted
 
@@ -365,11 +372,16 @@ class StreamedCurveReference(CurveReference):
         5-95% band of PR curves for a plot); shape ``(len(quantiles), len(x))``."""
         y_metric = {"roc": "recall", "pr": "precision", "lift": "lift", "gain": "recall"}
         axis = {"roc": "fpr", "pr": "recall", "lift": "rate", "gain": "rate"}
-        if curve not in y_metric:
-            raise ValueError(
-                f"`curve` must be one of 'roc', 'pr', 'lift', 'gain'; got {describe(curve)}."
-            )
-        points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in np.atleast_1d(x)]
+        curve = check_choice("curve", curve, tuple(y_metric))
+        xs = check_1d("x", np.atleast_1d(x) if np.ndim(x) == 0 else x, numeric=True)
+        check_size(
+            "x",
+            xs.size,
+            maximum=MAX_GRID_POINTS,
+            bytes_each=8.0 * self.n_curves,
+            what=" for the reference values at every x",
+        )
+        points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in xs]
         pi = float(check_prevalence(prevalence))
         found = self._values([(p, pi) for p in points])
         return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
