@@ -111,6 +111,40 @@ def classify(case: Case) -> tuple[str, str]:
     return outcome, detail
 
 
+def thread_stress(tasks: list[tuple[str, Callable[[], Any]]], calls: int) -> list[str]:
+    """Eight threads call the (name, call) tasks in their own random orders, ``calls``
+    each, switching as often as the interpreter allows; returns what went wrong (an
+    exception, or an estimate other than the single-threaded one), empty if nothing."""
+    expected = {name: float(f().estimate) for name, f in tasks}
+    bad: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def worker(seed: int) -> None:
+        order = np.random.default_rng(seed).integers(0, len(tasks), calls)
+        barrier.wait()
+        for i in order:
+            name, f = tasks[i]
+            try:
+                got = float(f().estimate)
+            except Exception as exc:
+                bad.append(f"{name}: {type(exc).__name__}: {exc}")
+                continue
+            if got != expected[name]:
+                bad.append(f"{name}: {got} != {expected[name]}")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
+    try:
+        threads = [threading.Thread(target=worker, args=(s,)) for s in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return bad
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) < 200 else text[:197] + "..."
@@ -414,30 +448,10 @@ def _cache_cases() -> list[Case]:
     def threads(make: Callable[[], Any], calls: int) -> Callable[[], bool]:
         def run() -> bool:
             ref = make()
-            tasks = [("pr_auc", 0.1), ("gain_auc", 0.1)]
-            expected = {t: float(ref.ops(t[0], 0.5, prevalence=t[1]).estimate) for t in tasks}
-            bad: list[str] = []
-
-            def worker(seed: int) -> None:
-                for i in np.random.default_rng(seed).integers(0, 2, calls):
-                    q, pi = tasks[i]
-                    try:
-                        if float(ref.ops(q, 0.5, prevalence=pi).estimate) != expected[(q, pi)]:
-                            bad.append("wrong")
-                    except Exception as exc:
-                        bad.append(type(exc).__name__)
-
-            interval = sys.getswitchinterval()
-            sys.setswitchinterval(1e-6)
-            try:
-                ts = [threading.Thread(target=worker, args=(s,)) for s in range(8)]
-                for t in ts:
-                    t.start()
-                for t in ts:
-                    t.join()
-            finally:
-                sys.setswitchinterval(interval)
-            return not bad
+            tasks = [
+                (q, lambda q=q: ref.ops(q, 0.5, prevalence=0.1)) for q in ("pr_auc", "gain_auc")
+            ]
+            return not thread_stress(tasks, calls)
 
         return run
 
