@@ -1023,6 +1023,22 @@ def _small_cases() -> list[Case]:
             expect=lambda v: _close(v, _sklearn("f1", [1] * 6, [1, 1, 0, 0, 1, 0])),
         )
     )
+    scores_only = pd.DataFrame({"y": [1, 1, 1, 0, 1, 0], "s": np.arange(6.0), "g": list("aaabbb")})
+
+    def one_class_without_labels() -> bool:
+        t = evaluate(scores_only, truth="y", score="s", by="g", metrics=["f1"], ci=None)
+        row = t.iloc[0]  # group a: positives only, and no predicted labels at all
+        return bool(np.isnan(row["value"])) and "needs predicted labels" in row["reason"]
+
+    out.append(
+        Case(
+            8,
+            "evaluate",
+            "an all-positive group with scores only: no F1 made up",
+            one_class_without_labels,
+            expect=bool,
+        )
+    )
     Y = np.zeros((8, 2), dtype=bool)
     Y[:, 0] = True
     Y[::2, 1] = True

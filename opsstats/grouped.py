@@ -194,11 +194,13 @@ def evaluate_unit(
     curve_reference: Any = None,
     root: int = 0,
     key: tuple = (),
+    truth: np.ndarray | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of the tidy table for one unit (a group, a label, a test set).
 
     Confusion-matrix metrics need ``cm``; curve quantities need ``curve``. Every
-    quantity that cannot be computed gets a row with NaN and the reason.
+    quantity that cannot be computed gets a row with NaN and the reason; ``truth`` (the
+    unit's true labels) gives n and the prevalence when there is neither.
 
     Intervals: every confusion-matrix metric of the unit takes its value interval and
     its OPS interval from one set of draws of the unit's confusion matrix, the OPS
@@ -209,9 +211,13 @@ def evaluate_unit(
     depend on the order of the units nor on which other metrics are asked for.
     """
     source = cm if cm is not None else curve
-    n = source.n if source is not None else np.nan
-    pi = float(source.prevalence) if source is not None else np.nan
-    one_class = source is not None and not 0 < pi < 1
+    if source is not None:
+        n, pi = source.n, float(source.prevalence)
+    elif truth is not None and truth.size:
+        n, pi = int(truth.size), float(np.mean(truth))
+    else:
+        n, pi = np.nan, np.nan
+    one_class = not np.isnan(pi) and not 0 < pi < 1
     rows: dict[int, dict[str, Any]] = {}
     point: list[int] = []
     on_curve: list[int] = []
@@ -272,6 +278,8 @@ def _one_class_row(spec: MetricSpec, obj: Any, n: float, pi: float) -> dict[str,
             reason += f"; {metric.label} is 0/0 ({metric.undefined})"
     elif spec.kind == "curve":
         reason += "; curve quantities need both classes"
+    else:
+        reason += f"; {spec.label} needs predicted labels (`pred`, or `score` with `threshold`)"
     return _row(spec, n, pi, value=value, reason=reason)
 
 
@@ -612,8 +620,6 @@ def evaluate(
                 cm = _counts(t, s >= threshold_for(s.dtype, threshold))
             if any(sp.kind == "curve" for sp in specs) and 0 < t.mean() < 1:
                 curve = ScoreCurve.from_scores(t, s)
-        if curve is None and cm is None:
-            cm = ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum()))
         if cm is not None and labelled:
             confusion[key] = cm
         unit_rows = evaluate_unit(
@@ -628,6 +634,7 @@ def evaluate(
             curve_reference=curve_reference,
             root=root,
             key=key,
+            truth=t,
         )
         for r in unit_rows:
             rows.append({**dict(zip(by_cols, key, strict=True)), **r})

@@ -445,17 +445,9 @@ class MultiLabel:
                 curve_reference.precompute(curve_specs, [c.prevalence for c in curves.values()])
         rows = []
         for j, lab in enumerate(self.labels):
-            cm = cms.get(lab)
-            if cm is None:
-                t = self.truth[:, j]
-                cm = (
-                    ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum()))
-                    if lab not in curves
-                    else None
-                )
             for r in evaluate_unit(
                 specs,
-                cm=cm,
+                cm=cms.get(lab),
                 curve=curves.get(lab),
                 ci=ci,
                 confidence_level=confidence_level,
@@ -464,6 +456,7 @@ class MultiLabel:
                 curve_reference=curve_reference,
                 root=root,
                 key=(lab,),
+                truth=self.truth[:, j],
             ):
                 rows.append({"label": lab, **r})
         return pd.DataFrame(rows, columns=["label", *COLUMNS])
