@@ -141,6 +141,13 @@ def _counts(rows: list[dict]) -> Counter:
     return Counter(r["outcome"] for r in rows)
 
 
+def _commit(path: str) -> str:
+    out = subprocess.run(
+        ["git", "-C", path, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return out.stdout.strip() or "unknown"
+
+
 def render(after: list[dict], before: list[dict] | None, args: argparse.Namespace) -> str:
     sys.path.insert(0, str(ROOT))
     from benchmarks.fuzz_cases import CASES, OUTCOMES
@@ -151,7 +158,12 @@ def render(after: list[dict], before: list[dict] | None, args: argparse.Namespac
         "`PYTHONPATH=. python benchmarks/fuzz_census.py"
         + (f" --before {args.before}" if before else "")
         + f" --write`, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}. "
-        f"{len(CASES)} calls of `benchmarks/fuzz_cases.py` (the table `tests/test_fuzz_api.py` "
+        + (
+            f" Before: the checkout at {args.before} (commit {_commit(args.before)})."
+            if before
+            else ""
+        )
+        + f" {len(CASES)} calls of `benchmarks/fuzz_cases.py` (the table `tests/test_fuzz_api.py` "
         f"asserts), each in a worker process limited to {args.memory / 2**30:g} GiB of "
         f"address space and {args.timeout:g} s. A clear error is a ValueError or TypeError "
         "whose message names the argument in backticks and what was received (and, for "

@@ -26,6 +26,7 @@ The rules they enforce (docs/method.md#inputs-and-limits):
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 from typing import Any
@@ -152,7 +153,7 @@ def describe(value: Any) -> str:
         suffix = f" and dtype {dtype}" if dtype is not None and not callable(dtype) else ""
         return f"a {_type_name(value)} of shape {shape}{suffix}"
     if isinstance(value, list | tuple | set | frozenset | dict):
-        items = list(value.items()) if isinstance(value, dict) else list(value)[:9]
+        items = list(itertools.islice(value.items() if isinstance(value, dict) else value, 9))
         flat = [x for item in items for x in (item if isinstance(value, dict) else (item,))]
         if len(value) <= 8 and all(
             x is None or isinstance(x, numbers.Number | str | bytes) for x in flat
