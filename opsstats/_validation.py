@@ -75,8 +75,9 @@ MAX_RESAMPLES = 10_000_000
 #: Curves of a Monte Carlo curve reference (``n_curves``).
 MAX_CURVES = 10_000_000
 #: Depth of the Directed Binary Tree: 2**12 - 1 = 4,095 points per curve. A pass over
-#: its curves holds two (points x 10,000) buffers per worker thread; at this depth the
-#: pass stays within about 1.5 GB of peak memory (benchmarks/results/dbt_memory.md).
+#: its curves holds two (points x 10,000) buffers per worker thread; at this depth (one
+#: worker) the pass peaks at about 1 GB resident, 971 MB measured with 100,000 curves
+#: (benchmarks/results/dbt_memory.md; the old maximum, 14, needed 6.5 GB).
 MAX_DEPTH = 12
 #: Points per reference curve (``BinormalCurves(n_points=)``), endpoints included: the
 #: same as the deepest tree's.
