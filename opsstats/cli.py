@@ -27,9 +27,11 @@ import contextlib
 import io
 import math
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
 import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -200,21 +202,55 @@ def read_table(path: str) -> pd.DataFrame:
     name = p.name.lower()
     if not name.endswith(_CSV_SUFFIXES + _PARQUET_SUFFIXES):
         raise CommandError(f"{path}: unsupported file type; use .csv, .tsv or .parquet")
-    try:
-        # a regular file is read where it is; a pipe once, into memory, as it cannot
-        # be read twice (the header is read on its own first)
-        source: Any = p if p.is_file() else io.BytesIO(p.read_bytes())
-        if name.endswith(_PARQUET_SUFFIXES):
-            return _read_parquet(source, path)
-        return _read_csv(source, path, sep="\t" if ".tsv" in name else ",")
-    except CommandError:
-        raise
-    except UnicodeDecodeError as exc:
+    with _InterruptNote() as interrupted:
+        try:
+            # a regular file is read where it is; a pipe once, into memory, as it cannot
+            # be read twice (the header is read on its own first)
+            source: Any = p if p.is_file() else io.BytesIO(p.read_bytes())
+            if name.endswith(_PARQUET_SUFFIXES):
+                return _read_parquet(source, path)
+            return _read_csv(source, path, sep="\t" if ".tsv" in name else ",")
+        except Exception as exc:
+            if interrupted:  # pandas reports Ctrl-C inside its parser as a ParserError
+                raise KeyboardInterrupt from None
+            _reading_error(exc, path)
+
+
+class _InterruptNote:
+    """A list that Ctrl-C (SIGINT) appends to while inside; the interrupt is raised as
+    usual. pandas' C parser turns a ``KeyboardInterrupt`` raised while it reads into a
+    ``ParserError`` ("Calling read(nbytes) on source failed"), so an error there must be
+    told apart from a file that cannot be parsed. Only in the main thread and only
+    over Python's own handler (a handler of the caller's is left alone)."""
+
+    def __enter__(self) -> list[bool]:
+        self.noted: list[bool] = []
+        self.active = (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        )
+        if self.active:
+            signal.signal(signal.SIGINT, self._note)
+        return self.noted
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.noted.append(True)
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _reading_error(exc: Exception, path: str) -> NoReturn:
+    if isinstance(exc, CommandError):
+        raise exc
+    if isinstance(exc, UnicodeDecodeError):
         raise CommandError(
             f"cannot read {path}: it is not UTF-8 text ({exc.reason}); save it as UTF-8"
         ) from None
-    except Exception as exc:  # pandas/pyarrow parse errors of many types
-        raise CommandError(f"cannot read {path}: {one_line(exc) or type(exc).__name__}") from None
+    # pandas and pyarrow parse errors of many types
+    raise CommandError(f"cannot read {path}: {one_line(exc) or type(exc).__name__}") from None
 
 
 def _duplicates(names: Sequence[Any], path: str) -> None:

@@ -622,6 +622,7 @@ def run_interrupted(folder: Path, pythonpath: str) -> Outcome:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        cwd=folder,  # not a checkout: `python -m` puts the working folder first on the path
         # a default SIGINT disposition, whatever the parent's (Python then raises
         # KeyboardInterrupt)
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),

@@ -15,6 +15,7 @@ import io
 import json
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -694,6 +695,38 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
     assert outcome.status == 130, outcome
     assert outcome.stderr == "opsstats: interrupted\n" and outcome.stdout == ""
     assert classify_interrupted(outcome) == ("ok", "")
+
+
+def test_ctrl_c_inside_the_csv_parser_is_an_interruption(predictions, monkeypatch):
+    """pandas' C parser turns a KeyboardInterrupt raised by its read callback into a
+    ParserError ("Calling read(nbytes) on source failed"); the command still reports an
+    interruption, not a file it cannot read. The stand-in parser signals this process
+    and converts the interrupt as pandas does."""
+    folder, _ = predictions
+
+    def parser_interrupted(*args, **kwargs):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)  # the handler raises as kill returns
+        except KeyboardInterrupt:
+            raise pd.errors.ParserError(
+                "Error tokenizing data. C error: Calling read(nbytes) on source failed."
+            ) from None
+        raise AssertionError("SIGINT was not delivered")
+
+    monkeypatch.setattr(cli.pd, "read_csv", parser_interrupted)
+    status, out, err = invoke("report", folder / "pred.csv", "--truth", "y", "--pred", "pred")
+    assert (status, out, err) == (130, "", "opsstats: interrupted\n")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+    # without an interrupt, the same error is a file that cannot be read
+    def parser_failing(*args, **kwargs):
+        raise pd.errors.ParserError("bad")
+
+    monkeypatch.setattr(cli.pd, "read_csv", parser_failing)
+    assert_one_line_error(
+        *invoke("report", folder / "pred.csv", "--truth", "y", "--pred", "p"),
+        f"cannot read {folder / 'pred.csv'}: bad",
+    )
 
 
 def test_warnings_while_plotting_are_one_line_each(tmp_path):
