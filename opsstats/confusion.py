@@ -338,7 +338,7 @@ class ConfusionMatrix:
         reference : PointReference, optional
             The reference distribution; default :class:`~opsstats.reference.Uniform`
             (alpha, beta independent U[0, 1], the paper's choice), exact.
-        ci : {None, "dirichlet", "bootstrap"}
+        ci : {None, "dirichlet", "bootstrap"} or a registered method's name
             Add an interval for the OPS made by this method (see :meth:`interval`).
         confidence_level, n_resamples, interval, prior, prevalence, stratified, rng, progress
             Interval options, as in :meth:`interval`.
@@ -409,12 +409,15 @@ class ConfusionMatrix:
             are independent Betas given the class totals. ``"bootstrap"``: resampling the
             test set, done exactly by resampling the counts (two binomials when
             stratified, a multinomial when not). The binomial methods apply to alpha,
-            beta and the rates recall, specificity, fpr, fnr.
+            beta and the rates recall, specificity, fpr, fnr. A method registered with
+            :func:`opsstats.uncertainty.methods.register_interval_method` is accepted by
+            its name (draws of alpha and beta given the class totals).
         confidence_level : float, default 0.95
         n_resamples : int, default 10,000
             Posterior draws or bootstrap resamples.
         interval : str, optional
-            ``"equal-tailed"`` (default) or ``"hpd"`` for ``"dirichlet"``;
+            ``"equal-tailed"`` (default) or ``"hpd"`` for ``"dirichlet"`` and registered
+            methods;
             ``"percentile"`` (default) or ``"bca"`` for ``"bootstrap"``.
         prior : "jeffreys", "bayes-laplace", float or dict
             Dirichlet prior: 1/2 (default), 1, a symmetric value, or pseudo-counts

@@ -32,6 +32,7 @@ from .metrics import get_metric
 from .ops import default_reference
 from .uncertainty._draws import check_rng
 from .uncertainty.curve import METHODS as CURVE_METHODS
+from .uncertainty.methods import registered_interval_methods
 
 __all__ = ["evaluate", "COLUMNS"]
 
@@ -328,8 +329,9 @@ def evaluate(
         Grouping columns (a subgroup, a month, a test set). None: the whole frame.
     pos_label : label, optional
         The positive class of ``truth`` (and ``pred``).
-    ci : {"dirichlet", "bootstrap", None}
-        Interval method for confusion-matrix metrics and their OPS.
+    ci : {"dirichlet", "bootstrap", None} or a registered method's name
+        Interval method for confusion-matrix metrics and their OPS (a method registered
+        with :func:`opsstats.uncertainty.methods.register_interval_method` too).
     curve_ci : {"auto", "bootstrap", "delong", "dirichlet", "jackknife"}
         Interval method for curve quantities when ``ci`` is not None. ``"auto"`` (the
         default, as :meth:`ScoreCurve.interval`): for the ROC and PR AUC the Dirichlet
@@ -395,7 +397,9 @@ def evaluate(
             raise ValueError("`threshold` needs `score`.")
         threshold = float(threshold)
     if ci is not None:
-        ci = check_choice("ci", ci, ("dirichlet", "bootstrap", "delong"))
+        ci = check_choice(
+            "ci", ci, ("dirichlet", "bootstrap", "delong", *registered_interval_methods())
+        )
     curve_ci = check_choice("curve_ci", curve_ci, CURVE_METHODS)
     if ci == "delong":  # DeLong for curves, the default for confusion-matrix metrics
         ci, curve_ci = "dirichlet", "delong"

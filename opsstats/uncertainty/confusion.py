@@ -51,11 +51,10 @@ from ._draws import (
     progress,
     quantile_positions,
 )
+from .methods import get_interval_method, interval_methods
 from .proportion import BINOMIAL_METHODS, binomial_interval, method_label
 
-__all__ = ["confusion_interval", "confusion_ops", "METHODS"]
-
-METHODS = ("dirichlet", "bootstrap", *BINOMIAL_METHODS)
+__all__ = ["confusion_interval", "confusion_ops"]
 PRIORS = {"jeffreys": 0.5, "bayes-laplace": 1.0}
 DEFAULT_DRAWS = 10_000
 # binomial intervals apply to these quantities: name -> (rate, complement?)
@@ -157,8 +156,14 @@ class _Draws:
         self.cm = cm
         self.method = method
         self.n = n
+        registered = get_interval_method(method)
         with progress(n, show_progress, method) as tick:
-            if method == "dirichlet":
+            if registered is not None:  # opsstats.uncertainty.methods
+                self.a, self.b = registered.draws(cm, n, rng)
+                self.pi = np.full(n, cm.prevalence)
+                self.description = f"{registered.description}, {n} draws, prevalence fixed"
+                self.prevalence_mode = "fixed"
+            elif method == "dirichlet":
                 cells, prior_label = _prior(prior)
                 self.a = rng.beta(cm.fp + cells["fp"], cm.tn + cells["tn"], n)
                 self.b = rng.beta(cm.fn + cells["fn"], cm.tp + cells["tp"], n)
@@ -272,9 +277,14 @@ def _jackknife(cm: Any, quantity: _Quantity) -> tuple[np.ndarray, np.ndarray]:
 def _check_options(
     method: str, interval: str | None, prevalence: str, n_resamples: Any
 ) -> tuple[str, str, int]:
-    method = check_choice("method", method, METHODS)
+    method = check_choice("method", method, interval_methods())
     prevalence = check_choice("prevalence", prevalence, ("fixed", "random"))
-    if method == "dirichlet":
+    if get_interval_method(method) is not None and prevalence != "fixed":
+        raise ValueError(
+            f"`prevalence={prevalence!r}` is not available with the registered method "
+            f"{method!r}: it draws alpha and beta given the class totals (prevalence fixed)."
+        )
+    if method == "dirichlet" or get_interval_method(method) is not None:
         kinds = ("equal-tailed", "hpd")
     elif method == "bootstrap":
         kinds = ("percentile", "bca")
