@@ -216,12 +216,13 @@ class EvaluationReport:
         spreadsheet.
 
         Numbers are written as numbers, unchanged (negative values included; ``repr``
-        precision, ``inf`` for infinity) and missing values as empty fields; every text
-        field (group values, metric names, methods, reasons, the header) is quoted, and a text field starting with ``=``, ``+``, ``-``, ``@``, tab,
-        carriage return, line feed or NUL gets a leading single quote, as OWASP advises
-        against CSV formula injection: a spreadsheet shows ``=HYPERLINK(...)`` as text
-        instead of running it. A program reading the file gets those fields with the
-        quote; :meth:`to_frame` has the values untouched.
+        precision, ``inf`` for infinity) and missing values as empty fields. Every text
+        field (group values, metric names, methods, reasons, the header) is quoted, and
+        a text field starting with ``=``, ``+``, ``-``, ``@``, tab, carriage return,
+        line feed or NUL gets a leading single quote, as OWASP advises against CSV
+        formula injection: a spreadsheet shows ``=HYPERLINK(...)`` as text instead of
+        running it. A program reading the file gets those fields with the quote;
+        :meth:`to_frame` has the values untouched.
 
         Examples
         --------

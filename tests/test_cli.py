@@ -225,135 +225,101 @@ def test_help_and_usage_errors_return_their_status_from_main():
 
 # --------------------------------------------------------------- error paths
 
-ERRORS = [
+ERRORS = [  # (command with {folder}, the start of its one-line error)
+    ("report {folder}/missing.csv --truth y --pred pred", "no such file: {folder}/missing.csv"),
+    ("report {folder} --truth y --pred pred", "{folder} is a directory, not a CSV or Parquet file"),
     (
-        ["report", "{folder}/missing.csv", "--truth", "y", "--pred", "pred"],
-        "no such file: {folder}/missing.csv",
-    ),
-    (
-        ["report", "{folder}", "--truth", "y", "--pred", "pred"],
-        "{folder} is a directory, not a CSV or Parquet file",
-    ),
-    (
-        ["report", "{folder}/empty.csv", "--truth", "y", "--pred", "pred"],
+        "report {folder}/empty.csv --truth y --pred pred",
         "cannot read {folder}/empty.csv: No columns to parse from file",
     ),
+    ("report {folder}/header.csv --truth y --pred p", "{folder}/header.csv has no data rows"),
     (
-        ["report", "{folder}/header.csv", "--truth", "y", "--pred", "p"],
-        "{folder}/header.csv has no data rows",
-    ),
-    (
-        ["report", "{folder}/notes.xlsx", "--truth", "y", "--pred", "pred"],
+        "report {folder}/notes.xlsx --truth y --pred pred",
         "{folder}/notes.xlsx: unsupported file type; use .csv, .tsv or .parquet",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "label", "--pred", "pred"],
+        "report {folder}/pred.csv --truth label --pred pred",
         "--truth 'label': {folder}/pred.csv has no such column; its columns: truth, y, "
         "score, pred, site, code",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--score", "site"],
+        "report {folder}/pred.csv --truth y --score site",
         "--score column 'site' must hold numbers; data row 1 holds ",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "score", "--pred", "pred"],
+        "report {folder}/pred.csv --truth score --pred pred",
         "`truth` and `pred` together must hold binary labels (at most two distinct values)",
     ),
     (
-        ["report", "{folder}/three.csv", "--truth", "y", "--pred", "p"],
+        "report {folder}/three.csv --truth y --pred p",
         "`truth` and `pred` together must hold binary labels (at most two distinct values); "
         "got 3 distinct values: 0, 1, 2.",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "truth", "--pred", "pred"],
+        "report {folder}/pred.csv --truth truth --pred pred",
         "labels must be all strings or all numbers",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--pos-label", "x"],
+        "report {folder}/pred.csv --truth y --pred pred --pos-label x",
         "--pos-label 'x' is not a value of column 'y' (dtype int64)",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--pos-label", "7"],
+        "report {folder}/pred.csv --truth y --pred pred --pos-label 7",
         "`pos_label` must be one of the labels present in `truth` and `pred` together; got 7",
     ),
+    ("report {folder}/pred.csv --truth y --pred pred --metric f7", "unknown metric 'f7'"),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--metric", "f7"],
-        "unknown metric 'f7'",
-    ),
-    (
-        [
-            "report",
-            "{folder}/pred.csv",
-            "--truth",
-            "y",
-            "--score",
-            "score",
-            "--metric",
-            "precision@recall",
-        ],
+        "report {folder}/pred.csv --truth y --score score --metric precision@recall",
         "an operating point is written metric@axis=value",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--ci", "magic"],
+        "report {folder}/pred.csv --truth y --pred pred --ci magic",
         "argument --ci: invalid choice: 'magic'",
     ),
+    ("report {folder}/pred.csv --truth y", "one of the arguments --score --pred is required"),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y"],
-        "one of the arguments --score --pred is required",
-    ),
-    # the command-line ends of the library's validation (issue 17, items 1, 9, 15)
-    (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--score", "score", "--threshold", "nan"],
+        "report {folder}/pred.csv --truth y --score score --threshold nan",
         "argument --threshold: expected a finite number; got 'nan'",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--score", "score", "--threshold=-inf"],
+        "report {folder}/pred.csv --truth y --score score --threshold=-inf",
         "argument --threshold: expected a finite number; got '-inf'",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--score", "score", "--threshold", "x"],
+        "report {folder}/pred.csv --truth y --score score --threshold x",
         "argument --threshold: expected a number; got 'x'",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--n-resamples", "5"],
+        "report {folder}/pred.csv --truth y --pred pred --n-resamples 5",
         "argument --n-resamples: must be at least 100; got 5",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--n-resamples", "1e9"],
+        "report {folder}/pred.csv --truth y --pred pred --n-resamples 1e9",
         "argument --n-resamples: must be at most 1_000_000; got 1e9: every interval holds "
         "its draws in memory (at least 32 bytes each), which would take at least 29.8 GiB, "
         "against a limit of 30.5 MiB",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--n-resamples", "2.5"],
+        "report {folder}/pred.csv --truth y --pred pred --n-resamples 2.5",
         "argument --n-resamples: expected a whole number; got '2.5'",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--digits", "100000"],
+        "report {folder}/pred.csv --truth y --pred pred --digits 100000",
         "argument --digits: must be from 1 to 15",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--digits=-1"],
+        "report {folder}/pred.csv --truth y --pred pred --digits=-1",
         "argument --digits: must be from 1 to 15",
     ),
     (
-        ["report", "{folder}/pred.csv", "--truth", "y", "--pred", "pred", "--seed=-1"],
+        "report {folder}/pred.csv --truth y --pred pred --seed=-1",
         "argument --seed: must be a non-negative integer; got -1",
     ),
     (
-        [
-            "report",
-            "{folder}/pred.csv",
-            "--truth",
-            "y",
-            "--pred",
-            "pred",
-            "--confidence-level",
-            "1.5",
-        ],
+        "report {folder}/pred.csv --truth y --pred pred --confidence-level 1.5",
         "argument --confidence-level: must be in the open interval (0, 1); got 1.5",
     ),
-    (["frobnicate"], "argument command: invalid choice: 'frobnicate'"),
+    ("frobnicate", "argument command: invalid choice: 'frobnicate'"),
 ]
 
 
@@ -365,22 +331,22 @@ def error_files(predictions):
     return folder
 
 
-@pytest.mark.parametrize("args, message", ERRORS)
-def test_errors_are_one_line_with_exit_status_2(error_files, args, message):
+@pytest.mark.parametrize("command, message", ERRORS)
+def test_errors_are_one_line_with_exit_status_2(error_files, command, message):
     folder = error_files
-    argv = [a.format(folder=folder) for a in args]
+    argv = [a.format(folder=folder) for a in command.split()]
     assert_one_line_error(*invoke(*argv), message.format(folder=folder))
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    "command, message",
     [ERRORS[i] for i in (0, 5, 6, 16, 20, 22)],
     ids=["missing", "column", "score", "threshold", "resamples", "digits"],
 )
-def test_errors_end_to_end(error_files, args, message):
+def test_errors_end_to_end(error_files, command, message):
     """The same errors through the interpreter: one line, status 2, no traceback."""
     folder = error_files
-    r = run(*[a.format(folder=folder) for a in args])
+    r = run(*[a.format(folder=folder) for a in command.split()])
     assert_one_line_error(r.returncode, r.stdout, r.stderr, message.format(folder=folder))
 
 
