@@ -321,10 +321,12 @@ def fixed_cases() -> list[Case]:
              _report("good.csv", "--truth", "lab", "--pos-label", "pos", "--score", "s",
                      *_POINT, "--group", "g", "--plot", "{dir}/out_labels.png"), "ok",
              _file_is_figure("out_labels.png"), ("out_labels.png",)))
-    add(Case("plot pos-label 0",
-             _report("good.csv", "--truth", "y", "--pos-label", "0", "--score", "s", "--ci",
-                     "none", "--plot", "{dir}/out_pos0.png"), "ok",
-             _file_is_figure("out_pos0.png"), ("out_pos0.png",)))
+    # the PR curve of string labels (prevalence 0.25, as "curve metrics": one reference
+    # band to compute; tests/test_cli.py checks the curve of --pos-label 0)
+    add(Case("plot PR curve string labels",
+             _report("good.csv", "--truth", "lab", "--pos-label", "pos", "--score", "s",
+                     "--ci", "none", "--plot", "{dir}/out_curve.png"), "ok",
+             _file_is_figure("out_curve.png"), ("out_curve.png",)))
     add(Case("plot mathtext groups",
              _report("hostile.csv", "--truth", "y", "--pred", "p", "--metric", "f1", "--ci",
                      "none", "--group", "g", "--plot", "{dir}/out_groups.png"), "ok",
