@@ -7,14 +7,50 @@ Numbers are kept at full precision in the table; they are rounded only when prin
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ._validation import check_digits
 
-__all__ = ["Summary"]
+__all__ = ["Summary", "printable"]
+
+#: Characters that would move the cursor, end a line, or change how a terminal shows what
+#: follows: the C0 and C1 controls (newline, carriage return, tab, escape, ...), DEL, the
+#: Unicode line and paragraph separators and the bidirectional formatting controls; and
+#: lone surrogates (undecodable bytes of a file name), which no encoder can write.
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in _NAMED:
+        return _NAMED[ch]
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every control character written as a visible escape (``\n``,
+    ``\r``, ``\t``, ``\x1b``, ``\u2028``, ...), so that a value read from a file (a group
+    name, a column name) can neither start a new line of a printed report nor send
+    commands to a terminal.
+
+    Examples
+    --------
+    >>> print(printable("north\nCounts TP=0\x1b[2J"))
+    north\nCounts TP=0\x1b[2J
+    """
+    return _CONTROL.sub(_escape, text)
+
+
+def _printable_label(value: Any) -> Any:
+    return printable(value) if isinstance(value, str) else value
 
 
 def _fmt(value: object, digits: int) -> str:
@@ -59,25 +95,36 @@ class Summary:
         return self.table.copy()
 
     def _formatted(self, digits: int | None) -> pd.DataFrame:
+        """The cells as text, and the row and column labels, with control characters
+        escaped (:func:`printable`): the title and notes are escaped where printed."""
         d = self.digits if digits is None else check_digits(digits)
-        return self.table.apply(lambda col: col.map(lambda v: _fmt(v, d)))
+        table = self.table.apply(lambda col: col.map(lambda v: printable(_fmt(v, d))))
+        table = table.rename(index=_printable_label, columns=_printable_label)
+        if table.index.nlevels > 1:
+            table.index = table.index.set_names([_printable_label(n) for n in table.index.names])
+        else:
+            table.index = table.index.rename(_printable_label(table.index.name))
+        return table
 
     def as_text(self, digits: int | None = None) -> str:
-        """Plain text for a terminal."""
+        """Plain text for a terminal; control characters in any text are escaped."""
         body = self._formatted(digits).to_string()
-        width = max(len(line) for line in body.splitlines()) if body else len(self.title)
-        lines = [self.title, "=" * max(width, len(self.title)), body]
+        title = printable(self.title)
+        width = max(len(line) for line in body.splitlines()) if body else len(title)
+        lines = [title, "=" * max(width, len(title)), body]
         if self.notes:
-            lines.append("-" * max(width, len(self.title)))
-            lines.extend(self.notes)
+            lines.append("-" * max(width, len(title)))
+            lines.extend(printable(n) for n in self.notes)
         return "\n".join(lines)
 
     def as_html(self, digits: int | None = None) -> str:
-        """An HTML fragment for notebooks."""
+        """An HTML fragment for notebooks; text is HTML-escaped and its control
+        characters written as visible escapes."""
         table = self._formatted(digits).to_html(escape=True, border=0)
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
+        notes = "".join(f"<li>{html.escape(printable(n))}</li>" for n in self.notes)
         notes_html = f"<ul>{notes}</ul>" if notes else ""
-        return f"<div><strong>{html.escape(self.title)}</strong>{table}{notes_html}</div>"
+        title = html.escape(printable(self.title))
+        return f"<div><strong>{title}</strong>{table}{notes_html}</div>"
 
     def __str__(self) -> str:
         return self.as_text()

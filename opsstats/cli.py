@@ -2,31 +2,77 @@
 
 ``opsstats report FILE --truth COL (--score COL | --pred COL) ...`` evaluates a CSV or
 Parquet file of predictions; ``opsstats example`` runs the full report on the bundled
-affairs data. Errors print one line on stderr and exit with status 2, never a traceback.
+affairs data.
+
+Exit statuses: 0 on success; 2 for an error, printed as one line on stderr
+(``opsstats: error: ...``) with nothing on stdout and no output file written; 130 when
+interrupted (Ctrl-C, ``opsstats: interrupted``); 3 for an internal error (a bug in
+opsstats, printed as one line asking to report it). Never a traceback.
+
+How a subcommand is made: its parser calls ``add_output_options`` (and whatever
+else it needs, e.g. the argument types ``finite_float``, ``resample_count``)
+and sets ``run=`` to a function ``build(args) -> Output``. ``main`` parses the
+arguments and hands ``build`` to ``run_command``, which checks the output paths
+first (``check_outputs``), runs ``build`` with warnings turned into one line each,
+writes the figure and the report whole or not at all (``StagedFiles``), prints
+the report last, and turns every failure into one line and an exit status. A
+subcommand reading a file of predictions uses ``read_table``,
+``check_columns`` and ``parse_pos_label``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import math
 import os
+import signal
+import stat
 import sys
+import tempfile
+import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
+import numpy as np
 import pandas as pd
 
 from . import plotting
+from ._summary import printable
 from .curves.score_curve import ScoreCurve
 from .examples import affairs_example
 from .exceptions import UndefinedMetricWarning
-from .report import report
+from .plotting._axes import literal
+from .report import MAX_DIGITS, EvaluationReport, report
 
 __all__ = ["main"]
 
 FORMATS = ("text", "csv", "json", "html")
 CI_CHOICES = ("dirichlet", "bootstrap", "delong", "none")
+
+#: Exit statuses.
+EXIT_OK, EXIT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
+
+#: Bounds of ``--n-resamples``. Every interval holds its draws in memory (at least
+#: ``BYTES_PER_DRAW`` bytes each: the four cell probabilities of a Dirichlet draw as
+#: float64; more for curves), so the bound is on memory: a million draws need at least
+#: 32 MB per interval, and take a percentile's Monte Carlo error far below any digit
+#: that is printed.
+MIN_RESAMPLES, MAX_RESAMPLES, BYTES_PER_DRAW = 100, 1_000_000, 32
+
+#: The most rows a forest plot (--plot with groups) draws.
+MAX_FOREST_ROWS = 400
+
+#: The longest error or warning line printed (a message quoting a garbled header of a
+#: binary file could be megabytes long).
+MAX_MESSAGE = 1000
+
+_CSV_SUFFIXES = (".csv", ".csv.gz", ".txt", ".tsv", ".tsv.gz")
+_PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
 class CommandError(Exception):
@@ -35,54 +81,594 @@ class CommandError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse's default code)
-        self.exit(2, f"opsstats: error: {message}\n")
+        self.exit(EXIT_ERROR, f"opsstats: error: {one_line(message)}\n")
 
 
-def read_table(path: str) -> Any:
-    """A CSV (``.csv``, ``.csv.gz``, ``.tsv``) or Parquet (``.parquet``, ``.pq``) file."""
+def one_line(message: Any) -> str:
+    """A message as one printable line: its lines joined, control characters escaped
+    (:func:`opsstats._summary.printable`), at most :data:`MAX_MESSAGE` characters."""
+    text = " ".join(line.strip() for line in str(message).splitlines() if line.strip())
+    text = printable(text)
+    if len(text) > MAX_MESSAGE:
+        text = text[: MAX_MESSAGE - 6] + " [...]"
+    return text
+
+
+# ---------------------------------------------------------------------------------------
+# argument types: argparse prints "argument --x: <message>" as one line, exit status 2
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
+
+
+def finite_float(text: str) -> float:
+    """A finite number (``nan``, ``inf`` and non-numbers refused)."""
+    value = _number(text)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number; got {text!r}")
+    return value
+
+
+def open_unit_float(text: str) -> float:
+    """A number in the open interval (0, 1), e.g. a confidence level."""
+    value = finite_float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be in the open interval (0, 1); got {text}")
+    return value
+
+
+def whole_number(text: str) -> int:
+    """An integer, written as one (``1000``, ``1_000``) or as a whole float (``1e5``)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not value.is_integer():
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}")
+    return int(value)
+
+
+def _size(n_bytes: float) -> str:
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.3g} {unit}"
+    return f"{n_bytes:.0f} bytes"
+
+
+def resample_count(text: str) -> int:
+    """``--n-resamples``: from :data:`MIN_RESAMPLES` to :data:`MAX_RESAMPLES`, refused up
+    front beyond, with the memory the draws would take."""
+    n = whole_number(text)
+    if n < MIN_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"must be at least {MIN_RESAMPLES}; got {text}")
+    if n > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_RESAMPLES:_}; got {text}: every interval holds its draws "
+            f"in memory (at least {BYTES_PER_DRAW} bytes each), which would take at least "
+            f"{_size(n * BYTES_PER_DRAW)}, against a limit of "
+            f"{_size(MAX_RESAMPLES * BYTES_PER_DRAW)}"
+        )
+    return n
+
+
+def digit_count(text: str) -> int:
+    """``--digits``: from 1 to :data:`opsstats.report.MAX_DIGITS`."""
+    n = whole_number(text)
+    if not 1 <= n <= MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"must be from 1 to {MAX_DIGITS} (a float carries 15 to 17 significant "
+            f"digits); got {text}"
+        )
+    return n
+
+
+def seed_value(text: str) -> int:
+    """``--seed``: a non-negative integer."""
+    n = whole_number(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text}")
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# reading the input
+
+
+def read_table(path: str) -> pd.DataFrame:
+    """A CSV (``.csv``, ``.csv.gz``, ``.txt``; ``.tsv``, ``.tsv.gz`` tab-separated) or
+    Parquet (``.parquet``, ``.pq``) file, read as UTF-8 text or Parquet.
+
+    Refused with a :class:`CommandError`: a missing file, a directory, another
+    extension, a file that cannot be parsed, a header naming a column twice (pandas
+    would rename the second ``y`` to ``y.1``), and data rows with more fields than the
+    header (pandas would turn the first column into the index). Pipes and devices (a
+    named pipe, ``/dev/stdin``) are read whole into memory first.
+    """
+    if not path:
+        raise CommandError("the file name is empty")
     p = Path(path)
     if not p.exists():
         raise CommandError(f"no such file: {path}")
     if p.is_dir():
         raise CommandError(f"{path} is a directory, not a CSV or Parquet file")
     name = p.name.lower()
+    if not name.endswith(_CSV_SUFFIXES + _PARQUET_SUFFIXES):
+        raise CommandError(f"{path}: unsupported file type; use .csv, .tsv or .parquet")
+    with _InterruptNote() as interrupted:
+        try:
+            # a regular file is read where it is; a pipe once, into memory, as it cannot
+            # be read twice (the header is read on its own first)
+            source: Any = p if p.is_file() else io.BytesIO(p.read_bytes())
+            if name.endswith(_PARQUET_SUFFIXES):
+                return _read_parquet(source, path)
+            return _read_csv(source, path, sep="\t" if ".tsv" in name else ",")
+        except Exception as exc:
+            if interrupted:  # pandas reports Ctrl-C inside its parser as a ParserError
+                raise KeyboardInterrupt from None
+            _reading_error(exc, path)
+
+
+class _InterruptNote:
+    """A list that Ctrl-C (SIGINT) appends to while inside; the interrupt is raised as
+    usual. pandas' C parser turns a ``KeyboardInterrupt`` raised while it reads into a
+    ``ParserError`` ("Calling read(nbytes) on source failed"), so an error there must be
+    told apart from a file that cannot be parsed. Only in the main thread and only
+    over Python's own handler (a handler of the caller's is left alone)."""
+
+    def __enter__(self) -> list[bool]:
+        self.noted: list[bool] = []
+        self.active = (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        )
+        if self.active:
+            signal.signal(signal.SIGINT, self._note)
+        return self.noted
+
+    def _note(self, signum: int, frame: Any) -> None:
+        self.noted.append(True)
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self.active:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _reading_error(exc: Exception, path: str) -> NoReturn:
+    if isinstance(exc, CommandError):
+        raise exc
+    if isinstance(exc, UnicodeDecodeError):
+        raise CommandError(
+            f"cannot read {path}: it is not UTF-8 text ({exc.reason}); save it as UTF-8"
+        ) from None
+    # pandas and pyarrow parse errors of many types
+    raise CommandError(f"cannot read {path}: {one_line(exc) or type(exc).__name__}") from None
+
+
+def _duplicates(names: Sequence[Any], path: str) -> None:
+    seen: dict[str, int] = {}
+    twice = []
+    for name in names:
+        key = str(name)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] == 2 and key:
+            twice.append(key)
+    if twice:
+        raise CommandError(
+            f"{path} names a column more than once: {', '.join(map(repr, twice))}; "
+            "rename the columns so that each name is used once"
+        )
+
+
+def _read_csv(source: Any, path: str, sep: str) -> pd.DataFrame:
+    compression = "gzip" if path.lower().endswith(".gz") else None
+    header = pd.read_csv(
+        source,
+        sep=sep,
+        header=None,
+        nrows=1,
+        dtype=str,
+        keep_default_na=False,
+        compression=compression,
+    )
+    _duplicates(list(header.iloc[0]) if len(header) else [], path)
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    data = pd.read_csv(source, sep=sep, compression=compression)
+    if not isinstance(data.index, pd.RangeIndex):
+        raise CommandError(
+            f"cannot read {path}: its data rows have more fields than its header "
+            f"({len(data.columns)} names); check the separator and the quoting"
+        )
+    return data
+
+
+def _read_parquet(source: Any, path: str) -> pd.DataFrame:
     try:
-        if name.endswith((".parquet", ".pq")):
-            try:
-                return pd.read_parquet(p)
-            except ImportError:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise CommandError(
+            "reading Parquet needs pyarrow: pip install 'opsstats[parquet]'"
+        ) from None
+    _duplicates(pq.read_schema(source).names, path)
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    return pd.read_parquet(source)
+
+
+def _describe_columns(data: pd.DataFrame) -> str:
+    names = [printable(str(c)) for c in data.columns]
+    shown = ", ".join(names[:20])
+    return shown + (f", ... ({len(names)} columns)" if len(names) > 20 else "")
+
+
+def check_columns(
+    data: pd.DataFrame,
+    path: str,
+    options: Mapping[str, str | Sequence[str] | None],
+    *,
+    numeric: Collection[str] = ("--score",),
+    complete: Collection[str] = ("--truth", "--score", "--pred"),
+) -> None:
+    """Refuse, naming the option and the column: a file without rows; a column
+    ``options`` names (``{"--truth": "y", "--group": ["site"], ...}``) that is not in
+    the file; a cell holding a list, an array or a mapping (nested Parquet columns); a
+    missing value in a column of an option in ``complete``; a value that is not a real
+    number in a column of an option in ``numeric``."""
+    if len(data) == 0:
+        raise CommandError(f"{path} has no data rows")
+    for option, names in options.items():
+        if names is None:
+            continue
+        for column in [names] if isinstance(names, str) else names:
+            if column not in data.columns:
                 raise CommandError(
-                    "reading Parquet needs pyarrow: pip install 'opsstats[parquet]'"
-                ) from None
-        if name.endswith((".csv", ".csv.gz", ".txt")):
-            return pd.read_csv(p)
-        if name.endswith(".tsv"):
-            return pd.read_csv(p, sep="\t")
-    except CommandError:
-        raise
-    except Exception as exc:  # pandas/pyarrow parse errors of many types
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CommandError(f"cannot read {path}: {first}") from None
-    raise CommandError(f"{path}: unsupported file type; use .csv, .tsv or .parquet")
+                    f"{option} {column!r}: {path} has no such column; its columns: "
+                    f"{_describe_columns(data)}"
+                )
+            values = data[column]
+            where = f"{option} column {column!r}"
+            if values.dtype == object:
+                nested = values.map(lambda v: isinstance(v, list | tuple | dict | set | np.ndarray))
+                if nested.any():
+                    row = int(np.flatnonzero(nested.to_numpy())[0]) + 1
+                    raise CommandError(
+                        f"{where} holds a list or a mapping in data row {row} "
+                        f"({type(values.iloc[row - 1]).__name__}); each cell must be one value"
+                    )
+            if option in complete:
+                missing = values.isna().to_numpy()
+                if missing.any():
+                    row = int(np.flatnonzero(missing)[0]) + 1
+                    raise CommandError(
+                        f"{where} has {int(missing.sum())} missing value(s), the first in "
+                        f"data row {row}"
+                    )
+            if option in numeric:
+                _check_numeric(values, where)
 
 
-def _add_output_options(p: argparse.ArgumentParser) -> None:
+def _check_numeric(values: pd.Series, where: str) -> None:
+    kind = values.dtype.kind
+    if kind in "iufb":
+        return
+    if kind == "c":
+        raise CommandError(f"{where} must hold real numbers; got complex numbers")
+    converted = pd.to_numeric(values, errors="coerce")
+    bad = (converted.isna() & values.notna()).to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0]) + 1
+        shown = repr(values.iloc[row - 1])
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise CommandError(f"{where} must hold numbers; data row {row} holds {shown}")
+    for row, value in enumerate(values, start=1):  # pandas keeps what no dtype holds as text
+        with contextlib.suppress(ValueError, TypeError):
+            if abs(int(value)) >= 2**63:
+                raise CommandError(
+                    f"{where} holds an integer beyond 64 bits in data row {row}, which no "
+                    "numeric type holds exactly; write the scores as decimals"
+                )
+    raise CommandError(
+        f"{where} must hold numbers; it holds numbers written as text "
+        f"(dtype {values.dtype}): check the file's separator and quoting"
+    )
+
+
+def parse_pos_label(data: pd.DataFrame, column: str, text: str | None) -> Any:
+    """Match a ``--pos-label`` string to the column's type (integers, floats, booleans);
+    strings stay strings."""
+    if text is None or column not in data.columns:
+        return text
+    dtype = data[column].dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    kind = dtype.kind
+    try:
+        if kind in "iu":
+            return whole_number(text)
+        if kind == "f":
+            return finite_float(text)
+        if kind == "b":
+            return {"true": True, "false": False, "1": True, "0": False}[text.lower()]
+    except (argparse.ArgumentTypeError, KeyError):
+        raise CommandError(
+            f"--pos-label {text!r} is not a value of column {column!r} (dtype {dtype})"
+        ) from None
+    return text
+
+
+# ---------------------------------------------------------------------------------------
+# writing the outputs
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a subcommand made: the report as text (for stdout or ``--output``) and,
+    for ``--plot``, a function drawing the figure on a matplotlib ``Figure``."""
+
+    text: str
+    draw: Callable[[Any], None] | None = None
+
+
+def _check_target(option: str, path: str, *, figure: bool = False) -> Path:
+    if not path:
+        raise CommandError(f"{option}: the file name is empty")
+    p = Path(path)
+    if p.is_dir() or path.endswith(("/", os.sep)):
+        raise CommandError(
+            f"{option} {path} is a directory; give a file name, e.g. {p / 'report.png'}"
+            if figure
+            else f"{option} {path} is a directory; give a file name"
+        )
+    if p.exists() and not p.is_file():
+        raise CommandError(f"{option} {path} is not a regular file")
+    target = Path(os.path.realpath(p))  # through symbolic links: the link is kept
+    if not target.parent.is_dir():
+        raise CommandError(f"{option} {path}: no such directory: {target.parent}")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise CommandError(f"{option} {path}: cannot write in {target.parent}")
+    if figure:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        supported = sorted(FigureCanvasBase.get_supported_filetypes())
+        suffix = target.suffix.lower().lstrip(".")
+        if suffix not in supported:
+            raise CommandError(
+                f"{option} {path}: the file name must end in the format's extension "
+                f"({', '.join('.' + s for s in supported)}), e.g. {p.stem or 'report'}.png"
+            )
+    return target
+
+
+def check_outputs(args: argparse.Namespace, inputs: Sequence[str] = ()) -> dict[str, Path]:
+    """The output files of ``--plot`` and ``--output``, checked before any work is done:
+    not a directory, in an existing writable folder, not an input file, not each other;
+    a figure's name ends in a format matplotlib writes."""
+    targets: dict[str, Path] = {}
+    if getattr(args, "plot", None) is not None:
+        targets["--plot"] = _check_target("--plot", args.plot, figure=True)
+    if getattr(args, "output", None) is not None:
+        targets["--output"] = _check_target("--output", args.output)
+    if len(set(targets.values())) < len(targets):
+        raise CommandError("--plot and --output name the same file")
+    for name in inputs:
+        if name and Path(name).exists():
+            for option, target in targets.items():
+                if target.exists() and os.path.samefile(name, target):
+                    raise CommandError(f"{option} {target} is the input file")
+    return targets
+
+
+class StagedFiles:
+    """Files written whole or not at all: each is written to a temporary file in its
+    target's folder, and :meth:`commit` renames them over their targets (atomic on one
+    file system). Leaving the ``with`` block without a commit, by an error or Ctrl-C,
+    removes every temporary file: no half-written file is ever left, and an existing
+    target is unchanged. A replaced file keeps its permissions; a new one gets those
+    of the umask."""
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[str, Path]] = []
+
+    def __enter__(self) -> StagedFiles:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.discard()
+
+    def write(self, target: Path, writer: Callable[[IO[bytes]], object]) -> None:
+        """Write ``target``'s future content with ``writer(binary_file)``."""
+        try:
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+        except OSError as exc:
+            raise CommandError(f"cannot write {target}: {exc.strerror or exc}") from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                writer(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, _mode(target))
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        self._staged.append((tmp, target))
+
+    def commit(self) -> None:
+        """Rename every temporary file over its target."""
+        while self._staged:
+            tmp, target = self._staged[0]
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise CommandError(f"cannot write {target}: {exc.strerror or exc}") from None
+            self._staged.pop(0)
+
+    def discard(self) -> None:
+        """Remove the temporary files not yet renamed."""
+        for tmp, _ in self._staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        self._staged.clear()
+
+
+def _mode(target: Path) -> int:
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _save_figure(draw: Callable[[Any], None], target: Path, staged: StagedFiles) -> None:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4.5))
+    try:
+        draw(fig)
+    except (ValueError, TypeError) as exc:  # say which output failed
+        raise CommandError(f"--plot: {one_line(exc)}") from None
+    fmt = target.suffix.lower().lstrip(".")
+
+    def save(f: IO[bytes]) -> None:
+        try:
+            fig.savefig(f, format=fmt, dpi=150, bbox_inches="tight")
+        except Exception as exc:  # e.g. .pgf without LaTeX, an image too large
+            raise CommandError(f"--plot: cannot write the figure: {one_line(exc)}") from None
+
+    staged.write(target, save)
+
+
+def write_outputs(output: Output, targets: Mapping[str, Path]) -> str | None:
+    """Write the figure (``--plot``) and the report (``--output``) whole or not at all;
+    return the text for stdout (None when it went to ``--output``)."""
+    text = output.text if output.text.endswith("\n") else output.text + "\n"
+    with StagedFiles() as staged:
+        if "--plot" in targets:
+            if output.draw is None:
+                raise CommandError("--plot: this command draws no figure")
+            _save_figure(output.draw, targets["--plot"], staged)
+        if "--output" in targets:
+            data = text.encode("utf-8")
+            staged.write(targets["--output"], lambda f: f.write(data))
+        staged.commit()
+    return None if "--output" in targets else text
+
+
+# ---------------------------------------------------------------------------------------
+# running a command
+
+
+@contextlib.contextmanager
+def collect_warnings() -> Iterator[list[str]]:
+    """Warnings raised inside, each message once, as one line (:func:`one_line`), whatever
+    the filters of the caller (``-W error`` included); rows left undefined are not warned
+    about (the report gives their reasons)."""
+    shown: list[str] = []
+
+    def show(message: Any, *args: Any, **kwargs: Any) -> None:
+        line = one_line(message)
+        if line not in shown:
+            shown.append(line)
+
+    with warnings.catch_warnings():
+        # every warning shown (never turned into an error by the caller's filters)...
+        warnings.simplefilter("always")
+        # ...but the undefined rows, whose reasons the report gives (checked first)
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        warnings.showwarning = show
+        yield shown
+
+
+def run_command(build: Callable[[argparse.Namespace], Output], args: argparse.Namespace) -> int:
+    """Run a subcommand's ``build(args)`` and write what it returns; return the exit
+    status. On failure nothing is printed on stdout and no output file is written: one
+    line goes to stderr (``opsstats: error: ...``, status 2; ``opsstats: interrupted``,
+    status 130 for Ctrl-C; an internal error, status 3). On success, warnings go to
+    stderr, one line each (``opsstats: warning: ...``), then the report to stdout."""
+    try:
+        with collect_warnings() as shown:
+            targets = check_outputs(args, [getattr(args, "file", "")])
+            output = build(args)
+            text = write_outputs(output, targets)
+        for line in shown:
+            print(f"opsstats: warning: {line}", file=sys.stderr)
+        if text is not None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        if "--plot" in targets:
+            print(f"figure written to {printable(args.plot)}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("opsstats: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # e.g. `opsstats report ... | head`: the reader left
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except MemoryError:
+        print(
+            "opsstats: error: not enough memory (fewer --n-resamples, or a smaller file)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    except (CommandError, ValueError, TypeError, KeyError, OverflowError, OSError) as exc:
+        print(f"opsstats: error: {one_line(exc) or type(exc).__name__}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:  # never a traceback; say it is ours
+        print(
+            f"opsstats: internal error ({type(exc).__name__}: {one_line(exc)}); please report it",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------
+# the subcommands
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    """``--format``, ``--output``, ``--plot`` and ``--digits``."""
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the report to FILE instead of standard output (whole or not at all: "
+        "a temporary file beside it is renamed when complete)",
+    )
     p.add_argument(
         "--plot",
         metavar="OUT.png",
-        help="also write a figure: the OPS of each group with intervals "
-        "(forest plot) when there are groups, else the PR curve over the "
-        "reference band (scores) or the unit square of the first metric "
-        "(predicted labels)",
+        help="also write a figure (format from the extension: .png, .pdf, .svg, ...): the "
+        "OPS of each group with intervals (forest plot) when there are groups, else the "
+        "PR curve over the reference band (scores) or the unit square of the first "
+        "metric (predicted labels)",
     )
-    p.add_argument("--digits", type=int, default=4, help="digits when printed (default 4)")
+    p.add_argument(
+        "--digits",
+        type=digit_count,
+        default=4,
+        help=f"digits when printed, 1 to {MAX_DIGITS} (default 4; CSV and JSON keep full "
+        "precision)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="opsstats",
         description="Outperformance scores (o-values) of classifier metrics, with intervals.",
+        epilog="Exit status: 0 on success, 2 for an error (one line on stderr), 130 if "
+        "interrupted.",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -94,7 +680,7 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--pred", metavar="COL", help="column of predicted labels")
     rep.add_argument(
         "--threshold",
-        type=float,
+        type=finite_float,
         metavar="T",
         help="predict positive where score >= T (confusion-matrix metrics)",
     )
@@ -130,48 +716,39 @@ def build_parser() -> argparse.ArgumentParser:
         "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
         "delong; none for no intervals)",
     )
-    rep.add_argument("--confidence-level", type=float, default=0.95)
-    rep.add_argument("--n-resamples", type=int, default=1000)
-    rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    _add_output_options(rep)
+    rep.add_argument(
+        "--confidence-level", type=open_unit_float, default=0.95, help="(default 0.95)"
+    )
+    rep.add_argument(
+        "--n-resamples",
+        type=resample_count,
+        default=1000,
+        help=f"draws per interval, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default 1000)",
+    )
+    rep.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+    add_output_options(rep)
     rep.set_defaults(run=_report)
 
     ex = sub.add_parser("example", help="the full report on the bundled affairs data")
     ex.add_argument(
         "--threshold",
-        type=float,
+        type=finite_float,
         default=0.5,
         help="score threshold for the confusion-matrix metrics (default 0.5)",
     )
     ex.add_argument("--ci", choices=CI_CHOICES, default="dirichlet")
-    _add_output_options(ex)
+    add_output_options(ex)
     ex.set_defaults(run=_example)
     return parser
 
 
-def _pos_label(data: Any, column: str, text: str | None) -> Any:
-    """Match a --pos-label string to the column's type (ints, floats, booleans)."""
-    if text is None or column not in data.columns:
-        return text
-    kind = data[column].dtype.kind
-    try:
-        if kind in "iu":
-            return int(text)
-        if kind == "f":
-            return float(text)
-        if kind == "b":
-            return {"true": True, "false": False, "1": True, "0": False}[text.lower()]
-    except (ValueError, KeyError):
-        raise CommandError(
-            f"--pos-label {text!r} is not a value of column {column!r} (dtype {data[column].dtype})"
-        ) from None
-    return text
-
-
-def _report(args: argparse.Namespace) -> tuple[Any, Any]:
+def _report(args: argparse.Namespace) -> Output:
     data = read_table(args.file)
-    if args.n_resamples < 100:
-        raise CommandError(f"--n-resamples must be at least 100; got {args.n_resamples}")
+    check_columns(
+        data,
+        args.file,
+        {"--truth": args.truth, "--score": args.score, "--pred": args.pred, "--group": args.group},
+    )
     rep = report(
         data,
         truth=args.truth,
@@ -180,53 +757,68 @@ def _report(args: argparse.Namespace) -> tuple[Any, Any]:
         threshold=args.threshold,
         metrics=args.metric,
         by=args.group,
-        pos_label=_pos_label(data, args.truth, args.pos_label),
+        pos_label=parse_pos_label(data, args.truth, args.pos_label),
         ci=None if args.ci == "none" else args.ci,
         confidence_level=args.confidence_level,
         n_resamples=args.n_resamples,
         rng=args.seed,
         title=f"Evaluation of {args.file}",
     )
-    return rep, data
+    return Output(
+        rep.render(args.format, digits=args.digits),
+        lambda fig: draw_report(fig, rep, data),
+    )
 
 
-def _example(args: argparse.Namespace) -> tuple[Any, Any]:
+def _example(args: argparse.Namespace) -> Output:
     ex = affairs_example(threshold=args.threshold)
     rep = ex.report(ci=None if args.ci == "none" else args.ci)
-    return rep, ex.test_sets
+    data = ex.test_sets
+    return Output(
+        rep.render(args.format, digits=args.digits),
+        lambda fig: draw_report(fig, rep, data),
+    )
 
 
-def _plot(rep: Any, data: Any, path: str, args: argparse.Namespace) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+def draw_report(fig: Any, rep: EvaluationReport, data: pd.DataFrame) -> None:
+    """The figure of a report: the forest plot of every group's OPS with groups; else
+    the PR curve of the positive class (``pos_label``) over the reference band when
+    there are scores, or the unit square of the first metric with a finite value."""
     table = rep.table
     if rep.by:
-        name = " / ".join(rep.by) + " · metric"
-        label = table[rep.by].astype(str).agg(" / ".join, axis=1) + " · " + table["metric"]
-        plotting.plot_forest(table.assign(**{name: label}), label=name, ax=ax)
-    else:
-        score = getattr(args, "score", None) or ("score" if "score" in data.columns else None)
-        if score is not None:
-            curve = ScoreCurve.from_scores(data[rep.settings["truth"]], data[score])
-            plotting.plot_curve(curve, "pr", ax=ax)
-        else:  # predicted labels only: the unit square of the first defined metric
-            defined = table[table["value"].notna()]
-            if defined.empty:
-                raise CommandError("nothing to plot: every metric is undefined")
-            first = defined.iloc[0]
-            plotting.plot_unit_square(first["metric"], first["value"], first["prevalence"], ax=ax)
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
+        if len(table) > MAX_FOREST_ROWS:
+            raise CommandError(
+                f"--plot: a forest plot of {len(table)} rows (groups x metrics) would be "
+                f"unreadable; at most {MAX_FOREST_ROWS}: choose fewer --metric or --group"
+            )
+        fig.set_size_inches(7, max(4.5, 0.3 * len(table) + 1.6))
+        plotting.plot_forest(table, ax=fig.subplots())
+        return
+    score = rep.settings.get("score")
+    if score is not None:
+        curve = ScoreCurve.from_scores(
+            data[rep.settings["truth"]], data[score], pos_label=rep.settings.get("pos_label")
+        )
+        ax = plotting.plot_curve(curve, "pr", ax=fig.subplots())
+        pos_label = rep.settings.get("pos_label")
+        if pos_label is not None:  # say which class's curve it is
+            which = literal(f"positive class: {rep.settings['truth']} = {pos_label}")
+            ax.set_title(f"{ax.get_title()}\n{which}", fontsize="medium")
+        return
+    finite = table[np.isfinite(table["value"].to_numpy(dtype=float))]
+    if finite.empty:
+        raise CommandError("--plot: nothing to plot: no metric has a finite value")
+    first = finite.iloc[0]
+    fig.set_size_inches(5.6, 6.6)
+    plotting.plot_unit_square(
+        first["metric"], first["value"], first["prevalence"], ax=fig.subplots()
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``opsstats`` command with ``argv`` (default ``sys.argv[1:]``) and return its
-    exit status: 0 on success, 2 for an error (printed as one line on stderr).
+    exit status: 0 on success, 2 for an error (printed as one line on stderr), 130 when
+    interrupted, 3 for an internal error.
 
     Examples
     --------
@@ -236,44 +828,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> pd.DataFrame({"y": [1, 0, 1, 0, 1], "p": [1, 0, 0, 0, 1]}).to_csv(path, index=False)
     >>> main(["report", path, "--truth", "y", "--pred", "p", "--metric", "recall",
     ...       "--ci", "none", "--format", "csv"])  # doctest: +ELLIPSIS
-    metric,n,prevalence,value,...
+    "metric","n","prevalence","value",...
     0
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        with warnings.catch_warnings():
-            # undefined rows are printed in the report with their reason; other
-            # warnings (e.g. small counts for a bootstrap) as one line on stderr
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
-            shown: set[str] = set()
-
-            def show(message: Any, *args: Any, **kwargs: Any) -> None:
-                if str(message) not in shown:
-                    shown.add(str(message))
-                    print(f"opsstats: warning: {message}", file=sys.stderr)
-
-            warnings.simplefilter("always", UserWarning)
-            warnings.showwarning = show
-            rep, data = args.run(args)
-        print(rep.render(args.format, digits=args.digits))
-        if args.plot:
-            _plot(rep, data, args.plot, args)
-            print(f"figure written to {args.plot}", file=sys.stderr)
-    except BrokenPipeError:  # e.g. `opsstats report ... | head`: the reader left
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except (CommandError, ValueError, TypeError, KeyError, OSError) as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"opsstats: error: {message}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # never a traceback; say it is ours
-        print(
-            f"opsstats: internal error ({type(exc).__name__}: {exc}); please report it",
-            file=sys.stderr,
-        )
-        return 3
-    return 0
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (status 0) or a usage error, printed as one line (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    return run_command(args.run, args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,12 +9,15 @@ the tidy table holds.
 from __future__ import annotations
 
 import json
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from ._summary import Summary
+from ._validation import check_positive_int
 from .grouped import evaluate
 from .plotting import plot_forest
 
@@ -22,6 +25,74 @@ __all__ = ["EvaluationReport", "report"]
 
 _POINT_DEFAULT = ["f1", "mcc", "precision", "recall", "balanced_accuracy"]
 _CURVE_DEFAULT = ["roc_auc", "pr_auc"]
+
+#: The most digits a printed report shows: a float64 carries 15 to 17 significant
+#: digits, so more would print noise (and a huge value would build huge strings).
+MAX_DIGITS = 15
+
+#: A text cell starting with one of these is read as a formula by Excel, LibreOffice and
+#: Google Sheets (OWASP, "CSV Injection"; ASVS 5.0 requirement 1.2.10 adds NUL); line
+#: feed is added because some importers drop a leading blank line of a cell.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\x00")
+
+
+def check_digits(digits: Any) -> int:
+    """``digits`` of a printed report: an integer from 1 to :data:`MAX_DIGITS`."""
+    digits = check_positive_int("digits", digits)
+    if digits > MAX_DIGITS:
+        raise ValueError(
+            f"`digits` must be at most {MAX_DIGITS} (a float carries 15 to 17 significant "
+            f"digits); got {digits}."
+        )
+    return digits
+
+
+def csv_text(value: Any) -> Any:
+    """A text cell made safe to open in a spreadsheet: a string starting with ``=``,
+    ``+``, ``-``, ``@``, tab, carriage return, line feed or NUL gets a leading single
+    quote (OWASP's advice against CSV formula injection); anything else is returned as
+    it is.
+
+    Examples
+    --------
+    >>> print(csv_text('=HYPERLINK("http://example.com")'), csv_text("-2+3"), csv_text("north"))
+    '=HYPERLINK("http://example.com") '-2+3 north
+    >>> csv_text(-2.5)
+    -2.5
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _csv_field(value: Any) -> str:
+    """One CSV field: a number as a number (full precision, never quoted or altered),
+    a missing value as an empty field, anything else as quoted text made safe by
+    :func:`csv_text`."""
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()  # numpy scalars
+    if value is None or value is pd.NA or value is pd.NaT:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return "" if math.isnan(value) else repr(float(value))
+    text = csv_text(str(value))
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _json_value(value: Any) -> tuple[Any, str | None]:
+    """A JSON-ready value and, for an infinite number (written as null), its sign."""
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()  # numpy scalars
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None, None
+        if math.isinf(value):
+            return None, "inf" if value > 0 else "-inf"
+    return value, None
 
 
 @dataclass(frozen=True)
@@ -65,7 +136,11 @@ class EvaluationReport:
         return methods, {m: i + 1 for i, m in enumerate(methods)}
 
     def summary(self, digits: int = 4) -> Summary:
-        """Text (``str``), HTML (``_repr_html_``) and DataFrame (``to_frame``) forms."""
+        """Text (``str``), HTML (``_repr_html_``) and DataFrame (``to_frame``) forms,
+        numbers shown with ``digits`` digits (1 to 15). Control characters in group
+        values and other text are printed as visible escapes (``\\n``, ``\\x1b``), so
+        that a value read from a file cannot start a line of its own."""
+        digits = check_digits(digits)
         methods, number = self._methods()
         t = self.table
         index = [*self.by, "metric"]
@@ -137,30 +212,76 @@ class EvaluationReport:
         return plot_forest(self.table, ax=ax, **kwargs)
 
     def to_csv(self) -> str:
-        """The tidy table as CSV text (full precision)."""
-        return self.table.to_csv(index=False)
+        """The tidy table as CSV text, numbers at full precision, safe to open in a
+        spreadsheet.
+
+        Numbers are written as numbers, unchanged (negative values included; ``repr``
+        precision, ``inf`` for infinity) and missing values as empty fields. Every text
+        field (group values, metric names, methods, reasons, the header) is quoted, and
+        a text field starting with ``=``, ``+``, ``-``, ``@``, tab, carriage return,
+        line feed or NUL gets a leading single quote, as OWASP advises against CSV
+        formula injection: a spreadsheet shows ``=HYPERLINK(...)`` as text instead of
+        running it. A program reading the file gets those fields with the quote;
+        :meth:`to_frame` has the values untouched.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> rep = report(pd.DataFrame({"y": [1, 0, 1, 0], "p": [1, 0, 0, 0],
+        ...                            "site": ["=cmd", "=cmd", "north", "north"]}),
+        ...              truth="y", pred="p", metrics=["recall"], by="site", ci=None)
+        >>> print(rep.to_csv().splitlines()[1][:38])
+        "'=cmd","recall",2,0.5,1.0,,,1.0,0.0,,
+        """
+        lines = [",".join(_csv_field(str(c)) for c in self.table.columns)]
+        for row in self.table.itertuples(index=False):
+            lines.append(",".join(_csv_field(value) for value in row))
+        return "\n".join(lines) + "\n"
 
     def to_json(self) -> str:
-        """The settings and the tidy table as JSON (records; NaN as null)."""
-        records = [
-            {
-                k: (
-                    None
-                    if isinstance(v, float) and v != v
-                    else v.item()
-                    if hasattr(v, "item")
-                    else v
-                )
-                for k, v in row.items()
-            }
-            for row in self.table.to_dict("records")
-        ]  # full precision; NaN -> null
+        """The title, the settings and the tidy table as JSON (``rows``: one object per
+        row, numbers at full precision).
+
+        The output is strict JSON (RFC 8259), which has no NaN or infinity: an
+        undefined number (NaN) is written as ``null`` and its row's ``reason`` says why;
+        an infinite number, such as the positive likelihood ratio or the diagnostic odds
+        ratio when FP = 0, is written as ``null`` and named in its row's ``infinite``
+        object with its sign, e.g. ``"infinite": {"value": "inf"}`` (``{}`` when none).
+        ``float(row["infinite"]["value"])`` gives the number back in Python.
+
+        Examples
+        --------
+        >>> import json
+        >>> import pandas as pd
+        >>> rep = report(pd.DataFrame({"y": [1, 0, 1, 0], "p": [1, 0, 1, 0]}),
+        ...              truth="y", pred="p", metrics=["lr_plus"], ci=None)
+        >>> row = json.loads(rep.to_json())["rows"][0]
+        >>> row["value"], row["infinite"], row["ops"]
+        (None, {'value': 'inf'}, 1.0)
+        """
+        rows = []
+        for record in self.table.to_dict("records"):
+            row: dict[str, Any] = {}
+            infinite: dict[str, str] = {}
+            for key, value in record.items():
+                row[str(key)], sign = _json_value(value)
+                if sign is not None:
+                    infinite[str(key)] = sign
+            row["infinite"] = infinite
+            rows.append(row)
+        settings = {k: _json_value(v)[0] for k, v in self.settings.items()}
         return json.dumps(
-            {"title": self.title, "settings": self.settings, "rows": records}, indent=2, default=str
+            {"title": self.title, "settings": settings, "rows": rows},
+            indent=2,
+            default=str,
+            allow_nan=False,
         )
 
     def render(self, fmt: str = "text", digits: int = 4) -> str:
-        """``"text"``, ``"csv"``, ``"json"`` or ``"html"``."""
+        """``"text"``, ``"csv"``, ``"json"`` or ``"html"`` (:meth:`summary`,
+        :meth:`to_csv`, :meth:`to_json`); ``digits`` (1 to 15) applies to text and HTML,
+        CSV and JSON keep full precision."""
+        digits = check_digits(digits)
         if fmt == "text":
             return self.summary(digits).as_text()
         if fmt == "html":
@@ -249,6 +370,7 @@ def report(
         "pred": pred,
         "threshold": threshold,
         "by": by_cols,
+        "pos_label": pos_label,
         "ci": ci,
         "curve_ci": curve_ci if ci else None,
         "confidence_level": confidence_level,

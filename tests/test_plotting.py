@@ -738,3 +738,53 @@ def test_distribution_errors():
         plot_distribution(np.array([0.1, 0.2]))
     with pytest.raises(ValueError, match="`bins` must be an integer >= 1"):
         plot_distribution(cm.interval("f1", rng=0, n_resamples=200), bins=0)
+
+
+# ------------------------------------------------------------ text from data
+def test_text_from_data_is_drawn_literally(dbt, curve):
+    """Group names, column names, reasons and a registered metric's label are drawn as
+    they are (issue 17, item 12): ``$...$`` is never read as mathtext (the broken
+    ``$\\sqrt{$`` would fail when drawn, ``$5 to $`` would turn italic) and control
+    characters are shown as escapes, whichever function draws them."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.cbook import is_math_text
+    from matplotlib.text import Text
+
+    from opsstats.metrics import register_metric, unregister_metric
+
+    hostile = "$\\sqrt{$ costs $5 to $6\x1b"
+    shown = "\\$\\sqrt{\\$ costs \\$5 to \\$6\\x1b"
+    register_metric(
+        "dollar_recall",
+        lambda p, a, b: 1 - b,
+        direction="higher",
+        range=(0, 1),
+        label=f"{hostile} recall",
+    )
+    try:
+        frame = pd.DataFrame(
+            {
+                "$g$": [hostile, "b\nc"],
+                "metric": ["dollar_recall", "dollar_recall"],
+                "ops": [0.7, np.nan],
+                "ops_ci_low": [0.6, np.nan],
+                "ops_ci_high": [0.8, np.nan],
+                "reason": ["", f"undefined: {hostile}"],
+            }
+        )
+        axes = [
+            plot_forest(frame),
+            plot_unit_square("dollar_recall", 0.7, 0.3),
+            plot_ops_function("dollar_recall", prevalences=(0.2, 0.4)),
+        ]
+        for ax in axes:
+            FigureCanvasAgg(ax.figure).draw()  # raises on a mathtext parse error
+            texts = [t.get_text() for t in ax.figure.findobj(Text)]
+            assert not [t for t in texts if is_math_text(t)]
+            assert not [t for t in texts if "\x1b" in t]
+            assert any(shown in t for t in texts), texts
+        forest = axes[0]
+        assert [t.get_text() for t in forest.get_yticklabels()] == [shown, "b\\nc"]
+        assert forest.get_ylabel() == "\\$g\\$"
+    finally:
+        unregister_metric("dollar_recall")

@@ -104,7 +104,7 @@ def test_report_snapshot_and_formats():
     assert html.count("<tr") >= 5 and "Dirichlet-multinomial" in html
     frame = rep.to_frame()
     assert frame.shape[0] == 4 and frame["value"].iloc[0] == pytest.approx(20 / 28)
-    assert rep.render("csv").splitlines()[0].startswith("g,metric,n,prevalence,value")
+    assert rep.render("csv").splitlines()[0].startswith('"g","metric","n","prevalence","value"')
     with pytest.raises(ValueError, match="`fmt` must be one of 'text', 'csv', 'json', 'html'"):
         rep.render("pdf")
 

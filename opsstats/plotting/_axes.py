@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .._summary import printable
 from .._validation import describe
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "style_axes",
     "add_legend",
     "reference_name",
+    "literal",
     "CLASSIFIER_COLOR",
     "REFERENCE_COLOR",
     "CHANCE_COLOR",
@@ -62,14 +64,36 @@ def get_axes(ax: Any = None, *, figsize: tuple[float, float] | None = None) -> A
     return ax
 
 
+def literal(text: Any, *, newlines: bool = False) -> str:
+    r"""``text`` as matplotlib should show it, character for character: every ``$`` is
+    escaped (``\$``), so that a group name such as ``"$x^2$"`` is not read as mathtext,
+    and control characters are written as visible escapes (``\x1b``; ``\n`` too unless ``newlines``, for text
+    whose line breaks are meant). Every text a plot builds from data (group and label
+    values, column and metric names, reasons, method descriptions) goes through here;
+    text passed by the caller (``label=`` in ``**kwargs``) is drawn as given.
+
+    Examples
+    --------
+    >>> print(literal("$x^2$ site\n2"))
+    \$x^2\$ site\n2
+    """
+    text = str(text)
+    if newlines:
+        text = "\n".join(printable(line) for line in text.split("\n"))
+    else:
+        text = printable(text)
+    return text.replace("$", r"\$")
+
+
 def style_axes(
     ax: Any, *, xlabel: str, ylabel: str, title: str | None = None, grid: bool = True
 ) -> Any:
-    """Axis labels, an optional title and a light grid: the common look."""
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    """Axis labels, an optional title and a light grid: the common look. The texts are
+    drawn literally (:func:`literal`; line breaks in the title kept)."""
+    ax.set_xlabel(literal(xlabel, newlines=True))
+    ax.set_ylabel(literal(ylabel, newlines=True))
     if title:
-        ax.set_title(title, fontsize="medium")
+        ax.set_title(literal(title, newlines=True), fontsize="medium")
     if grid:
         ax.grid(True, linewidth=0.5, alpha=0.35)
         ax.set_axisbelow(True)

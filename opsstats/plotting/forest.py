@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._summary import printable
 from .._validation import describe
-from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, style_axes
+from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, literal, style_axes
 
 __all__ = ["plot_forest"]
 
@@ -180,15 +181,14 @@ def plot_forest(
     reasons = frame["reason"].tolist() if "reason" in frame.columns else [""] * n
     for i in np.flatnonzero(~defined):
         reason = reasons[i] if isinstance(reasons[i], str) and reasons[i] else "no reason given"
-        text = "\n".join(
-            textwrap.wrap(
-                f"not defined: {reason}",
-                80,
-                max_lines=2,
-                break_on_hyphens=False,
-                placeholder=" [...]",
-            )
+        lines = textwrap.wrap(
+            f"not defined: {printable(reason)}",
+            80,
+            max_lines=2,
+            break_on_hyphens=False,
+            placeholder=" [...]",
         )
+        text = "\n".join(literal(line) for line in lines)
         ax.text(
             0.5,
             y[i],
@@ -219,7 +219,7 @@ def plot_forest(
             )
 
     ax.set_yticks(y)
-    ax.set_yticklabels(names)
+    ax.set_yticklabels([literal(name) for name in names])
     ax.set_ylim(-0.7, n - 0.3)
     if estimate == "ops":
         ax.set_xlim(0, 1)

@@ -14,7 +14,7 @@ from ..curves import ScoreCurve
 from ..curves._geometry import parse_at
 from ..metrics import resolve_metric
 from ..ops import default_reference, standardized_curve
-from ._axes import CLASSIFIER_COLOR, NULL_STYLE, add_legend, get_axes, style_axes
+from ._axes import CLASSIFIER_COLOR, NULL_STYLE, add_legend, get_axes, literal, style_axes
 
 __all__ = ["plot_standardized_curve"]
 
@@ -214,7 +214,10 @@ def plot_standardized_curve(
             alpha=0.2,
             linewidth=0,
             zorder=1,
-            label=textwrap.fill(method or f"{ci} interval", 60, break_on_hyphens=False),
+            label=literal(
+                textwrap.fill(method or f"{ci} interval", 60, break_on_hyphens=False),
+                newlines=True,
+            ),
         )
     style = {
         "color": CLASSIFIER_COLOR,
@@ -241,7 +244,10 @@ def plot_standardized_curve(
             markeredgecolor=color,
             zorder=3,
             clip_on=False,
-            label=f"{axis_name} = {where}: all reference curves equal there\n(OPS not informative)",
+            label=literal(
+                f"{axis_name} = {where}: all reference curves equal there\n(OPS not informative)",
+                newlines=True,
+            ),
         )
     ax.set_xlim(0, 1.02)
     ax.set_ylim(-0.02, 1.02)

@@ -12,7 +12,7 @@ from .._validation import check_probability
 from ..metrics import resolve_metric
 from ..reference.base import check_prevalence, check_values
 from ..reference.uniform import Uniform
-from ._axes import CHANCE_COLOR, add_legend, fmt, get_axes, style_axes
+from ._axes import CHANCE_COLOR, add_legend, fmt, get_axes, literal, style_axes
 
 __all__ = ["plot_unit_square"]
 
@@ -119,7 +119,8 @@ def plot_unit_square(
     ax = get_axes(ax, figsize=(5.6, 6.6))
 
     # the level line: the main artist, kwargs go here
-    style = {"color": "C3", "linewidth": 2.0, "label": f"level line: {bound.label} = {mu:g}"}
+    name = literal(bound.label)  # a registered metric's label is free text
+    style = {"color": "C3", "linewidth": 2.0, "label": f"level line: {name} = {mu:g}"}
     style.update(kwargs)
     color = style["color"]
     first = True
@@ -154,7 +155,7 @@ def plot_unit_square(
                 edgecolor="none",
                 zorder=0,
                 gid="outperformed",
-                label=f"outperformed: {bound.label} {sign} {mu:g}",
+                label=f"outperformed: {name} {sign} {mu:g}",
             )
         )
     else:  # nothing is outperformed (the worst value): say so in the legend
@@ -164,7 +165,7 @@ def plot_unit_square(
             facecolor=color,
             alpha=0.25,
             edgecolor="none",
-            label=f"outperformed: {bound.label} {sign} {mu:g} (empty)",
+            label=f"outperformed: {name} {sign} {mu:g} (empty)",
         )
 
     # random classifiers and the trivial classifiers
@@ -176,7 +177,7 @@ def plot_unit_square(
         linewidth=1.0,
         label="random classifiers (α + β = 1)",
     )
-    for (a, b), marker, name in (
+    for (a, b), marker, which in (
         ((1.0, 0.0), "s", "predict all positive"),
         ((0.0, 1.0), "D", "predict all negative"),
     ):
@@ -190,9 +191,9 @@ def plot_unit_square(
             clip_on=False,
             color=CHANCE_COLOR,
             zorder=5,
-            label=f"{name} (α={a:g}, β={b:g}): {bound.label} {fmt(m)}"
+            label=f"{which} (α={a:g}, β={b:g}): {name} {fmt(m)}"
             if np.isnan(m)
-            else f"{name} (α={a:g}, β={b:g}): {bound.label} = {fmt(m)}",
+            else f"{which} (α={a:g}, β={b:g}): {name} = {fmt(m)}",
         )
 
     ax.set_xlim(0, 1)
