@@ -9,6 +9,7 @@ gives no year, volume, pages or DOI, so none is made up here.
 
 from __future__ import annotations
 
+from ._validation import describe
 from ._version import __version__
 
 __all__ = ["cite", "PAPER", "SOFTWARE", "FORMATS"]
@@ -150,6 +151,6 @@ def cite(format: str = "text") -> str:
         )
     if format not in FORMATS:
         raise ValueError(
-            f"`format` must be one of {', '.join(map(repr, FORMATS))}; got {format!r}."
+            f"`format` must be one of {', '.join(map(repr, FORMATS))}; got {describe(format)}."
         )
     return _Citation(_text() if format == "text" else _bibtex())

@@ -37,12 +37,12 @@ def infer_pos_label(labels: list[Any], pos_label: Any, name: str) -> Any:
             )
         raise ValueError(
             f"`pos_label` must be given when the labels are not {{0, 1}}, "
-            f"{{-1, 1}} or booleans; got labels {labels!r}."
+            f"{{-1, 1}} or booleans; got labels {describe(labels)}."
         )
     if pos_label not in labels:
         raise ValueError(
             f"`pos_label` must be one of the labels present in {name}; "
-            f"got {describe(pos_label)}, labels present: {labels!r}."
+            f"got {describe(pos_label)}, labels present: {describe(labels)}."
         )
     return pos_label
 

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._validation import check_digits
+
 __all__ = ["Summary", "printable"]
 
 #: Characters that would move the cursor, end a line, or change how a terminal shows what
@@ -77,13 +79,16 @@ class Summary:
     notes : tuple of str
         Lines printed under the table: how each number was made.
     digits : int
-        Digits after the decimal point when printed.
+        Digits after the decimal point when printed, 0 to 17.
     """
 
     title: str
     table: pd.DataFrame
     notes: tuple[str, ...] = field(default=())
     digits: int = 4
+
+    def __post_init__(self) -> None:
+        check_digits(self.digits)
 
     def to_frame(self) -> pd.DataFrame:
         """The table at full precision (a copy)."""
@@ -92,7 +97,7 @@ class Summary:
     def _formatted(self, digits: int | None) -> pd.DataFrame:
         """The cells as text, and the row and column labels, with control characters
         escaped (:func:`printable`): the title and notes are escaped where printed."""
-        d = self.digits if digits is None else digits
+        d = self.digits if digits is None else check_digits(digits)
         table = self.table.apply(lambda col: col.map(lambda v: printable(_fmt(v, d))))
         table = table.rename(index=_printable_label, columns=_printable_label)
         if table.index.nlevels > 1:

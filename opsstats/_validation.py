@@ -2,38 +2,175 @@
 
 Every public function validates its arguments through these helpers so that error
 messages have one form: the argument in backticks, what was expected, what was
-received ("`confidence_level` must be in the open interval (0, 1); got 1.5.").
+received ("`confidence_level` must be in the open interval (0, 1); got 1.5."). A
+received object is described by its type and shape (:func:`describe`), never by the
+repr of a large object.
+
+The rules they enforce (docs/method.md#inputs-and-limits):
+
+* Numbers are real: complex values, strings and booleans are refused where a number is
+  expected, NaN everywhere, and infinity wherever the quantity must be finite (counts,
+  scores, weights and thresholds among them).
+* Integers are exact. Whole-number counts are kept as Python ``int`` up to
+  :data:`MAX_COUNT` (2**63 - 1, what numpy's count arrays hold) and refused above it;
+  integer scores and thresholds keep their integer dtype, so that scores above 2**53
+  are sorted and tied as integers, not through float. Float counts and weights must be
+  finite, and so must their sums (an overflow to inf is refused, not carried along).
+* Sizes are bounded. Every argument that sets how much is drawn or allocated
+  (``n_resamples``, ``n_curves``, ``n_points``, ``depth``, grid ``points``, ...) goes
+  through :func:`check_size`, which estimates the memory the call would allocate and
+  refuses it up front, with the estimate and the limit in the message, when the value
+  is above its maximum or the estimate above :data:`MEMORY_LIMIT`. The limits are the
+  constants below; this is the one place where they are set.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import numbers
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
+    "MEMORY_LIMIT",
+    "MAX_COUNT",
+    "MAX_RESAMPLES",
+    "MAX_CURVES",
+    "MAX_DEPTH",
+    "MAX_CURVE_POINTS",
+    "MAX_GRID_POINTS",
+    "MAX_DIGITS",
     "describe",
+    "format_bytes",
     "check_real",
     "check_count",
+    "check_threshold",
+    "threshold_for",
     "check_probability",
     "check_choice",
     "check_1d",
+    "check_scores",
+    "check_real_array",
     "check_sample_weight",
     "check_same_length",
     "check_confidence_level",
     "check_positive_int",
+    "check_size",
+    "check_resamples",
+    "check_digits",
+    "check_pair",
 ]
+
+# ---------------------------------------------------------------------------- limits
+#: Memory (bytes) that one call may plan to allocate for draws, reference curves or
+#: grids; :func:`check_size` refuses a call whose estimate is above it.
+MEMORY_LIMIT = 2 * 2**30
+#: The largest whole-number count (int64): counts are exact integers up to here.
+MAX_COUNT = 2**63 - 1
+#: Posterior draws or bootstrap resamples of one interval.
+MAX_RESAMPLES = 10_000_000
+#: Curves of a Monte Carlo curve reference (``n_curves``).
+MAX_CURVES = 10_000_000
+#: Depth of the Directed Binary Tree: 2**12 - 1 = 4,095 points per curve. A pass over
+#: its curves holds two (points x 10,000) buffers per worker thread; at this depth (one
+#: worker) the pass peaks at about 1 GB resident, 971 MB measured with 100,000 curves
+#: (benchmarks/results/dbt_memory.md; the old maximum, 14, needed 6.5 GB).
+MAX_DEPTH = 12
+#: Points per reference curve (``BinormalCurves(n_points=)``), endpoints included: the
+#: same as the deepest tree's.
+MAX_CURVE_POINTS = 2**MAX_DEPTH + 1
+#: Points of a standardized curve, of a plotted curve or OPS function, histogram bins.
+MAX_GRID_POINTS = 1_000
+#: Digits of printed numbers (a float64 carries 17 significant digits).
+MAX_DIGITS = 17
+
+_SCALAR_REPR = 60  # characters of a repr shown in a message
+
+
+# ------------------------------------------------------------------------ describing
+def format_bytes(n: float) -> str:
+    """A byte count for messages: ``"512 B"``, ``"3.1 MiB"``, ``"22 GiB"``."""
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            value = n / size
+            return f"{value:.2g} {unit}" if value < 10 else f"{value:,.0f} {unit}"
+    return f"{n:.0f} B"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _SCALAR_REPR else text[: _SCALAR_REPR - 3] + "..."
+
+
+def _type_name(value: Any) -> str:
+    t = type(value)
+    module = t.__module__.split(".")[0]
+    if module in ("builtins", "numpy", "opsstats"):
+        return t.__name__
+    return f"{module} {t.__name__}"
 
 
 def describe(value: Any) -> str:
-    """A short, readable description of a received value for error messages."""
+    """A short, readable description of a received value for error messages.
+
+    Scalars and short strings are shown as their repr; arrays, data frames and other
+    sized objects by their type, shape (or length) and dtype, never by their content, so
+    that a message about a 200,000-row frame stays one line.
+
+    Examples
+    --------
+    >>> describe(1.5), describe("abc"), describe(None)
+    ('1.5', "'abc'", 'None')
+    >>> describe(np.zeros((3, 2)))
+    'an array of shape (3, 2) and dtype float64'
+    >>> describe(pd.DataFrame({"a": range(200_000)}))
+    'a pandas DataFrame of shape (200000, 1)'
+    >>> describe(list(range(1000)))
+    'a list of 1000 items'
+    >>> describe(2**1030)
+    'an integer of 311 digits'
+    """
+    if value is None or isinstance(value, bool | np.bool_):
+        return repr(bool(value)) if value is not None else "None"
+    if isinstance(value, np.generic) and not isinstance(value, np.void):
+        value = value.item()  # np.float64(0.5) is shown as 0.5, np.str_('a') as 'a'
+    if isinstance(value, numbers.Integral):
+        bits = int(value).bit_length()
+        if bits <= 64:
+            return repr(value)
+        digits = len(str(abs(int(value)))) if bits < 4000 else int(bits * math.log10(2)) + 1
+        return f"an integer of {digits} digits"
+    if isinstance(value, numbers.Number):
+        return _short(repr(value))
+    if isinstance(value, str | bytes):
+        return _short(repr(value))
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape} and dtype {value.dtype}"
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return text
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple) and not callable(shape):
+        dtype = getattr(value, "dtype", None)
+        suffix = f" and dtype {dtype}" if dtype is not None and not callable(dtype) else ""
+        return f"a {_type_name(value)} of shape {shape}{suffix}"
+    if isinstance(value, list | tuple | set | frozenset | dict):
+        items = list(itertools.islice(value.items() if isinstance(value, dict) else value, 9))
+        flat = [x for item in items for x in (item if isinstance(value, dict) else (item,))]
+        if len(value) <= 8 and all(
+            x is None or isinstance(x, numbers.Number | str | bytes) for x in flat
+        ):
+            text = repr(value)
+            if len(text) <= _SCALAR_REPR:
+                return text
+        return f"a {type(value).__name__} of {len(value)} items"
+    if hasattr(value, "__len__") and not isinstance(value, type):
+        try:
+            return f"a {_type_name(value)} of length {len(value)}"
+        except TypeError:
+            pass
+    if type(value).__module__.split(".")[0] in ("builtins", "opsstats"):
+        return _short(repr(value))
+    return f"a {_type_name(value)} object"
 
 
 def _is_real_scalar(value: Any) -> bool:
@@ -44,6 +181,7 @@ def _is_real_scalar(value: Any) -> bool:
     )
 
 
+# --------------------------------------------------------------------------- scalars
 def check_real(
     name: str,
     value: Any,
@@ -56,7 +194,12 @@ def check_real(
     """A finite real scalar, optionally within bounds; returns a float."""
     if not _is_real_scalar(value):
         raise TypeError(f"`{name}` must be a real number; got {describe(value)}.")
-    x = float(value)
+    try:
+        x = float(value)
+    except OverflowError:
+        raise ValueError(
+            f"`{name}` must be a finite number; got {describe(value)}, beyond float range."
+        ) from None
     if not np.isfinite(x):
         raise ValueError(f"`{name}` must be finite; got {x!r}.")
     bad_low = low is not None and (x <= low if low_open else x < low)
@@ -72,21 +215,88 @@ def check_real(
 
 
 def check_count(name: str, value: Any, *, integer: bool = False) -> float | int:
-    """A finite non-negative count; an ``int`` when it is integral.
+    """A finite non-negative count: an exact ``int`` when it is a whole number.
 
-    ``integer=True`` is for the places where a count must be a whole number
-    (binomial resampling, exact intervals).
+    Integers (Python or numpy) are kept exactly, up to :data:`MAX_COUNT`; larger ones
+    are refused. Whole floats below 2**53 (where every integer is a float) become
+    ``int``; other floats stay floats. ``integer=True`` is for the places where a count
+    must be a whole number (binomial resampling, exact intervals).
     """
     if not _is_real_scalar(value):
         raise TypeError(f"`{name}` must be a non-negative number; got {describe(value)}.")
+    if isinstance(value, numbers.Integral) or (
+        isinstance(value, np.ndarray) and value.dtype.kind in "iu"
+    ):
+        k = int(value)
+        if k < 0:
+            raise ValueError(f"`{name}` must be a finite non-negative number; got {k!r}.")
+        if k > MAX_COUNT:
+            alternative = "" if integer else ", or a float"
+            raise ValueError(
+                f"`{name}` must be a whole number at most 2**63 - 1 ({MAX_COUNT:,}, the "
+                f"largest exact count){alternative}; got {describe(value)}."
+            )
+        return k
     x = float(value)
     if not np.isfinite(x) or x < 0:
         raise ValueError(f"`{name}` must be a finite non-negative number; got {value!r}.")
-    if x == int(x):
+    if x == int(x) and x < 2.0**53:
         return int(x)
     if integer:
-        raise ValueError(f"`{name}` must be a whole number; got {value!r}.")
+        what = "a whole number" if x != int(x) else "a whole number below 2**53 (exact)"
+        raise ValueError(f"`{name}` must be {what}; got {value!r}.")
     return x
+
+
+def check_threshold(value: Any, *, name: str = "threshold") -> int | float:
+    """A finite real threshold (predict positive where score >= threshold).
+
+    The one check of every threshold (``evaluate``, ``MultiLabel.from_scores``,
+    ``ScoreCurve.confusion_matrix``): NaN, infinite, complex, boolean and non-numeric
+    values are refused, since scores are finite numbers and a threshold outside their
+    range is a mistake more often than a wish. Integers are returned as ``int``, so
+    that integer scores above 2**53 are compared exactly.
+    """
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
+        return int(value)
+    if not _is_real_scalar(value):
+        raise TypeError(f"`{name}` must be a real number; got {describe(value)}.")
+    x = float(value)
+    if not np.isfinite(x):
+        raise ValueError(
+            f"`{name}` must be a finite number (scores are finite, so a threshold of "
+            f"nan or +-inf predicts every row alike); got {x!r}."
+        )
+    return x
+
+
+def threshold_for(dtype: Any, threshold: int | float) -> int | float:
+    """The value to compare scores of ``dtype`` with, so that ``scores >= value`` is
+    exactly ``scores >= threshold`` (numpy compares an int64 array with a float, or a
+    float array with a large int, in float64, which rounds above 2**53).
+
+    Integer scores: ``ceil(threshold)``, a Python int (numpy compares those exactly,
+    whatever their size). Float scores and an integer threshold: the smallest float at
+    or above it.
+
+    Examples
+    --------
+    >>> s = np.array([2**53 + 3], dtype=np.int64)
+    >>> bool((s >= float(2**53 + 4))[0]), bool((s >= threshold_for(s.dtype, float(2**53 + 4)))[0])
+    (True, False)
+    """
+    kind = np.dtype(dtype).kind
+    if kind in "iu":
+        return threshold if isinstance(threshold, int) else math.ceil(threshold)
+    if isinstance(threshold, int):
+        try:
+            f = float(threshold)
+        except OverflowError:
+            return math.inf if threshold > 0 else -math.inf
+        if f < threshold:  # rounded down: the next float up is the first one >= threshold
+            f = float(np.nextafter(f, math.inf))
+        return f
+    return threshold
 
 
 def check_probability(
@@ -104,7 +314,9 @@ def check_confidence_level(value: Any) -> float:
         )
     x = float(value)
     if not (0.0 < x < 1.0):
-        raise ValueError(f"`confidence_level` must be in the open interval (0, 1); got {value!r}.")
+        raise ValueError(
+            f"`confidence_level` must be in the open interval (0, 1); got {describe(value)}."
+        )
     return x
 
 
@@ -113,8 +325,88 @@ def check_positive_int(name: str, value: Any, *, minimum: int = 1) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise TypeError(f"`{name}` must be an integer; got {describe(value)}.")
     if value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {describe(value)}.")
     return int(value)
+
+
+def check_size(
+    name: str,
+    value: Any,
+    *,
+    maximum: int,
+    minimum: int = 1,
+    bytes_each: float = 0.0,
+    overhead: float = 0.0,
+    what: str = "",
+) -> int:
+    """A size argument (how many draws, curves, points, ...): an integer from
+    ``minimum`` to ``maximum`` whose memory estimate, ``overhead + bytes_each * value``
+    bytes, is within :data:`MEMORY_LIMIT`.
+
+    The estimate is of what the call allocates at once (``what`` says for what, e.g.
+    " for the draws of 3 labels"); the message states it and the limit, so that a
+    call that would take tens of GB is refused before it starts.
+
+    Examples
+    --------
+    >>> check_size("n_resamples", 2000, maximum=MAX_RESAMPLES, bytes_each=48)
+    2000
+    >>> check_size("n_resamples", 10**9, maximum=MAX_RESAMPLES, bytes_each=24)
+    Traceback (most recent call last):
+    ...
+    ValueError: `n_resamples` must be at most 10,000,000 and need at most 2 GiB of memory; got 1,000,000,000, which would need about 22 GiB.
+    """
+    n = check_positive_int(name, value, minimum=minimum)
+    need = overhead + bytes_each * n
+    if n > maximum or need > MEMORY_LIMIT:
+        raise ValueError(
+            f"`{name}` must be at most {maximum:,} and need at most "
+            f"{format_bytes(MEMORY_LIMIT)} of memory{what}; got {n:,}, which would need "
+            f"about {format_bytes(need)}."
+        )
+    return n
+
+
+def check_resamples(value: Any, *, bytes_each: float = 64.0, what: str = "") -> int:
+    """``n_resamples``: an integer from 100 to :data:`MAX_RESAMPLES` whose draws
+    (``bytes_each`` bytes each: the draws and the values computed from them) fit in
+    :data:`MEMORY_LIMIT`."""
+    return check_size(
+        "n_resamples",
+        value,
+        minimum=100,
+        maximum=MAX_RESAMPLES,
+        bytes_each=bytes_each,
+        what=what,
+    )
+
+
+def check_digits(value: Any, name: str = "digits") -> int:
+    """Digits of a printed number: an integer from 0 to :data:`MAX_DIGITS`."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise TypeError(
+            f"`{name}` must be an integer from 0 to {MAX_DIGITS}; got {describe(value)}."
+        )
+    if not 0 <= int(value) <= MAX_DIGITS:
+        raise ValueError(
+            f"`{name}` must be an integer from 0 to {MAX_DIGITS} (a float carries 17 "
+            f"significant digits); got {describe(value)}."
+        )
+    return int(value)
+
+
+def check_pair(name: str, value: Any) -> tuple[float, float]:
+    """A pair (low, high) of finite reals with low < high."""
+    expected = f"`{name}` must be a pair (low, high) of finite numbers with low < high"
+    if isinstance(value, str | bytes) or not isinstance(value, tuple | list | np.ndarray):
+        raise TypeError(f"{expected}; got {describe(value)}.")
+    if len(value) != 2:
+        raise ValueError(f"{expected}; got {len(value)} value(s): {describe(value)}.")
+    lo = check_real(f"{name}[0]", value[0])
+    hi = check_real(f"{name}[1]", value[1])
+    if not lo < hi:
+        raise ValueError(f"{expected}; got ({lo!r}, {hi!r}).")
+    return lo, hi
 
 
 def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
@@ -124,62 +416,246 @@ def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
             f"`{name}` must be one of {', '.join(map(repr, choices))}; got {describe(value)}."
         )
     if value not in choices:
-        raise ValueError(f"`{name}` must be one of {', '.join(map(repr, choices))}; got {value!r}.")
+        raise ValueError(
+            f"`{name}` must be one of {', '.join(map(repr, choices))}; got {describe(value)}."
+        )
     return value
 
 
-def check_1d(
-    name: str, values: Any, *, numeric: bool = False, allow_empty: bool = False
-) -> np.ndarray:
-    """A 1-D array from a list, numpy array or pandas Series.
+# ---------------------------------------------------------------------------- arrays
+def _is_pandas(values: Any) -> bool:
+    return isinstance(values, pd.Series | pd.Index | pd.api.extensions.ExtensionArray)
 
-    Numeric arrays are checked for NaN and infinite values; label arrays for missing
-    values (None/NaN).
+
+def _from_pandas(what: str, values: Any) -> np.ndarray:
+    """A numpy array from a pandas object; missing values (``<NA>``, ``NaN``,
+    ``None``, ``NaT``) in nullable or object columns refused by position."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype) or dtype.kind == "O":
+        missing = np.asarray(pd.isna(values), dtype=bool)
+        if missing.ndim == 1 and missing.any():
+            raise ValueError(
+                f"{what} must not contain missing values; got {int(missing.sum())} "
+                f"missing value(s) (<NA>, NaN or None), the first at position "
+                f"{int(np.flatnonzero(missing)[0])}."
+            )
+        numpy_dtype = getattr(dtype, "numpy_dtype", None)
+        if isinstance(dtype, pd.api.extensions.ExtensionDtype) and numpy_dtype is not None:
+            try:
+                return np.asarray(values.to_numpy(dtype=numpy_dtype))
+            except (TypeError, ValueError):
+                pass
+    return np.asarray(values.to_numpy())
+
+
+def _as_array(what: str, values: Any) -> np.ndarray:
+    if _is_pandas(values):
+        return _from_pandas(what, values)
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
+        try:  # polars, pyarrow and other frames' columns
+            return np.asarray(values.to_numpy())
+        except Exception:
+            pass
+    try:
+        return np.asarray(values)
+    except ValueError:
+        raise ValueError(
+            f"{what} must be a 1-D array of scalars; got {describe(values)} whose rows "
+            "have different lengths (a ragged or nested sequence)."
+        ) from None
+
+
+def _is_nested_type(t: type) -> bool:
+    return not issubclass(t, str | bytes) and (
+        issubclass(t, list | tuple | dict | set | np.ndarray) or hasattr(t, "__len__")
+    )
+
+
+def _nested(arr: np.ndarray) -> int | None:
+    """Position of the first element of an object array that is itself a sequence."""
+    items = arr.tolist()
+    nested = {t for t in set(map(type, items)) if _is_nested_type(t)}
+    if not nested:
+        return None
+    return next(i for i, v in enumerate(items) if type(v) in nested)
+
+
+def check_1d(
+    name: str,
+    values: Any,
+    *,
+    numeric: bool = False,
+    allow_empty: bool = False,
+    label: str | None = None,
+) -> np.ndarray:
+    """A 1-D array from a list, numpy array, pandas Series (nullable dtypes too) or
+    another library's column.
+
+    Numeric arrays are checked to be real (not complex, not strings) and free of NaN
+    and infinite values; label arrays for missing values (None, NaN, ``<NA>``). Rows
+    that are themselves sequences (a ragged list, a Parquet list column) are refused.
+    ``label`` replaces "`name`" in messages (e.g. "`score` (column 's')").
     """
+    what = label or f"`{name}`"
     if values is None:
-        raise TypeError(f"`{name}` must be array-like; got None.")
-    if isinstance(values, str | bytes) or np.isscalar(values):
-        raise TypeError(f"`{name}` must be a 1-D array-like; got {describe(values)}.")
-    arr = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+        raise TypeError(f"{what} must be array-like; got None.")
+    if (
+        isinstance(values, str | bytes | dict | set | frozenset)
+        or np.isscalar(values)
+        or isinstance(values, numbers.Number)
+    ):
+        raise TypeError(f"{what} must be a 1-D array-like; got {describe(values)}.")
+    arr = _as_array(what, values)
     if arr.ndim == 2 and 1 in arr.shape:
         arr = arr.reshape(-1)
     if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be 1-dimensional; got an array of shape {arr.shape}.")
+        raise ValueError(f"{what} must be 1-dimensional; got an array of shape {arr.shape}.")
     if arr.size == 0 and not allow_empty:
-        raise ValueError(f"`{name}` must not be empty.")
+        raise ValueError(f"{what} must not be empty.")
+    if arr.dtype.kind == "O":
+        i = _nested(arr)
+        if i is not None:
+            raise ValueError(
+                f"{what} must hold one scalar per row; got {describe(arr[i])} at position "
+                f"{i} (a list or array column?)."
+            )
+        missing = np.asarray(pd.isna(arr), dtype=bool)
+        if missing.any():
+            raise ValueError(
+                f"{what} must not contain missing values; got {int(missing.sum())} "
+                f"missing value(s) (<NA>, NaN or None), the first at position "
+                f"{int(np.flatnonzero(missing)[0])}."
+            )
     if numeric:
-        if arr.dtype.kind == "b":
-            arr = arr.astype(float)
-        if arr.dtype.kind not in "iuf":
-            try:
-                arr = arr.astype(float)
-            except (TypeError, ValueError):
-                raise TypeError(f"`{name}` must be numeric; got dtype {arr.dtype}.") from None
-        if arr.dtype.kind == "f":
-            bad = ~np.isfinite(arr)
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise ValueError(
-                    f"`{name}` must contain only finite numbers; got "
-                    f"{int(bad.sum())} NaN or infinite value(s), the first "
-                    f"at position {i} ({arr[i].item()!r})."
-                )
+        arr = _numeric(what, arr)
     elif arr.dtype.kind == "f":
         bad = np.isnan(arr)
         if bad.any():
             raise ValueError(
-                f"`{name}` must not contain NaN; got {int(bad.sum())} NaN value(s), "
+                f"{what} must not contain NaN; got {int(bad.sum())} NaN value(s), "
                 f"the first at position {int(np.flatnonzero(bad)[0])}."
             )
-    elif arr.dtype.kind == "O":
-        missing = np.array([v is None or (isinstance(v, float) and np.isnan(v)) for v in arr])
-        if missing.any():
+    return arr
+
+
+def _numeric(what: str, arr: np.ndarray) -> np.ndarray:
+    """Real numbers: bool as 0/1, integers kept exactly, objects converted (Python
+    ints to int64 where they fit), complex, strings and dates refused; finite."""
+    kind = arr.dtype.kind
+    if kind == "b":
+        arr = arr.astype(float)
+    elif kind == "c":
+        raise TypeError(f"{what} must hold real numbers; got complex dtype {arr.dtype}.")
+    elif kind in "USMmV":
+        example = f" (e.g. {describe(arr[0])})" if arr.size else ""
+        raise TypeError(f"{what} must be numeric; got dtype {arr.dtype}{example}.")
+    elif kind == "O":
+        items = arr.tolist()
+        for i, v in enumerate(items):
+            if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real):
+                kind_of = "complex" if isinstance(v, numbers.Complex) else "non-numeric"
+                raise TypeError(
+                    f"{what} must be numeric; got a {kind_of} value {describe(v)} at "
+                    f"position {i} (dtype object)."
+                )
+        if all(isinstance(v, numbers.Integral) for v in items):
+            for dtype in (np.int64, np.uint64):
+                try:
+                    return np.array(items, dtype=dtype)
+                except OverflowError:
+                    continue
+            big = next(i for i, v in enumerate(items) if abs(int(v)) > MAX_COUNT)
             raise ValueError(
-                f"`{name}` must not contain missing values; got "
-                f"{int(missing.sum())}, the first at position "
-                f"{int(np.flatnonzero(missing)[0])}."
+                f"{what} must hold integers that fit in 64 bits (or floats); got "
+                f"{describe(items[big])} at position {big}."
+            )
+        try:
+            arr = np.array(items, dtype=float)
+        except OverflowError:
+            big = next(
+                i
+                for i, v in enumerate(items)
+                if isinstance(v, numbers.Integral) and int(v).bit_length() > 1023
+            )
+            raise ValueError(
+                f"{what} must hold numbers within float range; got {describe(items[big])} "
+                f"at position {big}."
+            ) from None
+    if arr.dtype.kind == "f":
+        if arr.dtype != np.float64 and arr.dtype.itemsize < 8:
+            arr = arr.astype(np.float64)
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{what} must contain only finite numbers; got "
+                f"{int(bad.sum())} NaN or infinite value(s), the first "
+                f"at position {i} ({arr[i].item()!r})."
             )
     return arr
+
+
+def check_real_array(name: str, value: Any) -> np.ndarray:
+    """A real number or an array of real numbers (any shape), as float64; NaN and
+    infinity are left to the caller. Strings, booleans, complex values, ragged
+    sequences and non-numeric objects are refused."""
+    if isinstance(value, str | bytes | bool | np.bool_) or value is None:
+        raise TypeError(f"`{name}` must be a number or an array of numbers; got {describe(value)}.")
+    if isinstance(value, numbers.Number) and not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be real; got the complex number {describe(value)}.")
+    try:
+        arr = np.asarray(value.to_numpy() if _is_pandas(value) else value)
+    except ValueError:
+        raise ValueError(
+            f"`{name}` must be a number or a rectangular array of numbers; got "
+            f"{describe(value)} whose rows have different lengths."
+        ) from None
+    kind = arr.dtype.kind
+    if kind == "c":
+        raise TypeError(f"`{name}` must be real; got complex dtype {arr.dtype}.")
+    if kind == "O":
+        flat = arr.ravel().tolist()
+        for v in flat:
+            if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real):
+                raise TypeError(
+                    f"`{name}` must be a number or an array of numbers; got "
+                    f"{describe(value)} holding {describe(v)}."
+                )
+        try:
+            return np.asarray(flat, dtype=float).reshape(arr.shape)
+        except OverflowError:
+            raise ValueError(
+                f"`{name}` must hold numbers within float range; got {describe(value)}."
+            ) from None
+    if kind not in "iuf":
+        raise TypeError(f"`{name}` must be a number or an array of numbers; got {describe(value)}.")
+    return arr.astype(float, copy=False)
+
+
+def check_scores(name: str, values: Any, *, label: str | None = None) -> np.ndarray:
+    """Scores (or thresholds): finite real numbers, kept exact.
+
+    Integer scores stay integers (int64, or uint64 above 2**63), so that scores above
+    2**53 are sorted and tied exactly; booleans become 0.0/1.0 and every float becomes
+    float64 (``longdouble`` scores are refused rather than rounded).
+    """
+    arr = check_1d(name, values, numeric=True, label=label)
+    kind = arr.dtype.kind
+    if kind == "i":
+        return arr.astype(np.int64, copy=False)
+    if kind == "u":
+        if arr.dtype.itemsize < 8 or arr.size == 0 or int(arr.max()) <= MAX_COUNT:
+            return arr.astype(np.int64)
+        return arr.astype(np.uint64, copy=False)
+    if arr.dtype.itemsize > 8:
+        as64 = arr.astype(np.float64)
+        if not np.array_equal(as64, arr):
+            raise TypeError(
+                f"{label or f'`{name}`'} must be float64 or integer scores; got dtype "
+                f"{arr.dtype} whose values float64 would round."
+            )
+        return as64
+    return arr.astype(np.float64, copy=False)
 
 
 def check_same_length(**arrays: np.ndarray | None) -> int:
@@ -196,7 +672,7 @@ def check_same_length(**arrays: np.ndarray | None) -> int:
 
 
 def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Non-negative finite weights of length ``n`` (or None)."""
+    """Non-negative finite weights of length ``n`` (or None) with a finite sum."""
     if sample_weight is None:
         return None
     w = check_1d("sample_weight", sample_weight, numeric=True)
@@ -207,4 +683,12 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError(
             f"`sample_weight` must be non-negative; got {w[i].item()!r} at position {i}."
         )
-    return w.astype(float, copy=False)
+    w = w.astype(float, copy=False)
+    with np.errstate(over="ignore"):
+        total = float(np.sum(w))
+    if not np.isfinite(total):
+        raise ValueError(
+            "`sample_weight` must have a finite sum; got weights that add up to more than "
+            f"a float can hold (the largest is {float(w.max()):g}): scale them down."
+        )
+    return w

@@ -18,6 +18,7 @@ from ._validation import (
     check_real,
     check_same_length,
     check_sample_weight,
+    describe,
 )
 from .exceptions import UndefinedMetricWarning
 from .metrics import BoundMetric, Metric, available_metrics, get_metric, resolve_metric
@@ -73,9 +74,15 @@ class ConfusionMatrix:
 
     def __init__(self, *, tp: float, fp: float, fn: float, tn: float) -> None:
         counts = {k: check_count(k, v) for k, v in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn))}
-        if sum(counts.values()) <= 0:
+        total = sum(counts.values())
+        if total <= 0:
             raise ValueError(
                 "a confusion matrix needs at least one observation; got tp + fp + fn + tn = 0."
+            )
+        if isinstance(total, float) and not np.isfinite(total):
+            raise ValueError(
+                "the counts `tp`, `fp`, `fn` and `tn` must have a finite sum; got counts "
+                f"that add up to more than a float can hold ({', '.join(map(describe, counts.values()))})."
             )
         for k, v in counts.items():
             object.__setattr__(self, "_" + k, v)
@@ -157,9 +164,11 @@ class ConfusionMatrix:
 
         The counts are ``n pi (1 - beta)``, ``n (1 - pi) alpha``, ``n pi beta`` and
         ``n (1 - pi)(1 - alpha)``, not rounded (floats unless they are whole). When
-        all four are within ``1e-9 n`` of whole numbers (rates computed from integer
-        counts), they are returned as those integers; otherwise none is rounded, so
-        that the counts always sum to ``n``.
+        each of the four is within a relative ``1e-9`` of a whole number below 2**53
+        (rates computed from integer counts), they are returned as those integers;
+        otherwise none is rounded, so that the counts always sum to ``n``. The
+        tolerance is per cell and relative: a tiny cell (``n pi beta = 1e-7``) is never
+        snapped to 0.
 
         Examples
         --------
@@ -177,11 +186,14 @@ class ConfusionMatrix:
             n * pi * b,
             n * (1 - pi) * (1 - a),
         )
-        whole = tuple(round(x) for x in cells)
-        # Snap all four or none: snapping a tiny cell (1e-7 of n = 161) to 0 but not
-        # its complement would make the counts sum to 160.9999998 instead of n.
-        if all(abs(x - r) <= 1e-9 * max(1.0, n) for x, r in zip(cells, whole, strict=True)):
-            cells = whole
+        # Snap all four or none: snapping one cell but not its complement would make
+        # the counts sum to 160.9999998 instead of n. The tolerance is relative to each
+        # cell, so a cell of 1e-7 (a tiny beta) stays 1e-7: only a cell that is a
+        # whole number up to rounding (0 exactly, or within 1e-9 of its value) snaps.
+        if all(x < 2.0**53 for x in cells):
+            whole = tuple(round(x) for x in cells)
+            if all(abs(x - r) <= 1e-9 * x for x, r in zip(cells, whole, strict=True)):
+                cells = whole
         tp, fp, fn, tn = cells
         return cls(tp=tp, fp=fp, fn=fn, tn=tn)
 

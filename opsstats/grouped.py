@@ -12,29 +12,35 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from ._labels import positive_mask
 from ._validation import (
+    check_1d,
     check_choice,
     check_confidence_level,
-    check_positive_int,
+    check_resamples,
+    check_scores,
+    check_threshold,
     describe,
+    threshold_for,
 )
 from .confusion import ConfusionMatrix
 from .curves._geometry import CURVES, parse_area, parse_at
 from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
 from .metrics import get_metric
-from .ops import default_reference
-from .uncertainty._draws import check_rng
+from .ops import _check_reference, confusion_matrix_ops, curve_ops, default_reference
+from .uncertainty._draws import root_seed, unit_rng
+from .uncertainty.confusion import _Draws, _Quantity, interval_from_draws, ops_from_draws
 from .uncertainty.curve import METHODS as CURVE_METHODS
+from .uncertainty.curve import curve_ops_intervals
 from .uncertainty.methods import registered_interval_methods
 
-__all__ = ["evaluate", "COLUMNS"]
+__all__ = ["evaluate", "COLUMNS", "DEFAULT_METRICS", "default_metrics"]
 
 #: The columns of a tidy evaluation, after any group or label columns.
 COLUMNS = [
@@ -91,7 +97,7 @@ def _parse_point(text: str) -> tuple[str, dict[str, float] | None]:
     except ValueError:
         raise ValueError(
             f"an operating point is written metric@axis=value, e.g. "
-            f"'precision@recall=0.9'; got {text!r}."
+            f"'precision@recall=0.9'; got {describe(text)}."
         ) from None
 
 
@@ -128,10 +134,44 @@ def parse_metrics(metrics: Any) -> list[MetricSpec]:
             key = get_metric(key).name  # raises for unknown names, listing valid ones
         elif at is not None:
             raise ValueError(
-                f"`at` applies to a metric read off a curve, not to the area {name!r}."
+                f"`at` applies to a metric read off a curve, not to the area {describe(name)}."
             )
         specs.append(MetricSpec(key, None if at is None else dict(at)))
     return specs
+
+
+#: The default ``metrics`` of :func:`evaluate`, by what the data give: confusion-matrix
+#: metrics need predicted labels, curve quantities need scores.
+DEFAULT_METRICS = {
+    "labels": ("f1", "mcc"),
+    "scores": ("roc_auc", "pr_auc"),
+}
+
+
+def default_metrics(*, labels: bool, scores: bool) -> tuple[str, ...]:
+    """The metrics :func:`evaluate` reports when none are asked for: F1 and MCC when
+    predicted labels are given, the ROC and PR AUC when scores are, all four with
+    both.
+
+    Examples
+    --------
+    >>> default_metrics(labels=True, scores=False)
+    ('f1', 'mcc')
+    >>> default_metrics(labels=False, scores=True)
+    ('roc_auc', 'pr_auc')
+    """
+    return (DEFAULT_METRICS["labels"] if labels else ()) + (
+        DEFAULT_METRICS["scores"] if scores else ()
+    )
+
+
+def _counts(t: np.ndarray, p: np.ndarray) -> ConfusionMatrix:
+    return ConfusionMatrix(
+        tp=int(np.count_nonzero(t & p)),
+        fp=int(np.count_nonzero(~t & p)),
+        fn=int(np.count_nonzero(t & ~p)),
+        tn=int(np.count_nonzero(~t & ~p)),
+    )
 
 
 def _row(spec: MetricSpec, n: float, prevalence: float, **values: Any) -> dict[str, Any]:
@@ -152,124 +192,207 @@ def evaluate_unit(
     n_resamples: int = 1000,
     point_reference: Any = None,
     curve_reference: Any = None,
-    rng: np.random.Generator | None = None,
+    root: int = 0,
+    key: tuple = (),
+    truth: np.ndarray | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of the tidy table for one unit (a group, a label, a test set).
 
     Confusion-matrix metrics need ``cm``; curve quantities need ``curve``. Every
-    quantity that cannot be computed gets a row with NaN and the reason.
+    quantity that cannot be computed gets a row with NaN and the reason; ``truth`` (the
+    unit's true labels) gives n and the prevalence when there is neither.
+
+    Intervals: every confusion-matrix metric of the unit takes its value interval and
+    its OPS interval from one set of draws of the unit's confusion matrix, the OPS
+    interval being the value interval's ends mapped through OPS; the curve quantities
+    whose method draws share one set of draws per method and cell layout. Each set's
+    generator is derived from the call's ``root`` seed and the unit's ``key``
+    (:func:`~opsstats.uncertainty._draws.unit_rng`), so a row's interval does not
+    depend on the order of the units nor on which other metrics are asked for.
     """
-    rows = []
     source = cm if cm is not None else curve
-    n = source.n if source is not None else np.nan
-    pi = float(source.prevalence) if source is not None else np.nan
-    for spec in specs:
-        if source is not None and not 0 < pi < 1:
-            absent = "positives" if pi == 0 else "negatives"
-            rows.append(
-                _row(
-                    spec,
-                    n,
-                    pi,
-                    reason=f"no {absent}: OPS and most metrics are undefined with one class absent",
-                )
-            )
-            continue
+    if source is not None:
+        n, pi = source.n, float(source.prevalence)
+    elif truth is not None and truth.size:
+        n, pi = int(truth.size), float(np.mean(truth))
+    else:
+        n, pi = np.nan, np.nan
+    one_class = not np.isnan(pi) and not 0 < pi < 1
+    rows: dict[int, dict[str, Any]] = {}
+    point: list[int] = []
+    on_curve: list[int] = []
+    for i, spec in enumerate(specs):
         obj = cm if spec.kind == "point" else curve
-        if obj is None:
+        if one_class:
+            rows[i] = _one_class_row(spec, obj, n, pi)
+        elif obj is None:
             need = (
                 "predicted labels (`pred`, or `score` with `threshold`)"
                 if spec.kind == "point"
                 else "scores (`score`)"
             )
-            rows.append(_row(spec, n, pi, reason=f"{spec.label} needs {need}"))
-            continue
-        try:
-            rows.append(
-                _evaluate_one(
-                    spec,
-                    obj,
-                    n,
-                    pi,
-                    ci=ci,
-                    curve_ci=curve_ci,
-                    confidence_level=confidence_level,
-                    n_resamples=n_resamples,
-                    point_reference=point_reference,
-                    curve_reference=curve_reference,
-                    rng=rng,
-                )
+            rows[i] = _row(spec, n, pi, reason=f"{spec.label} needs {need}")
+        else:
+            (point if spec.kind == "point" else on_curve).append(i)
+    if point:
+        rows.update(
+            _point_rows(
+                [(i, specs[i]) for i in point],
+                cast(ConfusionMatrix, cm),
+                ci,
+                confidence_level,
+                n_resamples,
+                point_reference,
+                unit_rng(root, key, "confusion matrix"),
             )
-        except ValueError as exc:  # e.g. a bootstrap that needs whole counts
-            rows.append(_row(spec, n, pi, reason=str(exc)))
-    return rows
+        )
+    if on_curve:
+        rows.update(
+            _curve_rows(
+                [(i, specs[i]) for i in on_curve],
+                curve,
+                None if ci is None else curve_ci,
+                confidence_level,
+                n_resamples,
+                curve_reference,
+                lambda method, cells: unit_rng(root, key, "curve", method, cells),
+            )
+        )
+    return [rows[i] for i in range(len(specs))]
 
 
-def _evaluate_one(
-    spec: MetricSpec,
-    obj: Any,
-    n: float,
-    pi: float,
-    *,
+def _one_class_row(spec: MetricSpec, obj: Any, n: float, pi: float) -> dict[str, Any]:
+    """A unit with one class absent: no OPS (there is nothing to rank against), but the
+    metric's value where the registry defines it (F1 of an all-positive group is
+    2 TP / (2 TP + FN), 0 when nothing is predicted positive: 0/0 only when
+    TP + FP + FN = 0)."""
+    absent = "positives" if pi == 0 else "negatives"
+    reason = f"no {absent}: OPS is undefined with one class absent"
+    value = np.nan
+    if spec.kind == "point" and obj is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            value = obj.metric(spec.name)
+        if np.isnan(value):
+            metric = get_metric(spec.name)
+            reason += f"; {metric.label} is 0/0 ({metric.undefined})"
+    elif spec.kind == "curve":
+        reason += "; curve quantities need both classes"
+    else:
+        reason += f"; {spec.label} needs predicted labels (`pred`, or `score` with `threshold`)"
+    return _row(spec, n, pi, value=value, reason=reason)
+
+
+def _point_rows(
+    items: list[tuple[int, MetricSpec]],
+    cm: ConfusionMatrix,
     ci: str | None,
-    curve_ci: str,
     confidence_level: float,
     n_resamples: int,
-    point_reference: Any,
-    curve_reference: Any,
-    rng: np.random.Generator | None,
-) -> dict[str, Any]:
-    if spec.kind == "point":
-        method = ci
-        note = ""
-        ref = point_reference
-        kwargs: dict[str, Any] = {}
-        interval_kwargs: dict[str, Any] = {"method": ci} if ci else {}
-    else:
-        method = None if ci is None else curve_ci
-        note = ""
+    reference: Any,
+    rng: np.random.Generator,
+) -> dict[int, dict[str, Any]]:
+    """The confusion-matrix metrics of one unit, with intervals from one set of draws."""
+    ref = _check_reference(reference, "point", "a confusion-matrix metric")
+    out: dict[int, dict[str, Any]] = {}
+    draws: Any = None
+    no_draws = ""
+    if ci is not None:
+        try:
+            draws = _Draws(
+                cm,
+                ci,
+                n_resamples,
+                rng,
+                prior="jeffreys",
+                prevalence="fixed",
+                stratified=True,
+                show_progress=False,
+            )
+        except ValueError as exc:  # e.g. a bootstrap that needs whole counts
+            no_draws = str(exc)
+    kind = "percentile" if ci == "bootstrap" else "equal-tailed"  # registered: equal-tailed
+    for i, spec in items:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            try:
+                result = confusion_matrix_ops(cm, spec.name, reference=ref)
+            except ValueError as exc:
+                out[i] = _row(spec, cm.n, cm.prevalence, reason=str(exc))
+                continue
+            value_iv = None
+            if draws is not None:
+                quantity = _Quantity(spec.name, {})
+                value_iv = interval_from_draws(cm, quantity, draws, kind, confidence_level).ci
+                result = ops_from_draws(
+                    cm, quantity, result, draws, kind, confidence_level, ref, "strict"
+                )
+        reason = result.details.get("undefined", "")
+        if no_draws:
+            reason = "; ".join(filter(None, (reason, f"no interval: {no_draws}")))
+        out[i] = _result_row(spec, cm.n, cm.prevalence, result, value_iv, reason, "")
+    return out
+
+
+def _curve_rows(
+    items: list[tuple[int, MetricSpec]],
+    curve: Any,
+    curve_ci: str | None,
+    confidence_level: float,
+    n_resamples: int,
+    reference: Any,
+    rng_for: Any,
+) -> dict[int, dict[str, Any]]:
+    """The curve quantities of one unit; those whose interval method draws share one
+    set of draws per method and cell layout."""
+    ref = _check_reference(reference, "curve", "a curve quantity")
+    out: dict[int, dict[str, Any]] = {}
+    quantities: list[tuple[Any, str]] = []
+    notes: list[str] = []
+    for _, spec in items:
+        q = ref._quantity(spec.name, spec.at, None, {})
+        method, note = curve_ci or "auto", ""
         if method == "delong" and not (spec.name == "roc_auc" and spec.at is None):
             method, note = "bootstrap", " (DeLong applies to the ROC AUC only)"
         elif method == "jackknife" and spec.at is not None:
             method, note = "bootstrap", " (the jackknife applies to curve areas only)"
-        ref = curve_reference
-        kwargs = {"at": spec.at} if spec.at else {}
-        interval_kwargs = {"method": method, **kwargs} if method else {}
-    no_interval = ""
+        quantities.append((q, method))
+        notes.append(note)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        if method is None:
-            result = obj.ops(spec.name, reference=ref, **kwargs)
-            value_iv = None
+        if curve_ci is None:
+            results: list[Any] = [curve_ops(curve, q, reference=ref) for q, _ in quantities]
         else:
-            try:
-                result = obj.ops(
-                    spec.name,
-                    reference=ref,
-                    ci=method,
-                    confidence_level=confidence_level,
-                    n_resamples=n_resamples,
-                    rng=rng,
-                    **kwargs,
-                )
-                # a curve's OPS result carries its quantity's interval from the same
-                # draws; a confusion matrix's is computed alongside
-                value_iv = result.details.get("value_ci") if spec.kind != "point" else None
-                if value_iv is None:
-                    value_iv = obj.interval(
-                        spec.name,
-                        confidence_level=confidence_level,
-                        n_resamples=n_resamples,
-                        rng=rng,
-                        **interval_kwargs,
-                    ).ci
-            except ValueError as exc:  # no interval here (e.g. one row of a class):
-                no_interval = str(exc)  # keep the value and its OPS, say why
-                result = obj.ops(spec.name, reference=ref, **kwargs)
-                value_iv = None
-    reason = result.details.get("undefined", "") if isinstance(result.details, dict) else ""
-    if no_interval:
-        reason = "; ".join(filter(None, (reason, f"no interval: {no_interval}")))
+            results = curve_ops_intervals(
+                curve,
+                quantities,
+                reference=ref,
+                confidence_level=confidence_level,
+                n_resamples=n_resamples,
+                rng_for=rng_for,
+            )
+        for (i, spec), (q, _), result, note in zip(items, quantities, results, notes, strict=True):
+            no_interval = ""
+            if isinstance(result, ValueError):  # no interval here (e.g. one row of a class):
+                no_interval = str(result)  # keep the value and its OPS, say why
+                result = curve_ops(curve, q, reference=ref)
+            value_iv = result.details.get("value_ci")
+            reason = result.details.get("undefined", "")
+            if no_interval:
+                reason = "; ".join(filter(None, (reason, f"no interval: {no_interval}")))
+            out[i] = _result_row(spec, curve.n, curve.prevalence, result, value_iv, reason, note)
+    return out
+
+
+def _result_row(
+    spec: MetricSpec,
+    n: float,
+    pi: float,
+    result: Any,
+    value_iv: Any,
+    reason: str,
+    note: str,
+) -> dict[str, Any]:
     out = {
         "value": result.value,
         "ops": result.estimate,
@@ -294,7 +417,7 @@ def evaluate(
     score: str | None = None,
     pred: str | None = None,
     threshold: float | None = None,
-    metrics: Any = ("f1", "mcc", "pr_auc"),
+    metrics: Any = None,
     by: str | Sequence[str] | None = None,
     pos_label: Any = None,
     ci: str | None = "dirichlet",
@@ -319,12 +442,17 @@ def evaluate(
     pred : str, optional
         Column of predicted labels (instead of ``score`` + ``threshold``).
     threshold : float, optional
-        Predict positive where ``score >= threshold``.
-    metrics : list
+        Predict positive where ``score >= threshold``: a finite number (NaN and +-inf
+        are refused; an integer is compared exactly with integer scores).
+    metrics : list, optional
         Confusion-matrix metrics (``"f1"``, ``"mcc"``, ...), curve areas
         (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``, NAUC forms), and
         ``(metric, at)`` pairs for a metric read off the curve, e.g.
-        ``("precision", {"recall": 0.9})``.
+        ``("precision", {"recall": 0.9})``. By default, what the data given allow:
+        ``("f1", "mcc")`` with predicted labels only (``pred``, or ``score`` with
+        ``threshold``, and no curve), ``("roc_auc", "pr_auc")`` with scores only
+        (``score`` without ``threshold``), all four with both (``score`` with
+        ``threshold``, or ``score`` and ``pred``); see :data:`DEFAULT_METRICS`.
     by : str or list of str, optional
         Grouping columns (a subgroup, a month, a test set). None: the whole frame.
     pos_label : label, optional
@@ -347,6 +475,9 @@ def evaluate(
         References for confusion-matrix metrics (default ``Uniform()``) and curve
         quantities (default ``DirectedBinaryTree()``).
     rng : None, int or numpy.random.Generator
+        Seeds every group's draws: one integer is drawn from it, and each group's
+        generator is derived from that integer and the group's key, so that a group's
+        intervals do not depend on the other groups nor on the other metrics.
 
     Returns
     -------
@@ -377,7 +508,6 @@ def evaluate(
     """
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"`data` must be a pandas DataFrame; got {describe(data)}.")
-    specs = parse_metrics(metrics)
     by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
     for arg, col in [
         ("truth", truth),
@@ -385,17 +515,29 @@ def evaluate(
         ("pred", pred),
         *(("by", c) for c in by_cols),
     ]:
-        if col is not None and col not in data.columns:
+        if col is None:
+            continue
+        if not isinstance(col, str | int) or isinstance(col, bool):
+            raise TypeError(f"`{arg}` must be a column name; got {describe(col)}.")
+        if col not in data.columns:
+            shown = ", ".join(map(str, list(data.columns)[:20]))
+            more = f", ... ({len(data.columns)} in all)" if len(data.columns) > 20 else ""
             raise ValueError(
-                f"`{arg}` names a column that is not in `data`: {col!r}; "
-                f"columns: {', '.join(map(str, data.columns))}."
+                f"`{arg}` names a column that is not in `data`: {describe(col)}; "
+                f"columns: {shown}{more}."
             )
     if pred is not None and threshold is not None:
         raise ValueError("give `pred` or `score` with `threshold`, not both.")
     if threshold is not None:
         if score is None:
             raise ValueError("`threshold` needs `score`.")
-        threshold = float(threshold)
+        threshold = check_threshold(threshold)
+    if score is None and pred is None:
+        raise ValueError("give `score` (with `threshold` for confusion-matrix metrics) or `pred`.")
+    labelled = pred is not None or threshold is not None
+    if metrics is None:
+        metrics = default_metrics(labels=labelled, scores=score is not None)
+    specs = parse_metrics(metrics)
     if ci is not None:
         ci = check_choice(
             "ci", ci, ("dirichlet", "bootstrap", "delong", *registered_interval_methods())
@@ -404,16 +546,14 @@ def evaluate(
     if ci == "delong":  # DeLong for curves, the default for confusion-matrix metrics
         ci, curve_ci = "dirichlet", "delong"
     confidence_level = check_confidence_level(confidence_level)
-    n_resamples = check_positive_int("n_resamples", n_resamples, minimum=100)
-    generator = check_rng(rng)
+    n_resamples = check_resamples(n_resamples)
+    root = root_seed(rng)
     if score is None and any(s.kind == "curve" for s in specs):
         raise ValueError(
             "curve quantities ("
             + ", ".join(s.label for s in specs if s.kind == "curve")
             + ") need `score`."
         )
-    if score is None and pred is None:
-        raise ValueError("give `score` (with `threshold` for confusion-matrix metrics) or `pred`.")
 
     # positions, not labels, locate a group's rows: any index (repeated labels too) works
     frame = data[
@@ -425,14 +565,25 @@ def evaluate(
         else frame.groupby(by_cols, sort=True, dropna=False, observed=True)
     )
 
+    truth_values = check_1d("truth", frame[truth], label=f"`truth` (column {describe(truth)})")
+    pred_values = (
+        None
+        if pred is None
+        else check_1d("pred", frame[pred], label=f"`pred` (column {describe(pred)})")
+    )
     all_truth, pos = positive_mask(
-        frame[truth].to_numpy(),
+        truth_values,
         name="truth",
         pos_label=pos_label,
-        other=None if pred is None else frame[pred].to_numpy(),
+        other=pred_values,
         other_name="pred",
     )
-    all_pred = None if pred is None else frame[pred].to_numpy() == pos
+    all_pred = None if pred_values is None else pred_values == pos
+    all_score = (
+        None
+        if score is None
+        else check_scores("score", frame[score], label=f"`score` (column {describe(score)})")
+    )
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs and score is not None:
         # one pass over the reference curves serves every group's prevalence
@@ -462,30 +613,14 @@ def evaluate(
         t = all_truth[rows_of_group]
         cm = curve = None
         if all_pred is not None:
-            p = all_pred[rows_of_group]
-            cm = ConfusionMatrix(
-                tp=int(np.sum(t & p)),
-                fp=int(np.sum(~t & p)),
-                fn=int(np.sum(t & ~p)),
-                tn=int(np.sum(~t & ~p)),
-            )
-        if score is not None:
-            s = g[score].to_numpy(dtype=float)
-            if np.isnan(s).any():
-                raise ValueError(f"`score` column {score!r} has missing values in group {key!r}.")
+            cm = _counts(t, all_pred[rows_of_group])
+        if all_score is not None:
+            s = all_score[rows_of_group]
             if threshold is not None:
-                p = s >= threshold
-                cm = ConfusionMatrix(
-                    tp=int(np.sum(t & p)),
-                    fp=int(np.sum(~t & p)),
-                    fn=int(np.sum(t & ~p)),
-                    tn=int(np.sum(~t & ~p)),
-                )
+                cm = _counts(t, s >= threshold_for(s.dtype, threshold))
             if any(sp.kind == "curve" for sp in specs) and 0 < t.mean() < 1:
                 curve = ScoreCurve.from_scores(t, s)
-        if curve is None and cm is None:
-            cm = ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum()))
-        if cm is not None and (pred is not None or threshold is not None):
+        if cm is not None and labelled:
             confusion[key] = cm
         unit_rows = evaluate_unit(
             specs,
@@ -497,7 +632,9 @@ def evaluate(
             n_resamples=n_resamples,
             point_reference=point_reference,
             curve_reference=curve_reference,
-            rng=generator,
+            root=root,
+            key=key,
+            truth=t,
         )
         for r in unit_rows:
             rows.append({**dict(zip(by_cols, key, strict=True)), **r})
@@ -511,7 +648,7 @@ def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:
     bad = out[out["ops"].isna()]
     if len(bad):
         where = "; ".join(
-            f"{', '.join(f'{c}={r[c]!r}' for c in by_cols) or 'all rows'} / {r['metric']}: "
+            f"{', '.join(f'{c}={describe(r[c])}' for c in by_cols) or 'all rows'} / {r['metric']}: "
             f"{r['reason']}"
             for _, r in bad.head(5).iterrows()
         )

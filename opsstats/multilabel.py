@@ -7,6 +7,7 @@ docs/method.md#multi-label).
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -20,9 +21,13 @@ from ._validation import (
     check_1d,
     check_choice,
     check_confidence_level,
-    check_positive_int,
+    check_digits,
+    check_resamples,
     check_sample_weight,
+    check_scores,
+    check_threshold,
     describe,
+    threshold_for,
 )
 from .confusion import ConfusionMatrix
 from .curves._geometry import CurveArea, curve_area, parse_area, parse_at, value_at
@@ -32,7 +37,7 @@ from .grouped import COLUMNS, MetricSpec, evaluate_unit, parse_metrics
 from .metrics import resolve_metric
 from .ops import _check_reference, confusion_matrix_ops, default_reference
 from .results import ConfidenceInterval, OPSResult
-from .uncertainty._draws import check_rng, equal_tailed, progress
+from .uncertainty._draws import check_rng, equal_tailed, progress, root_seed
 from .uncertainty.confusion import _Draws
 
 __all__ = ["MultiLabel", "MultiLabelOPS", "AVERAGES"]
@@ -42,11 +47,32 @@ _CHUNK_ROWS = 2_000_000  # bootstrap chunk size in (replicates x patterns) cells
 
 
 def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]:
+    if values is None or isinstance(values, str | bytes | dict) or np.isscalar(values):
+        raise TypeError(
+            f"`{name}` must be a 2-D indicator or score matrix (n rows x L labels); got "
+            f"{describe(values)}."
+        )
     if isinstance(values, pd.DataFrame):
         names = list(values.columns)
+        missing = values.isna().to_numpy()
+        if missing.any():
+            i, j = (int(k[0]) for k in np.nonzero(missing))
+            raise ValueError(
+                f"`{name}` must not contain missing values; got {int(missing.sum())} "
+                f"(<NA>, NaN or None), the first in row {i} of column {describe(names[j])}."
+            )
         arr = values.to_numpy()
+        if arr.dtype == object:  # nullable or mixed columns: one numpy dtype if they agree
+            with contextlib.suppress(TypeError, ValueError):
+                arr = np.asarray(values.astype(np.result_type(*values.dtypes)).to_numpy())
     else:
-        arr = np.asarray(values)
+        try:
+            arr = np.asarray(values)
+        except ValueError:
+            raise ValueError(
+                f"`{name}` must be a 2-D matrix (n rows x L labels); got {describe(values)} "
+                "whose rows have different lengths."
+            ) from None
         names = None
     if arr.ndim == 1:
         arr = arr[:, None]
@@ -65,13 +91,19 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
     if names is None:
         names = list(range(arr.shape[1]))
     if len(set(names)) != len(names):
-        raise ValueError(f"label names must be unique; got {names!r}.")
+        repeated = next(v for v in names if names.count(v) > 1)
+        raise ValueError(
+            f"label names must be unique; got {describe(names)} with {describe(repeated)} "
+            "more than once."
+        )
     return arr, names
 
 
 def _indicator(name: str, arr: np.ndarray) -> np.ndarray:
     if arr.dtype.kind == "b":
         return arr
+    if arr.dtype.kind == "O" and np.asarray(pd.isna(arr), dtype=bool).any():
+        raise ValueError(f"`{name}` must not contain missing values (<NA>, NaN or None).")
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"`{name}` must hold 0/1 or booleans; got dtype {arr.dtype}.")
     if arr.dtype.kind == "f" and np.isnan(arr).any():
@@ -80,6 +112,15 @@ def _indicator(name: str, arr: np.ndarray) -> np.ndarray:
     if bad.any():
         raise ValueError(f"`{name}` must hold 0/1 indicators; got {arr[bad].flat[0].item()!r}.")
     return arr.astype(bool)
+
+
+def _scores(name: str, arr: np.ndarray, labels: list[Any]) -> np.ndarray:
+    """Score matrix: each column finite real numbers (integers kept exact)."""
+    cols = [
+        check_scores(name, arr[:, j], label=f"`{name}` (column {describe(labels[j])})")
+        for j in range(arr.shape[1])
+    ]
+    return np.column_stack(cols) if cols else np.empty(arr.shape)
 
 
 @dataclass(frozen=True)
@@ -134,6 +175,7 @@ class MultiLabelOPS:
         return self.table.copy()
 
     def to_string(self, digits: int = 4) -> str:
+        digits = check_digits(digits)
         if self.average is None:
             return f"OPS of {self.metric} for {len(self.table)} labels (no aggregate)"
         text = (
@@ -260,10 +302,10 @@ class MultiLabel:
             raise ValueError(
                 f"`y_true` and `y_score` must have the same shape; got {t.shape} and {s.shape}."
             )
-        s = np.asarray(s, dtype=float)
-        if not np.isfinite(s).all():
-            raise ValueError("`y_score` must contain only finite numbers.")
-        pred = None if threshold is None else s >= float(threshold)
+        s = _scores("y_score", s, names)
+        pred = (
+            None if threshold is None else s >= threshold_for(s.dtype, check_threshold(threshold))
+        )
         return cls(names, _indicator("y_true", t), pred=pred, score=s)
 
     @classmethod
@@ -284,6 +326,16 @@ class MultiLabel:
                 )
                 classes = found.tolist()
         classes = list(classes)
+        if len(set(classes)) != len(classes):
+            raise ValueError(f"`classes` must be distinct; got {describe(classes)}.")
+        unknown_true = set(np.unique(t).tolist()) - set(classes)
+        if unknown_true:
+            shown = sorted(unknown_true, key=lambda v: (str(type(v)), v))
+            raise ValueError(
+                f"`y_true` holds classes not in `classes`: {describe(shown)}; every row's "
+                "true class must be listed (its row would otherwise count as a negative "
+                "of every label)."
+            )
         truth = np.column_stack([t == c for c in classes])
         pred = score = None
         if y_pred is not None:
@@ -294,7 +346,8 @@ class MultiLabel:
                 )
             unknown = set(np.unique(p).tolist()) - set(classes)
             if unknown:
-                raise ValueError(f"`y_pred` holds classes not in `classes`: {sorted(unknown)!r}.")
+                shown = sorted(unknown, key=lambda v: (str(type(v)), v))
+                raise ValueError(f"`y_pred` holds classes not in `classes`: {describe(shown)}.")
             pred = np.column_stack([p == c for c in classes])
         if y_score is not None:
             s, _ = _matrix("y_score", y_score, classes)
@@ -303,7 +356,7 @@ class MultiLabel:
                     f"`y_score` must have one column per class ({len(classes)}) "
                     f"and one row per instance; got shape {s.shape}."
                 )
-            score = np.asarray(s, dtype=float)
+            score = _scores("y_score", s, classes)
         if pred is None and score is None:
             raise TypeError("give `y_pred` or `y_score`.")
         return cls(classes, truth, pred=pred, score=score)
@@ -377,7 +430,11 @@ class MultiLabel:
         """The tidy per-label table for several metrics (label column first), each label
         evaluated on its own, as :func:`opsstats.evaluate` does for groups."""
         specs = parse_metrics(metrics)
-        generator = check_rng(rng)
+        if ci is not None:
+            ci = check_choice("ci", ci, ("dirichlet", "bootstrap"))
+        confidence_level = check_confidence_level(confidence_level)
+        n_resamples = check_resamples(n_resamples)
+        root = root_seed(rng)
         cms = self.confusion_matrices() if self.pred is not None else {}
         curves = self.curves() if self.score is not None else {}
         curve_specs = [(sp.name, sp.at) if sp.at else sp.name for sp in specs if sp.kind == "curve"]
@@ -388,24 +445,18 @@ class MultiLabel:
                 curve_reference.precompute(curve_specs, [c.prevalence for c in curves.values()])
         rows = []
         for j, lab in enumerate(self.labels):
-            cm = cms.get(lab)
-            if cm is None:
-                t = self.truth[:, j]
-                cm = (
-                    ConfusionMatrix(tp=int(t.sum()), fp=0, fn=0, tn=int((~t).sum()))
-                    if lab not in curves
-                    else None
-                )
             for r in evaluate_unit(
                 specs,
-                cm=cm,
+                cm=cms.get(lab),
                 curve=curves.get(lab),
                 ci=ci,
                 confidence_level=confidence_level,
                 n_resamples=n_resamples,
                 point_reference=point_reference,
                 curve_reference=curve_reference,
-                rng=generator,
+                root=root,
+                key=(lab,),
+                truth=self.truth[:, j],
             ):
                 rows.append({"label": lab, **r})
         return pd.DataFrame(rows, columns=["label", *COLUMNS])
@@ -468,7 +519,11 @@ class MultiLabel:
         if ci is not None:
             ci = check_choice("ci", ci, ("bootstrap", "dirichlet"))
         cl = check_confidence_level(confidence_level)
-        n_resamples = check_positive_int("n_resamples", n_resamples, minimum=100)
+        n_resamples = check_resamples(
+            n_resamples,
+            bytes_each=8.0 * (len(self.labels) + 4),
+            what=f" for the draws of {len(self.labels)} label(s)",
+        )
         generator = check_rng(rng)
         kind = spec.kind
         ref = _check_reference(
@@ -569,6 +624,14 @@ class MultiLabel:
             t = self.truth[:, j]
             if unit is None or not 0 < unit.prevalence < 1:
                 absent = "positives" if t.sum() == 0 else "negatives"
+                reason = f"no {absent}: OPS is undefined with one class absent"
+                value = np.nan
+                if spec.kind == "point" and unit is not None:
+                    # the metric's value where the registry defines it (F1 of a label
+                    # without negatives is 0 when nothing is predicted positive)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", UndefinedMetricWarning)
+                        value = unit.metric(spec.name, **params)
                 rows.append(
                     {
                         "label": lab,
@@ -576,9 +639,10 @@ class MultiLabel:
                         "metric": spec.label,
                         "n": t.size,
                         "prevalence": float(t.mean()),
+                        "value": value,
                         "method": "",
                         "reference": "",
-                        "reason": f"no {absent}: OPS is undefined with one class absent",
+                        "reason": reason,
                         "support": float(t.sum()),
                     }
                 )
@@ -732,7 +796,8 @@ class MultiLabel:
         maps = {}
         for j in np.flatnonzero(defined):
             s = cast(np.ndarray, self.score)[:, j]
-            thr, inv = np.unique(-s, return_inverse=True)  # descending thresholds
+            thr, inv = np.unique(s, return_inverse=True)
+            inv = thr.size - 1 - inv  # descending thresholds (no negation: exact for ints)
             cells = inv * 2 + self.truth[:, j]
             maps[j] = (
                 thr.size,

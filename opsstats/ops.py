@@ -8,13 +8,15 @@ distribution. ``ConfusionMatrix.ops`` and ``ScoreCurve.ops`` call them.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .curves._geometry import CurveArea, curve_area, parse_at, value_at
+from ._validation import MAX_GRID_POINTS, check_1d, check_choice, check_size, describe
+from .curves._geometry import X_AXES, CurveArea, curve_area, parse_at, value_at
 from .exceptions import UndefinedMetricWarning
 from .reference.base import CurveReference, PointReference, ReferenceDistribution
 from .reference.dbt import DirectedBinaryTree
@@ -50,7 +52,7 @@ def _check_reference(reference: Any, kind: str, what: str) -> ReferenceDistribut
             if kind == "point"
             else "a curve reference such as DirectedBinaryTree()"
         )
-        raise TypeError(f"`reference` for {what} must be {other}; got {reference!r}.")
+        raise TypeError(f"`reference` for {what} must be {other}; got {describe(reference)}.")
     return reference
 
 
@@ -153,6 +155,28 @@ def curve_ops(
     return ref.ops(quantity, value, prevalence=pi, ties=ties)
 
 
+def _grid(points: Any, reference: Any) -> np.ndarray:
+    """The points of a standardized curve: ``k / (points + 1)`` for an integer, or the
+    given points, each in (0, 1]; at most :data:`~opsstats._validation.MAX_GRID_POINTS`,
+    and few enough that their reference values (8 bytes per reference curve and point)
+    fit in memory."""
+    per_point = 8.0 * getattr(reference, "n_curves", getattr(reference, "size", 1))
+    what = f" for the values of {reference.description} at every point"
+    if isinstance(points, numbers.Number) or np.ndim(points) == 0:
+        k = check_size("points", points, maximum=MAX_GRID_POINTS, bytes_each=per_point, what=what)
+        return np.arange(1, k + 1) / (k + 1)
+    grid = check_1d("points", points, numeric=True).astype(float)
+    check_size("points", grid.size, maximum=MAX_GRID_POINTS, bytes_each=per_point, what=what)
+    outside = (grid <= 0) | (grid > 1)
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            f"`points` must lie in (0, 1] (operating points on the axis); got "
+            f"{float(grid[i])!r} at position {i}."
+        )
+    return grid
+
+
 def standardized_curve(
     curve: Any,
     metric: str = "precision",
@@ -176,7 +200,8 @@ def standardized_curve(
     axis : {"recall", "fpr", "rate"}
     points : int or array-like
         Number of equally spaced interior points ``k / (points + 1)`` (default 20, as
-        the paper's figures), or the points themselves. The end x = 1 is left out by
+        the paper's figures; an integer from 1 to 1,000), or the points themselves, in
+        (0, 1]. The end x = 1 is left out by
         default: every reference curve ends at (alpha, beta) = (1, 0), so the OPS there
         says nothing about the classifier (1 or 0 by the tie rule).
     reference : CurveReference, optional
@@ -198,11 +223,8 @@ def standardized_curve(
     (['recall', 'value', 'ops', 'standard_error'], [0.2, 0.4, 0.6, 0.8])
     """
     ref = _check_reference(reference, "curve", "a standardized curve")
-    grid = (
-        np.arange(1, int(points) + 1) / (int(points) + 1)
-        if np.ndim(points) == 0
-        else np.asarray(points, dtype=float)
-    )
+    axis = check_choice("axis", axis, tuple(X_AXES))
+    grid = _grid(points, ref)
     quantities = [parse_at(metric, {axis: float(u)}) for u in grid]
     if hasattr(ref, "precompute"):
         ref.precompute(quantities, curve.prevalence)

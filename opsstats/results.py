@@ -10,6 +10,7 @@ import pandas as pd
 
 from ._seam import upcall
 from ._summary import Summary
+from ._validation import check_digits
 
 __all__ = ["ConfidenceInterval", "OPSResult", "IntervalResult"]
 
@@ -122,6 +123,7 @@ class OPSResult(_PlotsDraws):
 
     def to_string(self, digits: int = 4) -> str:
         """One line that says the number and how it was made."""
+        digits = check_digits(digits)
         if np.ndim(self.estimate) != 0:
             n = np.size(self.estimate)
             return f"OPS of {n} values of {self.metric} ({self._how(digits)}); see .to_frame()"
@@ -237,6 +239,7 @@ class IntervalResult(_PlotsDraws):
 
     def to_string(self, digits: int = 4) -> str:
         """E.g. ``F1 score = 0.6366, 95% CI 0.6051-0.6667 (Dirichlet-multinomial, ...)``."""
+        digits = check_digits(digits)
         text = (
             f"{self.quantity} = {self.estimate:.{digits}f}, "
             f"{100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"

@@ -292,6 +292,7 @@ def test_count_resampling_matches_naive_row_resampling(data, which, stratified):
 
 
 @pytest.mark.parametrize("dataset", DATASETS)
+@pytest.mark.filterwarnings("ignore:Every one of the 20000 draws:UserWarning")  # "perfect"
 def test_stratified_bootstrap_matches_proc(dataset):
     # set.seed(1); ci.auc(r, method="bootstrap", boot.n=20000, boot.stratified=TRUE)
     # Monte Carlo on both sides: tolerance 0.01 (see the module docstring).
@@ -420,9 +421,10 @@ def test_undefined_resamples_are_counted_and_reported():
     # (18/20)^20 = 0.1216, and then no curve.
     y = np.array([1, 1] + [0] * 18)
     s = np.linspace(0, 1, 20)[::-1]
-    r = ScoreCurve.from_scores(y, s).interval(
-        "pr_auc", method="bootstrap", stratified=False, n_resamples=4000, rng=0
-    )
+    with pytest.warns(UserWarning, match=r"the interval \[1, 1\] has no width"):
+        r = ScoreCurve.from_scores(y, s).interval(
+            "pr_auc", method="bootstrap", stratified=False, n_resamples=4000, rng=0
+        )
     p = 0.9**20
     assert abs(r.n_undefined - 4000 * p) < 4 * np.sqrt(4000 * p * (1 - p))
     assert r.draws.size == 4000 - r.n_undefined
@@ -455,13 +457,19 @@ def test_top_k_is_the_rate_point():
 
 
 # ---------------------------------------------------------------------------- OPS
-def test_ops_bootstrap_interval_maps_order_statistics_and_adds_mc_error():
+def test_ops_bootstrap_interval_maps_the_value_interval_and_adds_mc_error():
     curve = _curve("medium")
     r = curve.ops("pr_auc", reference=REF, ci="bootstrap", n_resamples=1000, rng=4)
     iv = curve.interval("pr_auc", method="bootstrap", n_resamples=1000, rng=4)
-    ops_all = REF.ops("pr_auc", iv.draws, prevalence=curve.prevalence).estimate
     mapped = r.details["ci_without_reference_error"]
-    assert mapped == pytest.approx(tuple(np.quantile(ops_all, [0.025, 0.975])), abs=1e-12)
+    # the value interval's ends mapped through OPS, exactly; close to the quantiles of
+    # the OPS of every resample (up to the reference's steps of 1/G)
+    ends = REF.ops("pr_auc", list(iv.ci), prevalence=curve.prevalence).estimate
+    assert tuple(mapped) == tuple(ends)
+    ops_all = REF.ops("pr_auc", iv.draws, prevalence=curve.prevalence).estimate
+    assert mapped == pytest.approx(
+        tuple(np.quantile(ops_all, [0.025, 0.975])), abs=2 / REF.n_curves
+    )
     assert r.details["value_ci"] == iv.ci
     # the Monte Carlo error of the reference widens both ends, in quadrature
     se_low, se_high = r.details["reference_standard_error_at_ends"]
@@ -786,7 +794,8 @@ def test_auto_needs_two_rows_of_each_class():
         with pytest.raises(ValueError, match="needs at least 2 positives and 2 negatives"):
             one.interval(name)
     # the percentile bootstrap still resamples, when asked for explicitly
-    assert np.isfinite(one.interval("pr_auc", method="bootstrap", rng=0).ci.low)
+    with pytest.warns(UserWarning, match="has no width and is misleading"):
+        assert np.isfinite(one.interval("pr_auc", method="bootstrap", rng=0).ci.low)
 
 
 @pytest.mark.parametrize("n_small, warns", [(2, True), (9, True), (10, False)])
@@ -1017,7 +1026,7 @@ def test_dirichlet_functional_is_the_weighted_curve_with_pseudo_rows(data, a):
         (CurveArea("roc", "trapezoid", False), roc_auc_score),
         (CurveArea("pr", "step", False), average_precision_score),
     ):
-        got = _dirichlet_values(curve, quantity, 3, a, _MeanWeights(), False)
+        got = _dirichlet_values(curve, [quantity], 3, a, _MeanWeights(), False)[0]
         assert got == pytest.approx(np.full(3, ref(yy, ss, sample_weight=w)), rel=1e-12)
 
 
@@ -1048,7 +1057,7 @@ def test_dirichlet_draws_follow_the_row_by_row_posterior(name):
     y, s = _data("small_ties")
     curve = ScoreCurve.from_scores(y, s)
     quantity = parse_area(name)
-    fast = _dirichlet_values(curve, quantity, 3000, 0.5, np.random.default_rng(5), False)
+    fast = _dirichlet_values(curve, [quantity], 3000, 0.5, np.random.default_rng(5), False)[0]
     metric = roc_auc_score if name == "roc_auc" else average_precision_score
     slow = slow_dirichlet_draws(y, s, 0.5, 3000, np.random.default_rng(6), metric)
     assert stats.ks_2samp(fast, slow).pvalue > 0.01

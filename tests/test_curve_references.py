@@ -44,7 +44,7 @@ def test_binormal_curves_are_monotone_and_reproducible():
 @pytest.mark.parametrize(
     "kwargs, exc, match",
     [
-        ({"separation": (1.0, -1.0)}, ValueError, "`separation` must be \\(low, high\\)"),
+        ({"separation": (1.0, -1.0)}, ValueError, "`separation` must be a pair \\(low, high\\)"),
         ({"log_slope_sd": -0.1}, ValueError, "`log_slope_sd` must be in \\[0, inf\\); got -0.1"),
         ({"n_points": 2}, ValueError, "`n_points` must be an integer >= 3; got 2"),
         ({"n_curves": 5}, ValueError, "`n_curves` must be an integer >= 100; got 5"),

@@ -90,7 +90,8 @@ def test_constructor_is_keyword_only():
             (["a", "b", "a"], ["a", None, "b"]),
             {"pos_label": "a"},
             ValueError,
-            r"`y_pred` must not contain missing values; got 1, the first at position 1\.",
+            r"`y_pred` must not contain missing values; got 1 missing value\(s\) \(<NA>, NaN "
+            r"or None\), the first at position 1\.",
         ),
         # shapes
         (
@@ -187,7 +188,7 @@ def test_constructor_is_keyword_only():
             ([0, 1], [0, 1]),
             {"sample_weight": ["a", "b"]},
             TypeError,
-            r"`sample_weight` must be numeric; got dtype <U1\.",
+            r"`sample_weight` must be numeric; got dtype <U1 \(e\.g\. 'a'\)\.",
         ),
         (
             ([0, 1], [0, 1]),

@@ -32,6 +32,7 @@ REQUIRED = (
     "multi-label",
     "published-values",
     "departures-from-the-paper",
+    "inputs-and-limits",
 )
 
 #: The specification's file name, spelled in two pieces so that this file does not

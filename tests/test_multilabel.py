@@ -210,7 +210,7 @@ def test_macro_ops_bootstrap_coverage_small():
         (
             lambda: MultiLabel.from_scores(np.zeros((3, 2)), np.full((3, 2), np.nan)),
             ValueError,
-            "`y_score` must contain only finite numbers",
+            r"`y_score` \(column 0\) must contain only finite numbers",
         ),
     ],
 )

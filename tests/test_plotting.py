@@ -557,7 +557,7 @@ def test_standardized_curve_errors(dbt):
 
 
 def test_standardized_curve_bad_axis(dbt, curve):
-    with pytest.raises(ValueError, match="the key of `at` must be one of"):
+    with pytest.raises(ValueError, match="`axis` must be one of 'recall'"):
         plot_standardized_curve(curve, axis="threshold", reference=dbt)
 
 

@@ -466,7 +466,8 @@ def test_confusion_matrix_at_threshold_matches_from_predictions(data, weighted):
     y, s, w = data
     w = w if weighted else None
     curve = ScoreCurve.from_scores(y, s, sample_weight=w)
-    candidates = [*list(np.unique(s)), s.min() - 1, s.max() + 1, np.inf, -np.inf, float(np.mean(s))]
+    # (a threshold must be finite: +-inf are refused, tested in TestErrors)
+    candidates = [*list(np.unique(s)), s.min() - 1, s.max() + 1, float(np.mean(s))]
     for t in candidates:
         got = curve.confusion_matrix(threshold=t)
         want = ConfusionMatrix.from_predictions(y, (s >= t).astype(int), sample_weight=w)
@@ -667,8 +668,9 @@ class TestErrors:
             match="`ties` must be one of 'interpolate', 'include', 'exclude'; got 'random'",
         ):
             c.confusion_matrix(top_k=1, ties="random")
-        with pytest.raises(ValueError, match="`threshold` must be a number; got nan"):
-            c.confusion_matrix(threshold=np.nan)
+        for bad in (np.nan, np.inf, -np.inf):
+            with pytest.raises(ValueError, match=r"`threshold` must be a finite number .*; got"):
+                c.confusion_matrix(threshold=bad)
         with pytest.raises(TypeError, match="`threshold` must be a real number"):
             c.confusion_matrix(threshold="0.2")
         with pytest.raises(ValueError, match="`top_k` must be at most"):

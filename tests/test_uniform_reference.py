@@ -12,6 +12,7 @@ from scipy import integrate, optimize
 from opsstats.metrics import available_metrics, register_metric, resolve_metric, unregister_metric
 from opsstats.reference import _uniform_closed_forms as cf
 from opsstats.reference._quadrature import UniformSquare, exact_ops
+from opsstats.reference.beta import BetaErrors
 from opsstats.reference.uniform import Uniform
 
 U = Uniform()
@@ -485,6 +486,49 @@ def test_printed_result_says_how():
         "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
     )
     res = U.ops("markedness", [0.1, 0.2], prevalence=0.1)
-    assert res.method == "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
+    assert res.method == "exact (closed form)"  # since issue 17; quadrature before
+    register_metric(
+        "issue17_user_metric", lambda p, a, b: 1 - a - b, direction="higher", range=(-1, 1)
+    )
+    try:
+        res = U.ops("issue17_user_metric", [0.1, 0.2], prevalence=0.1)
+        assert res.method == "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
+    finally:
+        unregister_metric("issue17_user_metric")
     assert res.is_exact
     assert Uniform() == U and hash(U) == hash(Uniform())
+
+
+@pytest.mark.parametrize("k", [3, 5, 8, 9, 10, 12])
+def test_markedness_closed_form_at_tiny_prevalence(k):
+    """Issue 17, item 10: the quadrature took 40 s at prevalence 1e-8 and over 15 minutes
+    at 1e-9; the closed form is checked against a 50-digit decimal computation from the
+    count definition (benchmarks/markedness_reference.py: bisection and graded
+    Gauss-Legendre, independent of the closed form) at mu = pi, 0.5 and -0.5."""
+    from benchmarks.markedness_reference import markedness_ops
+
+    pi = 10.0**-k
+    for mu in (pi, 0.5, -0.5):
+        exact = markedness_ops(pi, mu)
+        assert abs(U.ops("markedness", mu, prevalence=pi).estimate - exact) <= 2e-16
+        # the quadrature engine, with the closed-form level set (BetaErrors(1, 1, 1, 1) is
+        # the uniform distribution without the closed forms)
+        beta = BetaErrors(1, 1, 1, 1).ops("markedness", mu, prevalence=pi).estimate
+        assert abs(beta - exact) <= 1e-15
+
+
+def test_quadrature_refuses_what_it_cannot_resolve():
+    """A user metric evaluated with too few digits (markedness written out anew, without
+    its level set, at prevalence 1e-9) is refused within the piece budget, not integrated
+    for a quarter of an hour."""
+    from opsstats.metrics import get_metric
+
+    func = get_metric("markedness").func
+    register_metric(
+        "issue17_rough", lambda p, a, b: func(p, a, b), direction="higher", range=(-1, 1)
+    )
+    try:
+        with pytest.raises(ValueError, match=r"did not reach its tolerance .* within 2048"):
+            U.ops("issue17_rough", 1e-9, prevalence=1e-9)
+    finally:
+        unregister_metric("issue17_rough")

@@ -16,7 +16,14 @@ from typing import Any, cast
 import numpy as np
 
 from .._labels import infer_pos_label, positive_mask
-from .._validation import check_1d, check_same_length, check_sample_weight
+from .._validation import (
+    MAX_COUNT,
+    check_1d,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    describe,
+)
 
 __all__ = [
     "EXACT_INT",
@@ -31,11 +38,14 @@ __all__ = [
     "merge_sorted",
     "as_counts",
     "check_counts",
+    "check_total",
     "scalar",
 ]
 
 # Counts are stored as int64 when they are whole numbers. Float sums of whole numbers
-# are exact below 2**53, so converting them then loses nothing.
+# are exact below 2**53, so converting them then loses nothing. Integer counts are
+# exact up to 2**63 - 1 (MAX_COUNT); a total above it is refused. Integer scores keep
+# their integer dtype (docs/method.md#inputs-and-limits).
 EXACT_INT = 2.0**53
 
 
@@ -50,12 +60,11 @@ def score_counts(
     of :func:`weighted_blocks`, cumulated by :func:`cumulate`.
     """
     t = check_1d("y_true", y_true)
-    s = check_1d("y_score", y_score, numeric=True)
+    s = check_scores("y_score", y_score)
     n = check_same_length(y_true=t, y_score=s)
     w = check_sample_weight(sample_weight, n)
     is_pos = class_mask(t, pos_label)
     check_both_classes(is_pos, None)
-    s = s.astype(np.float64, copy=False)
     if w is not None:
         keep = w != 0
         if not keep.all():
@@ -73,10 +82,11 @@ def aggregated_counts(
     """Thresholds and cumulative TP and FP counts of per-score counts in any order
     (``ScoreCurve.from_counts``): checked, rows without data dropped, repeated scores
     merged."""
-    thr = check_1d("thresholds", thresholds, numeric=True).astype(np.float64, copy=False)
+    thr = check_scores("thresholds", thresholds)
     pos = check_counts("positives", positives)
     neg = check_counts("negatives", negatives)
     check_same_length(thresholds=thr, positives=pos, negatives=neg)
+    check_total(pos, neg, ("positives", "negatives"))
     for name, c in (("positives", pos), ("negatives", neg)):
         if not c.sum() > 0:
             raise ValueError(
@@ -100,9 +110,9 @@ def check_cumulative(
     """Checked arrays of given cumulative counts (``ScoreCurve(thresholds, tps, fps)``):
     thresholds as float64, the counts through :func:`as_counts` (both float64 when only
     one is whole). Possibly the caller's arrays: copy before storing."""
-    thr = check_1d("thresholds", thresholds, numeric=True).astype(np.float64, copy=False)
-    tp = as_counts(check_1d("tps", tps, numeric=True))
-    fp = as_counts(check_1d("fps", fps, numeric=True))
+    thr = check_scores("thresholds", thresholds)
+    tp = as_counts(check_1d("tps", tps, numeric=True), "tps")
+    fp = as_counts(check_1d("fps", fps, numeric=True), "fps")
     check_same_length(thresholds=thr, tps=tp, fps=fp)
     if thr.size > 1 and not np.all(thr[1:] < thr[:-1]):
         i = int(np.flatnonzero(thr[1:] >= thr[:-1])[0])
@@ -117,6 +127,7 @@ def check_cumulative(
                 f"`{name}` must be non-negative and non-decreasing "
                 "(cumulative counts at decreasing thresholds)."
             )
+    check_total(tp[-1:], fp[-1:], ("tps", "fps"))
     total = tp + fp
     if total[0] <= 0 or (total.size > 1 and np.any(total[1:] <= total[:-1])):
         raise ValueError(
@@ -146,7 +157,7 @@ def cumulate(
     fp = as_counts(np.cumsum(neg))
     if tp.dtype != fp.dtype:
         tp, fp = tp.astype(np.float64), fp.astype(np.float64)
-    return np.ascontiguousarray(thresholds, dtype=np.float64), tp, fp
+    return np.ascontiguousarray(thresholds), tp, fp
 
 
 # ----------------------------------------------------------------------- the classes
@@ -296,7 +307,7 @@ def merge_sorted(
     at += np.arange(small.size)
     from_small = np.zeros(n, dtype=bool)
     from_small[at] = True
-    merged = np.empty(n, dtype=np.float64)
+    merged = np.empty(n, dtype=np.result_type(small, large))
     merged[at] = small
     from_large = ~from_small
     merged[from_large] = large
@@ -309,8 +320,16 @@ def merge_sorted(
 
 
 # ------------------------------------------------------------------------ the counts
-def as_counts(x: np.ndarray) -> np.ndarray:
-    """int64 when every count is a whole number (exactly representable), else float64."""
+def as_counts(x: np.ndarray, name: str = "counts") -> np.ndarray:
+    """int64 when every count is a whole number (exactly representable), else float64.
+
+    Unsigned counts above 2**63 - 1 are refused (they would wrap negative in int64)."""
+    if x.dtype.kind == "u" and x.size and int(x.max()) > MAX_COUNT:
+        i = int(np.argmax(x > MAX_COUNT))
+        raise ValueError(
+            f"`{name}` must hold counts at most 2**63 - 1 ({MAX_COUNT:,}); got "
+            f"{describe(x[i].item())} at position {i}."
+        )
     if x.dtype.kind in "iub":
         return x.astype(np.int64, copy=False)
     x = x.astype(np.float64, copy=False)
@@ -320,13 +339,35 @@ def as_counts(x: np.ndarray) -> np.ndarray:
 
 
 def check_counts(name: str, values: Any) -> np.ndarray:
+    """Non-negative counts (or weight totals) per row: whole numbers as int64 (exact),
+    others as float64."""
     arr = check_1d(name, values, numeric=True)
     if (arr < 0).any():
         i = int(np.flatnonzero(arr < 0)[0])
         raise ValueError(
             f"`{name}` must be non-negative counts; got {arr[i].item()!r} at position {i}."
         )
-    return arr
+    return as_counts(arr, name) if arr.dtype.kind in "iu" else arr
+
+
+def check_total(pos: np.ndarray, neg: np.ndarray, names: tuple[str, str]) -> None:
+    """The counts of both classes must add up to a number the curve can hold: at most
+    2**63 - 1 for whole-number counts (int64 sums would wrap), finite for floats."""
+    with np.errstate(over="ignore"):
+        approx = float(np.sum(pos, dtype=np.float64)) + float(np.sum(neg, dtype=np.float64))
+    if not np.isfinite(approx):
+        raise ValueError(
+            f"`{names[0]}` and `{names[1]}` must have a finite total; got counts that add "
+            "up to more than a float can hold: scale them down."
+        )
+    if pos.dtype.kind in "iu" and neg.dtype.kind in "iu" and approx > 2.0**62:
+        exact = sum(int(v) for v in pos.tolist()) + sum(int(v) for v in neg.tolist())
+        if exact > MAX_COUNT:
+            raise ValueError(
+                f"`{names[0]}` and `{names[1]}` must add up to at most 2**63 - 1 "
+                f"({MAX_COUNT:,}), the largest exact count; got a total of "
+                f"{describe(exact)}."
+            )
 
 
 def scalar(x: Any) -> int | float:

@@ -98,7 +98,9 @@ def curve_xy(
                 first = q[..., 0] == 0
                 y[..., 0] = np.where(first, y[..., 1], y[..., 0])
             return (tpr, y) if curve == "pr" else (q, y)
-    raise ValueError(f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {curve!r}.")
+    raise ValueError(
+        f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {describe(curve)}."
+    )
 
 
 def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
@@ -116,7 +118,9 @@ def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
         elif rule == "trapezoid":
             h = 0.5 * (y[..., 1:] + y[..., :-1])
         else:
-            raise ValueError(f"`rule` must be one of {', '.join(map(repr, RULES))}; got {rule!r}.")
+            raise ValueError(
+                f"`rule` must be one of {', '.join(map(repr, RULES))}; got {describe(rule)}."
+            )
         return np.where(dx > 0, h * dx, 0.0).sum(axis=-1)
 
 
@@ -136,7 +140,9 @@ def ideal_auc(curve: str, prevalence: float) -> float:
         return 1.0 + float(np.log(1.0 / prevalence))
     if curve == "gain":
         return 1.0 - prevalence / 2.0
-    raise ValueError(f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {curve!r}.")
+    raise ValueError(
+        f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {describe(curve)}."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +175,11 @@ class CurveArea:
     @property
     def key(self) -> str:
         return f"{self.name}[{self.rule}]"
+
+    @property
+    def cache_key(self) -> str:
+        """The key of cached reference values (an area involves no registered metric)."""
+        return self.key
 
     direction = "higher"
     higher_is_better = True
@@ -208,6 +219,12 @@ class OperatingPoint:
     @property
     def key(self) -> str:
         return f"{self.metric.key}@{self.axis}={self.x!r}"
+
+    @property
+    def cache_key(self) -> tuple[str, Any]:
+        """The key of cached reference values: the text key and the metric object, so
+        that a metric registered again under the same name is not served old values."""
+        return (self.key, self.metric.metric)
 
     @property
     def direction(self) -> str:
@@ -267,9 +284,9 @@ def parse_area(name: str, rule: str | None = None) -> CurveArea:
     if curve not in CURVES:
         valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES]
         raise ValueError(
-            f"unknown curve quantity {name!r}; valid names: {', '.join(valid)} "
-            "(or a registered metric with `at={'recall': u}`, `{'fpr': u}` "
-            "or `{'rate': u}`)."
+            f"`metric` must be a curve quantity, {', '.join(valid)} (or a registered "
+            "metric with `at={'recall': u}`, `{'fpr': u}` or `{'rate': u}`); got the "
+            f"unknown curve quantity {describe(name)}."
         )
     rule = DEFAULT_RULE[curve] if rule is None else check_choice("rule", rule, RULES)
     return CurveArea(curve, rule, normalized)
@@ -286,7 +303,8 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
     axis = X_AXES.get(str(axis_name).lower())
     if axis is None:
         raise ValueError(
-            f"the key of `at` must be one of {', '.join(map(repr, X_AXES))}; got {axis_name!r}."
+            f"the key of `at` must be one of {', '.join(map(repr, X_AXES))}; got "
+            f"{describe(axis_name)}."
         )
     u = check_probability(f"at[{axis_name!r}]", u)
     if u <= 0.0:

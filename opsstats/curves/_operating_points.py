@@ -15,25 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive_int, check_real, describe
+from .._validation import check_positive_int, check_real, threshold_for
 from ._counting import scalar
 
-__all__ = ["TOP_K_TIES", "check_threshold", "check_top_k", "counts_at_threshold", "counts_at_top_k"]
+__all__ = ["TOP_K_TIES", "check_top_k", "counts_at_threshold", "counts_at_top_k"]
 
 #: How ``confusion_matrix(top_k=K)`` treats a tie block that straddles the K-th row.
 TOP_K_TIES = ("interpolate", "include", "exclude")
-
-
-def check_threshold(value: Any) -> float:
-    """A real threshold; +-inf allowed (above or below every score), NaN refused."""
-    if isinstance(value, bool | np.bool_) or not isinstance(
-        value, int | float | np.integer | np.floating
-    ):
-        raise TypeError(f"`threshold` must be a real number; got {describe(value)}.")
-    t = float(value)
-    if np.isnan(t):
-        raise ValueError("`threshold` must be a number; got nan.")
-    return t
 
 
 def check_top_k(top_k: Any, n: int | float, is_integer: bool) -> float:
@@ -55,8 +43,18 @@ def check_top_k(top_k: Any, n: int | float, is_integer: bool) -> float:
 def counts_at_threshold(
     thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray, t: float
 ) -> tuple[int | float, int | float]:
-    """(TP, FP) of the rule "predict positive where score >= t"."""
-    k = thresholds.size - int(np.searchsorted(thresholds[::-1], t, "left"))
+    """(TP, FP) of the rule "predict positive where score >= t".
+
+    The comparison is exact whatever the sizes (integer scores are compared with
+    ``ceil(t)`` in integers, see :func:`opsstats._validation.threshold_for`)."""
+    at: Any = threshold_for(thresholds.dtype, t)
+    if thresholds.dtype.kind in "iu":
+        if at > int(thresholds[0]):
+            return 0, 0
+        if at <= int(thresholds[-1]):
+            return scalar(tps[-1]), scalar(fps[-1])
+        at = np.asarray(at, dtype=thresholds.dtype)
+    k = thresholds.size - int(np.searchsorted(thresholds[::-1], at, "left"))
     return (scalar(tps[k - 1]), scalar(fps[k - 1])) if k else (0, 0)
 
 

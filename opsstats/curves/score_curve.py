@@ -24,7 +24,7 @@ import pandas as pd
 
 from .._seam import upcall
 from .._summary import Summary
-from .._validation import check_choice, describe
+from .._validation import check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
 from ..exceptions import UndefinedMetricWarning
 from . import _geometry as geo
@@ -83,8 +83,10 @@ class ScoreCurve:
     ``inf`` (as in scikit-learn's ``roc_curve``).
 
     Counts are stored as ``int64`` when they are whole numbers (always without
-    ``sample_weight``) and as ``float64`` otherwise. The object is immutable; its arrays
-    are read-only.
+    ``sample_weight``) and as ``float64`` otherwise; integer scores keep an integer
+    dtype, so that scores above 2**53 are sorted and tied exactly
+    (docs/method.md#inputs-and-limits). The object is immutable; its arrays, and every
+    array it hands out, are read-only.
 
     References
     ----------
@@ -236,7 +238,8 @@ class ScoreCurve:
     # --------------------------------------------------------------- properties
     @property
     def thresholds(self) -> np.ndarray:
-        """The distinct scores, decreasing, shape (J,) (read-only)."""
+        """The distinct scores, decreasing, shape (J,) (read-only): float64, or int64
+        (uint64 above 2**63) for integer scores, which are kept exact."""
         return self._thresholds
 
     @property
@@ -338,6 +341,8 @@ class ScoreCurve:
                 np.subtract(tps[-1], tps[keep], out=b[1:-1])
                 b[1:-1] /= tps[-1]
                 a[-1], b[-1] = 1.0, 0.0
+                a.flags.writeable = False
+                b.flags.writeable = False
                 out = (a, b)
             self._cache["reduced"] = out
         return out
@@ -542,7 +547,8 @@ class ScoreCurve:
         Parameters
         ----------
         threshold : float, optional
-            Predict positive where score >= threshold (``inf`` predicts nothing positive).
+            Predict positive where score >= threshold; a finite number (NaN and +-inf
+            are refused: a threshold above every score predicts nothing positive).
         top_k : int, optional
             Predict the K highest-scoring rows positive (K in weight units for weighted
             data).
@@ -587,7 +593,7 @@ class ScoreCurve:
         ties = check_choice("ties", ties, TOP_K_TIES)
         if threshold is not None:
             tp, fp = op.counts_at_threshold(
-                self._thresholds, self._tps, self._fps, op.check_threshold(threshold)
+                self._thresholds, self._tps, self._fps, check_threshold(threshold)
             )
         else:
             tp, fp = op.counts_at_top_k(self._tps, self._fps, self._check_top_k(top_k), ties)

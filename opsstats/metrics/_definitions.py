@@ -20,6 +20,7 @@ import numbers
 
 import numpy as np
 
+from .._validation import describe
 from ._registry import Metric, register_metric
 
 
@@ -90,10 +91,26 @@ def _markedness(p, a, b):
     return _ppv(p, a, b) + _npv(p, a, b) - 1
 
 
-def _fbeta(p, a, b, beta=1.0):
-    tp, fp, fn, _tn = _cells(p, a, b)
+def _fbeta_weight(beta):
+    """w = beta^2 / (1 + beta^2), the weight of FN (1 - w that of FP), and 1 - w, both
+    without overflow or rounding to 0: for beta = 1e200 beta^2 is inf, but w is 1 and
+    1 - w = 1 / (1 + beta^2) is 0, the limit (recall)."""
+    beta = abs(float(beta))
+    if beta >= 1.0:
+        inv = (1.0 / beta) ** 2  # 0 for huge beta, exactly the limit
+        return 1.0 / (1.0 + inv), inv / (1.0 + inv)
     b2 = beta * beta
-    return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
+    return b2 / (1.0 + b2), 1.0 / (1.0 + b2)
+
+
+def _fbeta(p, a, b, beta=1.0):
+    # (1 + b2) TP / ((1 + b2) TP + b2 FN + FP), divided through by 1 + b2: the weights
+    # w = b2 / (1 + b2) and 1 - w stay in [0, 1] for every beta, so a huge beta gives
+    # recall (not inf / inf = NaN, a false 0/0) and a tiny one precision; 0/0 only when
+    # TP + FP + FN = 0, the registry's convention. F1 (w = 1/2) is unchanged.
+    tp, fp, fn, _tn = _cells(p, a, b)
+    w_fn, w_fp = _fbeta_weight(beta)
+    return tp / (tp + w_fn * fn + w_fp * fp)
 
 
 def _f1(p, a, b):
@@ -102,10 +119,12 @@ def _f1(p, a, b):
 
 def _check_fbeta(beta=1.0):
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"`beta` (the F-beta weight) must be a positive number; got {beta!r}.")
+        raise TypeError(
+            f"`beta` (the F-beta weight) must be a positive number; got {describe(beta)}."
+        )
     if not (np.isfinite(beta) and beta > 0):
         raise ValueError(
-            f"`beta` (the F-beta weight) must be a finite positive number; got {beta!r}."
+            f"`beta` (the F-beta weight) must be a finite positive number; got {describe(beta)}."
         )
 
 

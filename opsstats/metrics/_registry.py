@@ -143,7 +143,9 @@ class Metric:
         if not callable(self.func):
             raise TypeError(f"`func` must be callable; got {describe(self.func)}.")
         if self.direction not in _DIRECTIONS:
-            raise ValueError(f"`direction` must be 'higher' or 'lower'; got {self.direction!r}.")
+            raise ValueError(
+                f"`direction` must be 'higher' or 'lower'; got {describe(self.direction)}."
+            )
         lo, hi = _check_range(self.range)
         object.__setattr__(self, "name", _normalize(self.name))
         object.__setattr__(self, "aliases", tuple(_normalize(a) for a in self.aliases))
@@ -226,6 +228,14 @@ class BoundMetric:
             return self.metric.name
         inner = ",".join(f"{k}={_key_value(v)}" for k, v in self.param_items)
         return f"{self.metric.name}({inner})"
+
+    @property
+    def cache_key(self) -> tuple[str, Metric]:
+        """The key under which values of this metric are cached: :attr:`key` and the
+        :class:`Metric` object itself (compared by identity), so that a metric
+        registered again under the same name (``overwrite=True``) never meets the
+        values cached for the one it replaced."""
+        return (self.key, self.metric)
 
     def __call__(self, prevalence: Any, alpha: Any, beta: Any) -> Any:
         """The metric at (prevalence, alpha, beta), broadcast; float64 results.
@@ -398,7 +408,7 @@ def get_metric(name: str | Metric | BoundMetric) -> Metric:
     close = difflib.get_close_matches(key, known, n=3)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
     raise ValueError(
-        f"unknown metric {name!r}.{hint} `metric` must be a registered name or "
+        f"unknown metric {describe(name)}.{hint} `metric` must be a registered name or "
         f"alias; valid names: {', '.join(sorted(_REGISTRY))}."
     )
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_positive_int, check_probability, describe
+from .._validation import MAX_GRID_POINTS, check_choice, check_probability, check_size, describe
 from ..curves import ScoreCurve
 from ..curves import _geometry as geo
 from ..ops import default_reference
@@ -174,7 +174,7 @@ def plot_curve(
         raise TypeError(f"`curve` must be a ScoreCurve; got {describe(curve)}.")
     kind = check_choice("kind", kind, geo.CURVES)
     quantiles = _check_band(band)
-    points = check_positive_int("points", points, minimum=2)
+    points = check_size("points", points, minimum=2, maximum=MAX_GRID_POINTS)
     if reference is None:
         reference = default_reference("curve")
     elif not isinstance(reference, CurveReference):

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive_int, describe
+from .._validation import MAX_GRID_POINTS, check_size, describe
 from ..results import IntervalResult, OPSResult
 from ._axes import CHANCE_COLOR, CLASSIFIER_COLOR, add_legend, get_axes, style_axes
 
@@ -122,7 +122,7 @@ def plot_distribution(result: Any, *, bins: int = 50, ax: Any = None, **kwargs: 
     >>> plt.close(ax.figure)
     """
     draws, estimate, ci, level, quantity, method = _draws_of(result)
-    bins = check_positive_int("bins", bins)
+    bins = check_size("bins", bins, maximum=MAX_GRID_POINTS)
     draws = np.asarray(draws, dtype=float).ravel()
     draws = draws[np.isfinite(draws)]
     if draws.size == 0:

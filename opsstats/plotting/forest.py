@@ -64,7 +64,9 @@ def _check_frame(frame: Any, label: Any, estimate: str, low: str, high: str) -> 
         )
     for c in (estimate, low, high):
         if not pd.api.types.is_numeric_dtype(frame[c]):
-            raise TypeError(f"column {c!r} of `frame` must be numeric; got dtype {frame[c].dtype}.")
+            raise TypeError(
+                f"column {describe(c)} of `frame` must be numeric; got dtype {frame[c].dtype}."
+            )
 
 
 def _common_interval_method(frame: Any, defined: np.ndarray) -> str | None:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import ops as ops_module
-from .._validation import check_1d, describe
+from .._validation import MAX_GRID_POINTS, check_1d, check_size, describe
 from ..curves._geometry import CurveArea, parse_area
 from ..reference.base import (
     CurveReference,
@@ -115,7 +115,7 @@ def plot_ops_function(
         (``"pr_auc"``, ``"roc_auc"``, ``"lift_auc"``, ``"npr_auc"``, ...) or, with ``at``,
         a metric read off a curve at an operating point.
     prevalences : sequence of float, default (0.1, 0.2, 0.3, 0.4, 0.5)
-        Prevalences in (0, 1); one line each.
+        Prevalences in (0, 1); one line each (at most 1,000).
     reference : ReferenceDistribution, optional
         Default :class:`~opsstats.reference.Uniform` for confusion-matrix metrics and
         :class:`~opsstats.reference.DirectedBinaryTree` (depth 9, 100,000 curves) for
@@ -125,7 +125,7 @@ def plot_ops_function(
     rule : {"trapezoid", "step"}, optional
         AUC rule of a curve area; default the curve's rule (step for PR and lift).
     values : array-like, optional
-        The metric values mu to evaluate (the x grid). Default: 501 equally spaced
+        The metric values mu to evaluate (the x grid; at most 1,000). Default: 501 equally spaced
         values across the metric's range. An unbounded end of the range is cut at the
         99% (or 1%) quantile of the metric under the reference (under Uniform for
         point references); a heavy right tail (the 99% quantile more than 20 times the
@@ -179,10 +179,13 @@ def plot_ops_function(
         prevalences = [prevalences]
     pis = check_1d("prevalences", prevalences, numeric=True)
     check_prevalence(pis)
+    per_curve = 8.0 * getattr(ref, "n_curves", 1)  # a reference vector per prevalence
+    check_size("prevalences", pis.size, maximum=MAX_GRID_POINTS, bytes_each=per_curve)
     if values is None:
         grid, log = _default_grid(quantity, ref, pis)
     else:
         grid, log = np.sort(check_1d("values", values, numeric=True).astype(float)), False
+        check_size("values", grid.size, maximum=MAX_GRID_POINTS, bytes_each=8.0 * pis.size)
     # one vectorized call: every (value, prevalence) pair
     ops = np.asarray(
         ref.ops(metric, grid[None, :], prevalence=pis[:, None], at=at, rule=rule).estimate

@@ -59,6 +59,7 @@ doi:10.1007/978-3-642-61786-7
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable
@@ -82,6 +83,12 @@ __all__ = [
 
 #: Target absolute error of the outer integral (step 3 of the module docstring).
 DEFAULT_TOL = 1e-10
+#: Subintervals (each one 15-point rule) a value may need at once: a smooth integrand
+#: needs a few dozen. Beyond this the integrand is not what the rule can resolve (a
+#: metric evaluated with too few digits, say) and the engine refuses rather than run
+#: for hours (markedness at prevalence 1e-9 ran for over 15 minutes before it had a
+#: closed-form level set).
+MAX_PIECES = 2_048
 
 # 15-point Gauss-Kronrod rule and its embedded 7-point Gauss rule on [-1, 1]
 # (QUADPACK qk15). Nodes in increasing order; the Gauss nodes are the odd positions.
@@ -283,8 +290,12 @@ class _Profile:
     edge_dirs: tuple[int | None, int | None]  # monotone direction of G(u, 0), G(u, 1)
 
 
+#: Profiles by (metric function, parameters, direction, prevalence, design): the metric's
+#: function itself, not its name, so a metric registered again is profiled again. The
+#: profiles are frozen; the lock makes lookups and stores safe under threads.
 _PROFILE_CACHE: OrderedDict[tuple, _Profile] = OrderedDict()
 _PROFILE_CACHE_SIZE = 512
+_PROFILE_LOCK = threading.Lock()
 
 
 class _Oriented:
@@ -293,6 +304,7 @@ class _Oriented:
 
     def __init__(self, metric: BoundMetric, prevalence: float, design: Design, swap: bool):
         self.sign = 1.0 if metric.higher_is_better else -1.0
+        self.label = metric.label
         self.func, self.params = metric.metric.func, metric.params
         self.prevalence, self.design, self.swap = prevalence, design, swap
 
@@ -349,8 +361,9 @@ def _profile(metric: BoundMetric, prevalence: float, design: Design) -> _Profile
         design.key,
     )
     try:
-        prof = _PROFILE_CACHE[key]  # type: ignore[index]  # None only after a TypeError
-        _PROFILE_CACHE.move_to_end(key)  # type: ignore[arg-type]
+        with _PROFILE_LOCK:  # lookup and refresh in one step: no other thread in between
+            prof = _PROFILE_CACHE[key]  # type: ignore[index]  # None only after a TypeError
+            _PROFILE_CACHE.move_to_end(key)  # type: ignore[arg-type]
         return prof
     except KeyError:
         pass
@@ -381,9 +394,10 @@ def _profile(metric: BoundMetric, prevalence: float, design: Design) -> _Profile
         swap=swap, inner_dir=1 if in_w == 1 else -1, edge_dirs=(edge_dirs[0], edge_dirs[1])
     )
     if key is not None:
-        _PROFILE_CACHE[key] = prof
-        if len(_PROFILE_CACHE) > _PROFILE_CACHE_SIZE:
-            _PROFILE_CACHE.popitem(last=False)
+        with _PROFILE_LOCK:
+            _PROFILE_CACHE[key] = prof
+            if len(_PROFILE_CACHE) > _PROFILE_CACHE_SIZE:
+                _PROFILE_CACHE.popitem(last=False)
     return prof
 
 
@@ -630,6 +644,14 @@ class _Problem:
             total += np.bincount(vid[acc], weights=est[acc], minlength=n)
             rest = ~acc
             vid, a, b = vid[rest], a[rest], b[rest]
+            if vid.size > MAX_PIECES * n:
+                raise ValueError(
+                    f"the exact OPS of {self.g.label} at prevalence {self.g.prevalence:g} "
+                    f"did not reach its tolerance ({tol:g}) within {MAX_PIECES} "
+                    "subintervals per value: the metric's values are too rough or too "
+                    "imprecise in float on this reference's support (at a tiny "
+                    "prevalence, say). Use a Monte Carlo or empirical reference for it."
+                )
             mid = 0.5 * (a + b)
             vid = np.concatenate([vid, vid])
             a, b = np.concatenate([a, mid]), np.concatenate([mid, b])

@@ -18,11 +18,18 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import (
+    MAX_CURVES,
+    MAX_GRID_POINTS,
+    check_1d,
+    check_choice,
+    check_positive_int,
+    check_size,
+)
 from ..curves._geometry import CurveArea, OperatingPoint, parse_at
-from .base import CurveReference
+from .base import CurveReference, check_prevalence, rank_in_sorted
 
-__all__ = ["StreamedCurveReference", "CHUNK"]
+__all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
 
 #: Curves per streamed chunk. Part of the reproducibility contract: chunk i of a
 #: reference with seed s is drawn from ``SeedSequence([s, i])``, so the G curves (and
@@ -33,25 +40,103 @@ _WORKERS = max(1, min(2, os.cpu_count() or 1))
 SLICE = 2_000
 
 
+#: Bytes of sorted value vectors one shared cache keeps at most (besides its count
+#: limit, ``cache_size``); the newest vector is always kept.
+CACHE_BYTES = 512 * 2**20
+#: Bytes of value vectors one pass over the curves computes at once: more quantities
+#: than that are computed in several passes.
+PASS_BYTES = 256 * 2**20
+#: Bytes of evaluation temporaries per slice of curves (about 8 MB, see :data:`SLICE`).
+_SLICE_BYTES = SLICE * 513 * 8
+
+
+def _slice(n_points: int) -> int:
+    """Curves per evaluation slice: :data:`SLICE` at 513 points per curve (the default
+    depth), fewer for longer curves so that temporaries stay about 8 MB. Slicing only
+    groups the evaluation; the values do not depend on it."""
+    return max(1, _SLICE_BYTES // (8 * n_points))
+
+
+def _workers(n_points: int, n_curves: int) -> int:
+    """Threads of a pass: two, unless each would hold more than 512 MiB of buffers (trees
+    deeper than 11), so that a pass at the deepest tree allowed stays near 1 GB."""
+    per_worker = buffer_bytes(n_points, n_curves)
+    return 1 if per_worker > 512 * 2**20 else _WORKERS
+
+
+def pass_bytes(n_points: int, n_curves: int) -> float:
+    """Memory a pass over the curves holds at once, besides its value vectors: the
+    buffers of every worker."""
+    return _workers(n_points, n_curves) * buffer_bytes(n_points, n_curves)
+
+
+def buffer_bytes(n_points: int, n_curves: int) -> float:
+    """Memory one worker of a pass holds: the alpha and beta buffers of a chunk, the
+    tree's uniforms (half a buffer) and the evaluation temporaries of a slice."""
+    m = min(CHUNK, n_curves)
+    return 8.0 * n_points * m * 2.5 + 8 * _SLICE_BYTES
+
+
+class _Shared:
+    """The sorted value vectors of every reference with the same parameters: an LRU map
+    under a lock, and the keys some thread is computing (others wait for them rather
+    than compute them again)."""
+
+    def __init__(self) -> None:
+        self.values: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self.pending: dict[tuple, threading.Event] = {}
+        self.lock = threading.Lock()
+        self.nbytes = 0
+
+    def store(self, key: tuple, values: np.ndarray, cache_size: int) -> None:
+        values.flags.writeable = False  # handed out as is: nobody may write into it
+        with self.lock:
+            old = self.values.pop(key, None)
+            if old is not None:
+                self.nbytes -= old.nbytes
+            self.values[key] = values
+            self.nbytes += values.nbytes
+            while len(self.values) > 1 and (
+                len(self.values) > cache_size or self.nbytes > CACHE_BYTES
+            ):
+                _, dropped = self.values.popitem(last=False)
+                self.nbytes -= dropped.nbytes
+
+
 class StreamedCurveReference(CurveReference):
     """Base of Monte Carlo curve references drawn in seeded chunks.
 
     Subclasses define :attr:`n_points` (points per curve, endpoints included),
     :meth:`_draw` and :meth:`_params` (the parameters that identify the
     distribution; references with equal parameters share one cache).
+
+    The cache is safe under concurrent use: lookups and stores hold its lock, a vector
+    being computed by one thread is waited for by the others, and values are returned
+    as computed (never read back after another thread may have evicted them). Vectors
+    are read-only. Keys hold the metric object itself, so that a metric registered
+    again under the same name (``overwrite=True``) is never served the old values.
     """
 
     exact = False
-    _shared: ClassVar[dict[tuple, OrderedDict]] = {}
+    _shared: ClassVar[dict[tuple, _Shared]] = {}
     _lock = threading.Lock()
 
     def __init__(self, n_curves: int, seed: int, cache_size: int) -> None:
-        self.n_curves = check_positive_int("n_curves", n_curves, minimum=100)
+        n_points = self.n_points
+        self.n_curves = check_size(
+            "n_curves",
+            n_curves,
+            minimum=100,
+            maximum=MAX_CURVES,
+            bytes_each=16.0,  # a value vector and its sort
+            overhead=pass_bytes(n_points, CHUNK),
+            what=f" for a pass over curves of {n_points} points",
+        )
         self.seed = check_positive_int("seed", seed, minimum=0)
         self.cache_size = check_positive_int("cache_size", cache_size)
         key = (type(self).__name__, *self._params(), self.n_curves, self.seed)
         with self._lock:
-            self._cache = self._shared.setdefault(key, OrderedDict())
+            self._cache = self._shared.setdefault(key, _Shared())
 
     @property
     @abstractmethod
@@ -113,7 +198,7 @@ class StreamedCurveReference(CurveReference):
 
     # ------------------------------------------------------------------ values
     def _key(self, quantity: CurveArea | OperatingPoint, prevalence: float) -> tuple:
-        return (quantity.key, prevalence if depends_on_prevalence(quantity) else None)
+        return (quantity.cache_key, prevalence if depends_on_prevalence(quantity) else None)
 
     def _as_quantity(self, item: Any) -> CurveArea | OperatingPoint:
         """A quantity from the spellings ``ops`` accepts: ``"pr_auc"``,
@@ -152,39 +237,95 @@ class StreamedCurveReference(CurveReference):
         >>> ref.precompute(pairs=[(("lift", {"rate": 500 / 9000}), 0.091),
         ...                       (("lift", {"rate": 500 / 10000}), 0.112)])
         """
-        todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]] = {}
+        quantities = list(quantities)
+        if quantities and prevalence is None:
+            raise TypeError("`prevalence` is required with `quantities`.")
         grid = (
             np.empty(0)
             if prevalence is None
-            else np.atleast_1d(np.asarray(prevalence, dtype=float))
+            else np.atleast_1d(check_prevalence(prevalence)).ravel()
         )
         wanted = [(self._as_quantity(q), float(pi)) for q in quantities for pi in grid]
-        wanted += [(self._as_quantity(q), float(pi)) for q, pi in pairs]
-        if list(quantities) and prevalence is None:
-            raise TypeError("`prevalence` is required with `quantities`.")
-        for q, pi in wanted:
-            key = self._key(q, pi)
-            if key not in self._cache:
-                todo[key] = (q, pi)
-            else:  # asked for again: refresh it, so this call does not evict it
-                with self._lock:
-                    self._cache.move_to_end(key)
-        if not todo:
-            return
-        pairs = list(todo.values())
+        wanted += [(self._as_quantity(q), float(check_prevalence(pi))) for q, pi in pairs]
+        self._values(wanted)
+
+    def _values(
+        self, wanted: list[tuple[CurveArea | OperatingPoint, float]]
+    ) -> dict[tuple, np.ndarray]:
+        """The sorted value vectors of the (quantity, prevalence) pairs, by key: from
+        the cache, from another thread computing them, or computed here in one pass
+        (several if they are many), and stored."""
+        shared = self._cache
+        todo_all = {self._key(q, pi): (q, pi) for q, pi in wanted}
+        found: dict[tuple, np.ndarray] = {}
+        while len(found) < len(todo_all):
+            todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]] = {}
+            waits: list[threading.Event] = []
+            with shared.lock:
+                for key, pair in todo_all.items():
+                    if key in found:
+                        continue
+                    cached = shared.values.get(key)
+                    if cached is not None:
+                        shared.values.move_to_end(key)
+                        found[key] = cached
+                    elif key in shared.pending:
+                        waits.append(shared.pending[key])
+                    else:
+                        shared.pending[key] = threading.Event()
+                        todo[key] = pair
+            if todo:
+                try:
+                    found.update(self._compute(todo))
+                finally:
+                    with shared.lock:
+                        for key in todo:
+                            shared.pending.pop(key).set()
+            for event in waits:  # computed by another thread: read it on the next round
+                event.wait()
+        return found
+
+    def _compute(
+        self, todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]]
+    ) -> dict[tuple, np.ndarray]:
+        """Value vectors of the pairs in ``todo``, in passes of at most ``PASS_BYTES`` of
+        values, each stored in the cache and returned."""
+        per_pass = max(1, int(PASS_BYTES // (8 * self.n_curves)))
+        items = list(todo.items())
+        out: dict[tuple, np.ndarray] = {}
+        for start in range(0, len(items), per_pass):
+            batch = items[start : start + per_pass]
+            for (key, (q, pi)), values in zip(
+                batch, self._one_pass([pair for _, pair in batch]), strict=True
+            ):
+                n_nan = int(np.isnan(values).sum())
+                if n_nan:
+                    raise ValueError(
+                        f"{q.label} is undefined (0/0) on {n_nan} of the "
+                        f"{values.size} reference curves at prevalence "
+                        f"{pi:g}; it cannot be ranked against {self!r}."
+                    )
+                values.sort()
+                self._cache.store(key, values, self.cache_size)
+                out[key] = values
+        return out
+
+    def _one_pass(self, pairs: list[tuple[CurveArea | OperatingPoint, float]]) -> list[np.ndarray]:
+        """The values of every pair over the G curves, in one pass over the chunks."""
         local = threading.local()
+        step = _slice(self.n_points)
 
         def work(index: int) -> list[np.ndarray]:
             if not hasattr(local, "buffers"):
                 local.buffers = self._buffers()
             alpha, beta = self._chunk(index, local.buffers)
-            # Evaluate on slices of SLICE curves: temporaries of about 8 MB stay on the
-            # heap, where 41 MB ones would be mapped and page-faulted afresh each time.
+            # Evaluate on slices of curves: temporaries of about 8 MB stay on the heap,
+            # where 41 MB ones would be mapped and page-faulted afresh each time.
             return [
                 np.concatenate(
                     [
-                        np.asarray(q(pi, alpha[i : i + SLICE], beta[i : i + SLICE]), dtype=float)
-                        for i in range(0, alpha.shape[0], SLICE)
+                        np.asarray(q(pi, alpha[i : i + step], beta[i : i + step]), dtype=float)
+                        for i in range(0, alpha.shape[0], step)
                     ]
                 )
                 for q, pi in pairs
@@ -192,43 +333,33 @@ class StreamedCurveReference(CurveReference):
 
         # Chunks are independent (each has its own seed), so threads give the same
         # values as a serial pass; numpy releases the GIL in the array work.
-        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+        workers = _workers(self.n_points, self.n_curves)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             per_chunk = list(pool.map(work, range(self.n_chunks)))
-        for i, (key, (q, pi)) in enumerate(todo.items()):
-            values = np.concatenate([chunk[i] for chunk in per_chunk])
-            n_nan = int(np.isnan(values).sum())
-            if n_nan:
-                raise ValueError(
-                    f"{q.label} is undefined (0/0) on {n_nan} of the "
-                    f"{values.size} reference curves at prevalence "
-                    f"{pi:g}; it cannot be ranked against {self!r}."
-                )
-            values.sort()
-            self._store(key, values)
+        return [np.concatenate([chunk[i] for chunk in per_chunk]) for i in range(len(pairs))]
 
     def _ops_many(
         self, quantity: Any, values: np.ndarray, prevalences: np.ndarray, ties: str
     ) -> tuple[np.ndarray, np.ndarray]:
         # every distinct prevalence in one pass over the curves, then the ranks
-        self.precompute([quantity], np.unique(prevalences))
-        return super()._ops_many(quantity, values, prevalences, ties)
-
-    def _store(self, key: tuple, values: np.ndarray) -> None:
-        with self._lock:
-            self._cache[key] = values
-            self._cache.move_to_end(key)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+        pis = np.unique(prevalences)
+        found = self._values([(quantity, float(pi)) for pi in pis])
+        est = np.empty(values.shape)
+        se = np.empty(values.shape)
+        for pi in pis:
+            mask = prevalences == pi
+            ref = found[self._key(quantity, float(pi))]
+            est[mask], se[mask] = rank_in_sorted(ref, values[mask], quantity.higher_is_better, ties)
+        return est, se
 
     def reference_values(
         self, quantity: CurveArea | OperatingPoint, prevalence: float
     ) -> np.ndarray:
-        key = self._key(quantity, prevalence)
-        if key not in self._cache:
-            self.precompute([quantity], prevalence)
-        with self._lock:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        """Sorted values of ``quantity`` over the reference curves at ``prevalence``
+        (read-only: the array is shared by every reference with these parameters)."""
+        quantity = self._as_quantity(quantity)
+        pi = float(check_prevalence(prevalence))
+        return self._values([(quantity, pi)])[self._key(quantity, pi)]
 
     def band(
         self,
@@ -241,13 +372,19 @@ class StreamedCurveReference(CurveReference):
         5-95% band of PR curves for a plot); shape ``(len(quantiles), len(x))``."""
         y_metric = {"roc": "recall", "pr": "precision", "lift": "lift", "gain": "recall"}
         axis = {"roc": "fpr", "pr": "recall", "lift": "rate", "gain": "rate"}
-        if curve not in y_metric:
-            raise ValueError(f"`curve` must be one of 'roc', 'pr', 'lift', 'gain'; got {curve!r}.")
-        points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in np.atleast_1d(x)]
-        self.precompute(points, prevalence)
-        return np.array(
-            [np.quantile(self.reference_values(p, prevalence), quantiles) for p in points]
-        ).T
+        curve = check_choice("curve", curve, tuple(y_metric))
+        xs = check_1d("x", np.atleast_1d(x) if np.ndim(x) == 0 else x, numeric=True)
+        check_size(
+            "x",
+            xs.size,
+            maximum=MAX_GRID_POINTS,
+            bytes_each=8.0 * self.n_curves,
+            what=" for the reference values at every x",
+        )
+        points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in xs]
+        pi = float(check_prevalence(prevalence))
+        found = self._values([(p, pi) for p in points])
+        return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
 
 
 def depends_on_prevalence(quantity: CurveArea | OperatingPoint) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_choice, describe
+from .._validation import check_1d, check_choice, check_real_array, describe
 from ..curves._geometry import CurveArea, OperatingPoint, resolve_quantity
 from ..metrics import BoundMetric, Metric, resolve_metric
 from ..results import OPSResult
@@ -34,13 +34,13 @@ def check_prevalence(prevalence: Any) -> np.ndarray:
         raise TypeError(
             "`prevalence` is required: OPS is defined relative to the test set's prevalence."
         )
-    arr = np.asarray(prevalence, dtype=float) if not isinstance(prevalence, str) else None
-    if arr is None or arr.dtype.kind != "f":
-        raise TypeError(
-            f"`prevalence` must be a number or an array of numbers; got {describe(prevalence)}."
-        )
+    arr = check_real_array("prevalence", prevalence)
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"`prevalence` must be finite; got {prevalence!r}.")
+        raise ValueError(
+            "`prevalence` must be finite; got "
+            f"{describe(float(arr[~np.isfinite(arr)].flat[0]))}"
+            + ("." if arr.ndim == 0 else f" in {describe(prevalence)}.")
+        )
     bad = (arr <= 0) | (arr >= 1)
     if bad.any():
         v = float(arr[bad].flat[0])
@@ -55,9 +55,7 @@ def check_prevalence(prevalence: Any) -> np.ndarray:
 def check_values(value: Any, quantity: Any) -> np.ndarray:
     """Observed metric value(s): finite or infinite where the metric's range allows it,
     not NaN, and inside the metric's range."""
-    arr = np.asarray(value, dtype=float) if not isinstance(value, str) else None
-    if arr is None or arr.dtype.kind != "f":
-        raise TypeError(f"`value` must be a number or an array of numbers; got {describe(value)}.")
+    arr = check_real_array("value", value)
     if np.isnan(arr).any():
         raise ValueError(
             "`value` must not be NaN: the metric is undefined for the data, so "
@@ -184,7 +182,13 @@ class ReferenceDistribution(ABC):
         quantity = self._quantity(metric, at, rule, params)
         values = check_values(value, quantity)
         prev = check_prevalence(prevalence)
-        v_b, p_b = np.broadcast_arrays(values, prev)
+        try:
+            v_b, p_b = np.broadcast_arrays(values, prev)
+        except ValueError:
+            raise ValueError(
+                "`value` and `prevalence` must broadcast to one shape (equal shapes, or "
+                f"one of them a scalar); got shapes {values.shape} and {prev.shape}."
+            ) from None
         est, se = self._ops_many(quantity, v_b.ravel(), p_b.ravel(), ties)
         est, se = est.reshape(v_b.shape), se.reshape(v_b.shape)
         scalar = v_b.ndim == 0

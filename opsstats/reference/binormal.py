@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtr
 
-from .._validation import check_positive_int, check_real
-from ._streamed import StreamedCurveReference
+from .._validation import MAX_CURVE_POINTS, check_pair, check_real, check_size
+from ._streamed import CHUNK, StreamedCurveReference, buffer_bytes
 
 __all__ = ["BinormalCurves"]
 
@@ -29,7 +29,8 @@ class BinormalCurves(StreamedCurveReference):
     log_slope_sd : float, default 0.5
         Standard deviation of log b (b = 1: equal-variance binormal curves).
     n_points : int, default 513
-        Points per curve, endpoints included (the DBT default has 513 too).
+        Points per curve, endpoints included (the DBT default has 513 too); at most
+        4,097, as the deepest tree.
     seed : int, default 20232
     cache_size : int, default 256
 
@@ -66,15 +67,16 @@ class BinormalCurves(StreamedCurveReference):
         seed: int = 20232,
         cache_size: int = 256,
     ) -> None:
-        lo = check_real("separation[0]", separation[0])
-        hi = check_real("separation[1]", separation[1])
-        if not lo < hi:
-            raise ValueError(
-                f"`separation` must be (low, high) with low < high; got {separation!r}."
-            )
-        self.separation = (lo, hi)
+        self.separation = check_pair("separation", separation)
         self.log_slope_sd = check_real("log_slope_sd", log_slope_sd, low=0.0)
-        self._n_points = check_positive_int("n_points", n_points, minimum=3)
+        self._n_points = check_size(
+            "n_points",
+            n_points,
+            minimum=3,
+            maximum=MAX_CURVE_POINTS,
+            bytes_each=buffer_bytes(2, CHUNK) - buffer_bytes(1, CHUNK),
+            what=" for a pass over the curves",
+        )
         self._thresholds = np.linspace(5.0, -5.0, self._n_points - 2)
         super().__init__(n_curves, seed, cache_size)
 

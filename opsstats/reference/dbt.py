@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive_int
-from ._streamed import StreamedCurveReference
+from .._validation import MAX_DEPTH, check_size
+from ._streamed import CHUNK, StreamedCurveReference, pass_bytes
 
 __all__ = ["DirectedBinaryTree", "dbt_curves"]
 
@@ -76,7 +76,9 @@ class DirectedBinaryTree(StreamedCurveReference):
     Parameters
     ----------
     depth : int, default 9
-        Tree depth (511 interior points). Depths 4 to 11 agree within about 0.004.
+        Tree depth (511 interior points), at most 12 (4,095 points; a pass over the
+        curves then holds about 1 GB, measured in
+        ``benchmarks/results/dbt_memory.md``). Depths 4 to 11 agree within about 0.004.
     n_curves : int, default 100_000
         Number of reference curves G; the Monte Carlo standard error of an OPS p is
         sqrt(p (1 - p) / G), at most 0.0016 at the default.
@@ -123,11 +125,16 @@ class DirectedBinaryTree(StreamedCurveReference):
     def __init__(
         self, depth: int = 9, n_curves: int = 100_000, *, seed: int = 20231, cache_size: int = 256
     ) -> None:
-        self.depth = check_positive_int("depth", depth)
-        if self.depth > 14:
-            raise ValueError(
-                f"`depth` must be at most 14 (2**14 - 1 points per curve); got {depth!r}."
-            )
+        self.depth = check_size(
+            "depth",
+            depth,
+            maximum=MAX_DEPTH,
+            bytes_each=0.0,
+            overhead=pass_bytes(2 ** min(int(depth), 40) + 1, CHUNK)
+            if isinstance(depth, int) and not isinstance(depth, bool)
+            else 0.0,
+            what=" for a pass over its curves",
+        )
         super().__init__(n_curves, seed, cache_size)
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -80,8 +81,11 @@ class EmpiricalPoints(PointReference):
                     f"`{name}` must hold error rates in [0, 1]; got "
                     f"{float(arr[(arr < 0) | (arr > 1)][0])!r}."
                 )
+        a.flags.writeable = False  # the pool is fixed: its cached values depend on it
+        b.flags.writeable = False
         self.alpha, self.beta = a, b
         self._cache: dict[tuple, np.ndarray] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def from_confusion_matrices(cls, matrices: Iterable[Any]) -> EmpiricalPoints:
@@ -96,7 +100,7 @@ class EmpiricalPoints(PointReference):
         if bad:
             raise ValueError(
                 f"`matrices` must have both classes present in every matrix; "
-                f"matrix {bad[0]} ({mats[bad[0]]!r}) has a class absent."
+                f"matrix {bad[0]} ({describe(mats[bad[0]])}) has a class absent."
             )
         return cls([m.alpha for m in mats], [m.beta for m in mats])
 
@@ -113,14 +117,21 @@ class EmpiricalPoints(PointReference):
         return f"empirical pool of {self.size} confusion matrices"
 
     def reference_values(self, metric: BoundMetric, prevalence: float) -> np.ndarray:
-        key = (metric.key, prevalence)
-        if key not in self._cache:
-            self._cache[key] = _sorted_defined(
+        """Sorted defined values of ``metric`` over the pool at ``prevalence``
+        (read-only: cached and shared by later calls)."""
+        key = (metric.cache_key, prevalence)
+        with self._lock:
+            values = self._cache.get(key)
+        if values is None:
+            values = _sorted_defined(
                 np.asarray(metric(prevalence, self.alpha, self.beta), dtype=float),
                 metric.label,
                 "confusion matrices",
             )
-        return self._cache[key]
+            values.flags.writeable = False
+            with self._lock:
+                values = self._cache.setdefault(key, values)
+        return values
 
     def _ops(
         self, quantity: BoundMetric, values: np.ndarray, prevalence: float, ties: str
@@ -160,10 +171,31 @@ class EmpiricalCurves(CurveReference):
 
     def __init__(self, curves: Iterable[Any]) -> None:
         self._curves: list[tuple[np.ndarray, np.ndarray]] = []
+        if isinstance(curves, str | bytes | dict) or not isinstance(curves, Iterable):
+            raise TypeError(
+                "`curves` must be an iterable of ScoreCurve objects or (alpha, beta) pairs; "
+                f"got {describe(curves)}."
+            )
         for i, c in enumerate(curves):
-            a, b = (c.alpha, c.beta) if hasattr(c, "alpha") else c
+            if hasattr(c, "alpha") and hasattr(c, "beta"):
+                a, b = c.alpha, c.beta
+            elif isinstance(c, tuple | list) and len(c) == 2:
+                a, b = c
+            else:
+                raise TypeError(
+                    f"`curves[{i}]` must be a ScoreCurve or an (alpha, beta) pair of arrays; "
+                    f"got {describe(c)}."
+                )
             a = check_1d(f"curves[{i}].alpha", a, numeric=True).astype(float)
             b = check_1d(f"curves[{i}].beta", b, numeric=True).astype(float)
+            for name, arr in (("alpha", a), ("beta", b)):
+                outside = (arr < 0) | (arr > 1)
+                if outside.any():
+                    j = int(np.flatnonzero(outside)[0])
+                    raise ValueError(
+                        f"`curves[{i}].{name}` must hold error rates in [0, 1]; got "
+                        f"{float(arr[j])!r} at position {j}."
+                    )
             if a.shape != b.shape:
                 raise ValueError(
                     f"`curves[{i}]` must have alpha and beta of the same length; "
@@ -178,10 +210,13 @@ class EmpiricalCurves(CurveReference):
                 a, b = np.r_[0.0, a], np.r_[1.0, b]
             if a[-1] != 1 or b[-1] != 0:
                 a, b = np.r_[a, 1.0], np.r_[b, 0.0]
+            a.flags.writeable = False
+            b.flags.writeable = False
             self._curves.append((a, b))
         if not self._curves:
             raise ValueError("`curves` must hold at least one curve; got none.")
         self._cache: dict[tuple, np.ndarray] = {}
+        self._lock = threading.Lock()
 
     @property
     def size(self) -> int:
@@ -198,8 +233,16 @@ class EmpiricalCurves(CurveReference):
     def reference_values(
         self, quantity: CurveArea | OperatingPoint, prevalence: float
     ) -> np.ndarray:
-        key = (quantity.key, prevalence)
-        if key not in self._cache:
-            values = np.array([float(quantity(prevalence, a, b)) for a, b in self._curves])
-            self._cache[key] = _sorted_defined(values, quantity.label, "curves")
-        return self._cache[key]
+        """Sorted defined values of ``quantity`` over the pool at ``prevalence``
+        (read-only: cached and shared by later calls)."""
+        key = (quantity.cache_key, prevalence)
+        with self._lock:
+            values = self._cache.get(key)
+        if values is None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                raw = np.array([float(quantity(prevalence, a, b)) for a, b in self._curves])
+            values = _sorted_defined(raw, quantity.label, "curves")
+            values.flags.writeable = False
+            with self._lock:
+                values = self._cache.setdefault(key, values)
+        return values

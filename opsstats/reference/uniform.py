@@ -29,15 +29,17 @@ class Uniform(ExactPointReference):
     -----
     The OPS is exact, with standard error 0:
 
-    - a closed form for 24 of the built-in metrics (recall, specificity, fpr, fnr,
+    - a closed form for every built-in metric (recall, specificity, fpr, fnr,
       precision, npv, fdr, false omission rate, accuracy, error rate, balanced
       accuracy, informedness, F1 -- the paper's eq. (7) --, F-beta, MCC, Cohen's
-      kappa, G-mean, Fowlkes-Mallows, Jaccard, diagnostic odds ratio, LR+, LR-, lift
-      and the prevalence threshold; see ``opsstats/reference/_uniform_closed_forms.py``);
-    - deterministic adaptive quadrature to about 1e-10 for every other metric,
-      user-registered metrics included (the metric must be monotone in beta at fixed
-      alpha, or in alpha at fixed beta; this is checked, and a metric that is neither
-      is refused with a ``ValueError`` rather than given a wrong number).
+      kappa, G-mean, Fowlkes-Mallows, Jaccard, diagnostic odds ratio, LR+, LR-, lift,
+      the prevalence threshold and markedness; see
+      ``opsstats/reference/_uniform_closed_forms.py``), accurate to float precision at
+      any prevalence (markedness checked down to 1e-12);
+    - deterministic adaptive quadrature to about 1e-10 for user-registered metrics (the
+      metric must be monotone in beta at fixed alpha, or in alpha at fixed beta; this
+      is checked, and a metric that is neither, or that the rule cannot resolve, is
+      refused with a ``ValueError`` rather than given a wrong number).
 
     Ties: under this reference Pr{M = mu} is 0 unless the metric is constant on a
     region of positive area (a clipped metric, say); ``ties="mid"`` then adds half of
@@ -68,9 +70,13 @@ class Uniform(ExactPointReference):
     0.894998
     >>> ref.ops("mcc", [-1.0, 0.0, 1.0], prevalence=0.3).estimate   # range ends exact
     array([0. , 0.5, 1. ])
-    >>> res = ref.ops("markedness", 0.2, prevalence=0.3)             # quadrature
-    >>> res.method
-    'exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)'
+    >>> from opsstats.metrics import register_metric, unregister_metric
+    >>> _ = register_metric("half_informedness", lambda p, a, b: (1 - a - b) / 2,
+    ...                     direction="higher", range=(-0.5, 0.5))
+    >>> res = ref.ops("half_informedness", 0.2, prevalence=0.3)      # quadrature
+    >>> res.method, round(float(res), 6)                             # = OPS(informedness 0.4)
+    ('exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)', 0.82)
+    >>> unregister_metric("half_informedness")
     """
 
     _design = UniformSquare()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import numbers
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +16,8 @@ from .._validation import describe
 
 __all__ = [
     "check_rng",
+    "root_seed",
+    "unit_rng",
     "quantile_positions",
     "at_positions",
     "equal_tailed",
@@ -27,12 +31,55 @@ def check_rng(rng: Any) -> np.random.Generator:
     """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``."""
     if isinstance(rng, bool):
         raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got {rng!r}.")
+    if isinstance(rng, numbers.Integral) and rng < 0:
+        raise ValueError(
+            f"`rng` must be None, a non-negative int seed or a numpy Generator; got "
+            f"{describe(rng)}."
+        )
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError):
         raise TypeError(
             f"`rng` must be None, an int seed or a numpy Generator; got {describe(rng)}."
         ) from None
+
+
+def root_seed(rng: Any) -> int:
+    """One 63-bit integer drawn from ``rng`` (checked by :func:`check_rng`): the root from
+    which a call that evaluates several units (groups, labels) derives each unit's
+    generator with :func:`unit_rng`."""
+    return int(check_rng(rng).integers(0, 2**63 - 1))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def unit_rng(root: int, *key: Any) -> np.random.Generator:
+    """The generator of one unit of a call (a group's key, a label, a method): a
+    function of the call's root seed and the unit's key only.
+
+    So a unit's draws do not depend on the order in which the units are evaluated, nor
+    on which other units or metrics the call computes: a group's intervals are the same
+    whether it is evaluated alone or with others, and with one metric or ten. Keys are
+    compared by their repr after numpy scalars become Python ones (``np.int64(3)`` and
+    ``3`` are one group).
+
+    Examples
+    --------
+    >>> a = unit_rng(7, ("north",), "point").random()
+    >>> b = unit_rng(7, ("north",), "point").random()
+    >>> c = unit_rng(7, ("south",), "point").random()
+    >>> a == b, a == c
+    (True, False)
+    """
+    digest = hashlib.sha256(repr(_plain(tuple(key))).encode("utf-8", "backslashreplace"))
+    words = np.frombuffer(digest.digest()[:16], dtype=np.uint32).tolist()
+    return np.random.default_rng(np.random.SeedSequence([root, *words]))
 
 
 def quantile_positions(m: int, levels: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,13 +19,17 @@ Three families (docs/method.md#intervals):
   for alpha, beta and the rates that are one of them (recall, specificity, FPR, FNR).
 
 For a metric at fixed prevalence, OPS is monotone in the metric, so the OPS interval is
-the metric's interval mapped through OPS (computed on the order statistics, so it
-equals the interval of the OPS draws exactly); otherwise OPS is computed for every draw.
+the metric's interval, from the same draws, mapped through OPS: its ends are the OPS of
+the metric interval's ends (``OPS(value_ci.low) == ops_ci.low`` exactly, for a
+higher-is-better metric); otherwise OPS is computed for every draw.
+``interval_from_draws`` and ``ops_from_draws`` make both from draws already made, which is how :func:`opsstats.evaluate` gives every metric of a group intervals
+from the group's one set of draws.
 """
 
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Any, cast
 
 import numpy as np
@@ -34,8 +38,8 @@ from .._validation import (
     check_choice,
     check_confidence_level,
     check_count,
-    check_positive_int,
     check_real,
+    check_resamples,
     describe,
 )
 from ..exceptions import SmallCountWarning, UndefinedMetricWarning
@@ -291,11 +295,7 @@ def _check_options(
     else:
         kinds = ("exact",)  # type: ignore[assignment]  # one kind for the binomial methods
     kind = kinds[0] if interval is None else check_choice("interval", interval, kinds)
-    n = (
-        DEFAULT_DRAWS
-        if n_resamples is None
-        else check_positive_int("n_resamples", n_resamples, minimum=100)
-    )
+    n = DEFAULT_DRAWS if n_resamples is None else check_resamples(n_resamples)
     return method, kind, n
 
 
@@ -352,10 +352,21 @@ def confusion_interval(
         stratified=stratified,
         show_progress=progress,
     )
+    return interval_from_draws(cm, quantity, draws, kind, cl)
+
+
+def interval_from_draws(
+    cm: Any, quantity: _Quantity, draws: _Draws, kind: str, cl: float
+) -> IntervalResult:
+    """The interval of ``quantity`` from draws already made (``interval`` ``kind``):
+    what :func:`confusion_interval` returns, and what :func:`opsstats.evaluate` uses for
+    every metric of a group from the group's one set of draws."""
+    estimate = quantity.of(cm)
     values = quantity(draws.pi, draws.a, draws.b)
     jack = _jackknife(cm, quantity) if kind == "bca" else None
     (lo, hi), defined = _interval_from(values, kind, cl, estimate, jack)
-    lo, hi = _boundary(*_snap(lo, hi, estimate), estimate, method)
+    lo, hi = _boundary(*_snap(lo, hi, estimate), estimate, draws.method)
+    n = draws.n
     return IntervalResult(
         estimate=estimate,
         ci=ConfidenceInterval(lo, hi),
@@ -424,8 +435,6 @@ def confusion_ops(
     >>> r.ci.low < r.estimate < r.ci.high
     True
     """
-    from dataclasses import replace
-
     result = confusion_matrix_ops(cm, metric, reference=reference, ties=ties, **params)
     if ci is None:
         return result
@@ -451,6 +460,30 @@ def confusion_ops(
         stratified=stratified,
         show_progress=progress,
     )
+    return ops_from_draws(cm, quantity, result, draws, kind, cl, ref, ties)
+
+
+def ops_from_draws(
+    cm: Any,
+    quantity: _Quantity,
+    result: OPSResult,
+    draws: _Draws,
+    kind: str,
+    cl: float,
+    ref: Any,
+    ties: str,
+) -> OPSResult:
+    """``result`` (the OPS of the observed value) with its interval from draws already
+    made.
+
+    At fixed prevalence with an equal-tailed, percentile or BCa interval, OPS is
+    monotone in the metric, so the OPS interval is the metric's interval (exactly as
+    :func:`interval_from_draws` gives it from the same draws) mapped through OPS:
+    ``ops_ci.low == OPS(value_ci.low)`` for a higher-is-better metric (the ends swap for
+    a lower-is-better one). Otherwise (HPD, or the prevalence drawn too) the OPS of
+    every draw is computed and its interval taken.
+    """
+    n = draws.n
     values = quantity(draws.pi, draws.a, draws.b)
     defined_pi = (draws.pi > 0) & (draws.pi < 1)
     values = np.where(defined_pi, values, np.nan)
@@ -470,51 +503,37 @@ def confusion_ops(
             },
         )
     metric = cast(BoundMetric, quantity.metric)  # OPS needs a metric, not alpha or beta
-    higher = metric.higher_is_better
     if draws.prevalence_fixed and kind != "hpd":
-        # OPS is monotone in the metric at fixed prevalence: map the order statistics.
-        jack = _jackknife(cm, quantity) if kind == "bca" else None
-        metric_sorted = np.sort(values[~np.isnan(values)])
-        m = metric_sorted.size
-        tail = (1 - cl) / 2
-        levels = (
-            bca_levels(
-                metric_sorted, quantity.of(cm), *cast(tuple[np.ndarray, np.ndarray], jack), cl
-            )
-            if kind == "bca"
-            else (tail, 1 - tail)
+        # OPS is monotone in the metric at fixed prevalence: map the metric's interval
+        value_ci = interval_from_draws(cm, quantity, draws, kind, cl)
+        lo_v, hi_v = value_ci.ci
+        ends = np.array([lo_v, hi_v] if metric.higher_is_better else [hi_v, lo_v])
+        ops_at = np.asarray(
+            ref.ops(metric, ends, prevalence=cm.prevalence, ties=ties).estimate, dtype=float
         )
-        if not higher:  # OPS decreases in the metric: the OPS quantile q is the metric's 1-q
-            levels = (1 - levels[1], 1 - levels[0])
-        lo_i, hi_i, w = quantile_positions(m, levels)
-        idx = np.unique(np.r_[lo_i, hi_i])
-        src = idx if higher else m - 1 - idx
-        ops_at = ref.ops(metric, metric_sorted[src], prevalence=cm.prevalence, ties=ties).estimate
-        lookup = dict(zip(idx.tolist(), np.atleast_1d(ops_at).tolist(), strict=True))
-        low = lookup[lo_i[0]] + w[0] * (lookup[hi_i[0]] - lookup[lo_i[0]])
-        high = lookup[lo_i[1]] + w[1] * (lookup[hi_i[1]] - lookup[lo_i[1]])
-        n_defined = m
+        low, high = float(ops_at[0]), float(ops_at[1])
+        n_defined = n - value_ci.n_undefined
         ops_draws = None
     else:
-        ok = ~np.isnan(values)
-        ops_draws = np.full(values.shape, np.nan)
-        if ok.any():
-            ops_draws[ok] = ref.ops(metric, values[ok], prevalence=draws.pi[ok], ties=ties).estimate
-        jack = None
         if kind == "bca":
             raise ValueError(
                 "`interval='bca'` for an OPS needs the prevalence fixed (stratified bootstrap)."
             )
-        (low, high), defined = _interval_from(ops_draws, kind, cl, result.estimate, jack)
+        ok = ~np.isnan(values)
+        ops_draws = np.full(values.shape, np.nan)
+        if ok.any():
+            ops_draws[ok] = ref.ops(metric, values[ok], prevalence=draws.pi[ok], ties=ties).estimate
+        (low, high), defined = _interval_from(ops_draws, kind, cl, result.estimate, None)
+        low, high = _boundary(
+            *_snap(float(low), float(high), result.estimate), result.estimate, draws.method
+        )
         n_defined = defined.size
         ops_draws = ops_draws[~np.isnan(ops_draws)]  # in draw order
-    method_text = f"{draws.description}, {_KIND_LABEL[kind]}"
-    low, high = _boundary(*_snap(float(low), float(high), result.estimate), result.estimate, method)
     return replace(
         result,
         ci=ConfidenceInterval(float(low), float(high)),
         confidence_level=cl,
-        ci_method=method_text,
+        ci_method=f"{draws.description}, {_KIND_LABEL[kind]}",
         details={
             **result.details,
             "n_resamples": n,

@@ -50,7 +50,9 @@ module                          holds
                                 checks the options and runs the method
 :mod:`.ops_interval`            :func:`~opsstats.uncertainty.curve.curve_ops_interval`:
                                 the interval mapped through OPS, with the reference's
-                                Monte Carlo error
+                                Monte Carlo error;
+                                :func:`~opsstats.uncertainty.curve.curve_ops_intervals`
+                                for several quantities on shared draws
 ==============================  ========================================================
 """
 
@@ -64,6 +66,13 @@ from ._options import SMALL_CLASS as SMALL_CLASS
 from .auto import DIRICHLET_BELOW as DIRICHLET_BELOW
 from .delong import DeLongResult, delong_roc
 from .intervals import curve_interval
-from .ops_interval import curve_ops_interval
+from .ops_interval import curve_ops_interval, curve_ops_intervals
 
-__all__ = ["METHODS", "DeLongResult", "curve_interval", "curve_ops_interval", "delong_roc"]
+__all__ = [
+    "METHODS",
+    "DeLongResult",
+    "curve_interval",
+    "curve_ops_interval",
+    "curve_ops_intervals",
+    "delong_roc",
+]

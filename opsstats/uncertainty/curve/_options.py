@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import special, stats
 
-from ..._validation import check_choice, check_positive_int, describe
+from ..._validation import check_choice, check_resamples, describe
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea, OperatingPoint
 from ...exceptions import SmallCountWarning
@@ -69,9 +69,9 @@ def _check_options(
                 f"`{name}='auto'` chooses both (see ScoreCurve.interval). Give "
                 f"`{name}='bootstrap'`, `{name}='delong'`, "
                 f"`{name}='dirichlet'` or `{name}='jackknife'` with "
-                f"`interval={interval!r}`."
+                f"`interval={describe(interval)}`."
             )
-        check_positive_int("n_resamples", n_resamples, minimum=100)
+        check_resamples(n_resamples)
         if not _check_bool("stratified", stratified):
             raise ValueError(
                 f"`stratified=False` chooses an unstratified bootstrap; "
@@ -96,7 +96,7 @@ def _check_options(
                 f"`interval` must be one of {', '.join(map(repr, kinds))}."
             )
         kind = check_choice("interval", interval, kinds)
-    n = check_positive_int("n_resamples", n_resamples, minimum=100)
+    n = check_resamples(n_resamples)
     if not _check_bool("stratified", stratified) and method == "dirichlet":
         raise ValueError(
             f"`{name}='dirichlet'` draws each class's scores from its own "
@@ -226,3 +226,20 @@ def _draw_ends(boot: _Bootstrap) -> tuple[float, float]:
         return float("nan"), float("nan")
     low, high = at_positions(values, quantile_positions(values.size, boot.levels))
     return float(low), float(high)
+
+
+def _warn_no_width(
+    curve: Any, quantity: Any, low: float, high: float, source: str, stacklevel: int = 5
+) -> None:
+    """Every method's warning for an interval of no width, in DeLong's words: a test set
+    whose positives all outscore its negatives (or whose resamples all give one value)
+    has a degenerate sampling distribution, and the interval [v, v] it gives is
+    misleading. ``source`` says what is degenerate ("The jackknife variance of ... is
+    0", "Every one of the 2000 resamples gives ...")."""
+    if np.isfinite(low) and low == high:
+        warnings.warn(
+            f"{source} on {curve!r}: the interval [{low:g}, {high:g}] has no width and is "
+            "misleading.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )

@@ -28,7 +28,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from ...curves._geometry import CurveArea
-from ._options import _check_whole_counts, _logit_t
+from ._options import _check_whole_counts, _logit_t, _warn_no_width
 
 __all__ = ["DeLongResult", "delong_roc"]
 
@@ -224,16 +224,17 @@ def _delong_interval(
         if shift:
             how = f"bias-corrected, {how}"
         return low, high, f"DeLong, Sun-Xu algorithm, logit scale, {how}", d
-    if d.variance == 0:
-        warnings.warn(
-            f"DeLong's variance of the ROC AUC is 0 on {curve!r} (every positive "
-            "scores above every negative, or every one below): the interval "
-            f"[{estimate:g}, {estimate:g}] has no width and is misleading.",
-            UserWarning,
-            stacklevel=4,
-        )
     half = float(ndtri(0.5 + level / 2)) * np.sqrt(d.variance)
     low, high = estimate - half, estimate + half
+    if d.variance == 0:
+        _warn_no_width(
+            curve,
+            quantity,
+            estimate,
+            estimate,
+            "DeLong's variance of the ROC AUC is 0 (every positive scores above every "
+            "negative, or every one below)",
+        )
     text = "DeLong, Sun-Xu algorithm"
     if low < 0.0 or high > 1.0:
         text += ", clipped to [0, 1]"

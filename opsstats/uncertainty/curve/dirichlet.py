@@ -107,9 +107,16 @@ def _class_weights(counts: np.ndarray, b: int, a: float, rng: np.random.Generato
 
 
 def _dirichlet_values(
-    curve: Any, quantity: Any, n: int, a: float, rng: np.random.Generator, show_progress: bool
+    curve: Any,
+    quantities: list[Any],
+    n: int,
+    a: float,
+    rng: np.random.Generator,
+    show_progress: bool,
 ) -> np.ndarray:
-    """The quantity on n draws from the Dirichlet posterior of each class's scores.
+    """The quantities on n draws from the Dirichlet posterior of each class's scores,
+    shape ``(len(quantities), n)``: every quantity on the same draws (the quantities
+    share one cell layout, the first one's).
 
     Each class's distribution over the curve's cells gets the weights Gamma(rows of the
     cell), plus a pseudo-row of weight Gamma(a) tied with the other class's above the
@@ -120,8 +127,9 @@ def _dirichlet_values(
     Dirichlet, so the cells of :class:`_Cells` are exact here too. Batches as in
     :func:`_bootstrap_values`.
     """
-    cells = _Cells(curve, _cell_mode(quantity))
-    batch, alpha_buf, beta_buf, values = _batches(n, cells.k + 2)
+    cells = _Cells(curve, _cell_mode(quantities[0]))
+    batch, alpha_buf, beta_buf, _ = _batches(n, cells.k + 2)
+    values = np.empty((len(quantities), n))
     pi = curve.prevalence
     with (
         progress(n, show_progress, "Dirichlet draws") as tick,
@@ -133,18 +141,29 @@ def _dirichlet_values(
             fp = _class_weights(cells.neg, b, a, rng)
             alpha, beta = alpha_buf[:b], beta_buf[:b]
             _fill_curves(tp, fp, tp[:, -1:], fp[:, -1:], alpha, beta)
-            values[start : start + b] = quantity(pi, alpha, beta)
+            for i, q in enumerate(quantities):
+                values[i, start : start + b] = q(pi, alpha, beta)
             tick(b)
     return values
 
 
 def _run_dirichlet(
-    curve: Any, quantity: Any, n: int, level: float, prior: Any, rng: Any, show_progress: bool
+    curve: Any,
+    quantity: Any,
+    n: int,
+    level: float,
+    prior: Any,
+    rng: Any,
+    show_progress: bool,
+    values: np.ndarray | None = None,
 ) -> _Bootstrap:
+    """The posterior draws of the quantity (``values`` when they are already drawn with
+    this ``prior``), sorted, with the levels of the equal-tailed interval."""
     _check_whole_counts(curve, "The curve Dirichlet posterior")
     a, label = _curve_prior(prior)
-    generator = check_rng(rng)
-    values = _dirichlet_values(curve, quantity, n, a, generator, show_progress)
+    if values is None:
+        generator = check_rng(rng)
+        values = _dirichlet_values(curve, [quantity], n, a, generator, show_progress)[0]
     defined = np.sort(values[~np.isnan(values)])
     tail = (1 - level) / 2
     how = (

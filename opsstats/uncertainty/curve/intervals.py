@@ -24,6 +24,7 @@ from ._options import (
     _draw_ends,
     _estimate,
     _resolve,
+    _warn_no_width,
 )
 from .auto import _auto
 from .delong import _check_delong_quantity, _delong_interval, delong_roc
@@ -130,6 +131,14 @@ def curve_interval(
         )
     else:
         low, high = _draw_ends(boot)
+        _warn_no_width(
+            curve,
+            quantity,
+            low,
+            high,
+            f"Every one of the {n} draws ({boot.description}) gives {quantity.label} = {low:g}",
+            stacklevel=4,
+        )
     return IntervalResult(
         estimate=estimate,
         ci=ConfidenceInterval(low, high),

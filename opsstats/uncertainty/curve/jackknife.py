@@ -35,7 +35,7 @@ from scipy.special import ndtri
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea
 from ._cells import _cell_mode, _Cells
-from ._options import _check_whole_counts, _logit_t, _unit_area
+from ._options import _check_whole_counts, _logit_t, _unit_area, _warn_no_width
 
 __all__: list[str] = []
 
@@ -240,6 +240,16 @@ def _jackknife_interval(
         return low, high, f"{text}, logit scale, {how}", details
     half = float(ndtri(0.5 + level / 2)) * np.sqrt(variance)
     low, high = estimate - half, estimate + half
+    if variance == 0:
+        _warn_no_width(
+            curve,
+            quantity,
+            low,
+            high,
+            f"The jackknife variance of {quantity.label} is 0 (every row of a class "
+            "leaves it unchanged: every positive scores above every negative, or every "
+            "one below)",
+        )
     if _unit_area(quantity) and (low < 0.0 or high > 1.0):
         low, high = max(low, 0.0), min(high, 1.0)
         text += ", clipped to [0, 1]"

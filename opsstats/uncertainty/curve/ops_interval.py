@@ -3,20 +3,23 @@
 :meth:`opsstats.curves.ScoreCurve.ops` calls.
 
 For the OPS of a curve quantity at fixed prevalence, OPS is monotone in the quantity, so
-the OPS interval is the quantity's interval mapped through OPS (on the bootstrap's order
-statistics, as :mod:`opsstats.uncertainty.confusion` does; on the two ends of a DeLong
-or jackknife interval). A Monte Carlo reference (the Directed Binary Tree) estimates
+the OPS interval is the quantity's interval, from the same draws, with its two ends
+mapped through OPS (as :mod:`opsstats.uncertainty.confusion` does). A Monte Carlo reference (the Directed Binary Tree) estimates
 each mapped end with its own Monte Carlo error, independent of the test-set sampling:
 each end is moved outwards so that its distance from the OPS estimate becomes
 ``sqrt(h**2 + (z * se)**2)``, where h is the mapped half-width on that side and se the
 reference's Monte Carlo standard error at that end (see
 :func:`~opsstats.uncertainty.curve.curve_ops_interval`).
+
+:func:`~opsstats.uncertainty.curve.curve_ops_intervals` does this for several quantities
+of one curve at once, sharing one set of draws among those whose method draws.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from scipy.special import ndtri
@@ -24,8 +27,16 @@ from scipy.special import ndtri
 from ..._validation import check_confidence_level, describe
 from ...ops import _check_reference, curve_ops
 from ...results import ConfidenceInterval, OPSResult
-from .._draws import check_rng, quantile_positions
-from ._options import DEFAULT_RESAMPLES, _check_logit_t, _check_options, _draw_ends
+from .._draws import check_rng
+from ._cells import _cell_mode
+from ._options import (
+    DEFAULT_RESAMPLES,
+    _check_logit_t,
+    _check_options,
+    _check_whole_counts,
+    _draw_ends,
+    _warn_no_width,
+)
 from .auto import _auto
 from .delong import _delong_interval
 from .dirichlet import (
@@ -33,12 +44,18 @@ from .dirichlet import (
     _check_bias_extended,
     _check_dirichlet_rows,
     _check_prior_use,
+    _dirichlet_values,
     _run_dirichlet,
 )
 from .jackknife import _jackknife_interval
-from .resampling import _bootstrap_logit_t, _prevalence_dependent, _run_bootstrap
+from .resampling import (
+    _bootstrap_logit_t,
+    _bootstrap_values,
+    _prevalence_dependent,
+    _run_bootstrap,
+)
 
-__all__ = ["curve_ops_interval"]
+__all__ = ["curve_ops_interval", "curve_ops_intervals"]
 
 
 def _widen(
@@ -116,17 +133,50 @@ def curve_ops_interval(
         return result
     ref = _check_reference(reference, "curve", "a curve quantity")
     quantity = ref._quantity(metric, at, rule, params)
-    pi = curve.prevalence
-    estimate = float(result.estimate)
-    extra: dict[str, Any] = {"interval": kind}
+    method, kind = _resolve_method(curve, quantity, method, kind, prior)
+    return _with_interval(
+        curve, quantity, result, ref, method, kind, n, level, stratified, rng, progress, prior, ties
+    )
+
+
+def _resolve_method(
+    curve: Any, quantity: Any, method: str, kind: str, prior: Any
+) -> tuple[str, str]:
+    """``"auto"`` made explicit, and the method's checks for this quantity and curve."""
     if method == "auto":
         method, kind = _auto(quantity, curve)
-        extra["interval"] = kind
-    prior = _check_prior_use(prior, method, "ci")
+    _check_prior_use(prior, method, "ci")
     _check_dirichlet_rows(curve, method, "ci")
     _check_bias_extended(quantity, kind)
     if kind == "logit-t":
         _check_logit_t(quantity, curve.n_positive, curve.n_negative)
+    return method, kind
+
+
+def _with_interval(
+    curve: Any,
+    quantity: Any,
+    result: OPSResult,
+    ref: Any,
+    method: str,
+    kind: str,
+    n: int,
+    level: float,
+    stratified: bool,
+    rng: Any,
+    progress: bool,
+    prior: Any,
+    ties: str,
+    values: np.ndarray | None = None,
+) -> OPSResult:
+    """``result`` with the interval of its OPS: the quantity's interval by ``method`` and
+    ``kind`` (from the draws ``values`` when they are given, already made for it),
+    mapped through OPS at the curve's prevalence, its ends widened by the reference's
+    Monte Carlo error."""
+    prior = "jeffreys" if prior is None else prior
+    pi = curve.prevalence
+    estimate = float(result.estimate)
+    extra: dict[str, Any] = {"interval": kind}
 
     def map_ends(low_v: float, high_v: float) -> tuple[float, float, float, float]:
         """OPS and its reference s.e. at the two ends of the quantity's interval."""
@@ -138,34 +188,22 @@ def curve_ops_interval(
         e = np.asarray(r.standard_error, dtype=float)
         return float(o[0]), float(o[1]), float(e[0]), float(e[1])
 
+    n_defined: int | None = None
     if method == "delong":
         low_v, high_v, text, d = _delong_interval(curve, quantity, level, result.value, kind=kind)
-        low, high, se_low, se_high = map_ends(low_v, high_v)
-        n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
         extra.update(variance=d.variance, standard_error_value=float(np.sqrt(d.variance)))
         mode = "fixed"
     elif method == "jackknife":
         low_v, high_v, text, info = _jackknife_interval(curve, quantity, level, result.value, kind)
-        low, high, se_low, se_high = map_ends(low_v, high_v)
-        n_defined, value_ci = None, ConfidenceInterval(low_v, high_v)
         extra.update(variance=info["variance"], standard_error_value=info["standard_error"])
         mode = "fixed"
-    elif kind in ("logit-t", "bias-extended"):
-        if kind == "logit-t":
-            boot = _run_bootstrap(
-                curve, quantity, kind, n, level, result.value, stratified, rng, progress
-            )
-            low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value, level)
-        else:
-            boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
-            low_v, high_v, text, extra["bias_extension"] = _bias_extended(
-                curve, quantity, boot, result.value
-            )
-        low, high, se_low, se_high = map_ends(low_v, high_v)
-        n_defined, value_ci = boot.sorted_values.size, ConfidenceInterval(low_v, high_v)
-        mode = boot.prevalence_mode
     else:
-        if not stratified and _prevalence_dependent(quantity):
+        if (
+            method == "bootstrap"
+            and kind != "logit-t"
+            and not stratified
+            and _prevalence_dependent(quantity)
+        ):
             raise ValueError(
                 f"`stratified=False` resamples the prevalence, and OPS of "
                 f"{quantity.label} depends on it: every resample would need the "
@@ -174,36 +212,42 @@ def curve_ops_interval(
                 "own prevalence)."
             )
         if method == "dirichlet":
-            boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress)
+            boot = _run_dirichlet(curve, quantity, n, level, prior, rng, progress, values=values)
         else:
             boot = _run_bootstrap(
-                curve, quantity, kind, n, level, result.value, stratified, rng, progress
+                curve,
+                quantity,
+                kind,
+                n,
+                level,
+                result.value,
+                stratified,
+                rng,
+                progress,
+                values=values,
             )
-        text, mode = boot.description, boot.prevalence_mode
-        values = boot.sorted_values
-        m = values.size
-        n_defined = m
-        if m == 0:
-            low = high = se_low = se_high = float("nan")
-            value_ci = ConfidenceInterval(float("nan"), float("nan"))
+        if kind == "logit-t":
+            low_v, high_v, text = _bootstrap_logit_t(curve, quantity, boot, result.value, level)
+        elif kind == "bias-extended":
+            low_v, high_v, text, extra["bias_extension"] = _bias_extended(
+                curve, quantity, boot, result.value
+            )
         else:
-            value_ci = ConfidenceInterval(*_draw_ends(boot))
-            levels = boot.levels
-            higher = quantity.higher_is_better
-            if not higher:  # OPS decreases in the value: its quantile q is the value's 1-q
-                levels = (1 - levels[1], 1 - levels[0])
-            lo_i, hi_i, w = quantile_positions(m, levels)
-            idx = np.unique(np.r_[lo_i, hi_i])
-            src = idx if higher else m - 1 - idx
-            r = ref.ops(quantity, values[src], prevalence=pi, ties=ties)
-            ops_at = dict(zip(idx.tolist(), np.atleast_1d(r.estimate).tolist(), strict=True))
-            se_at = dict(zip(idx.tolist(), np.atleast_1d(r.standard_error).tolist(), strict=True))
-
-            def interp(table: dict, e: int) -> float:
-                return table[lo_i[e]] + w[e] * (table[hi_i[e]] - table[lo_i[e]])
-
-            low, high = interp(ops_at, 0), interp(ops_at, 1)
-            se_low, se_high = interp(se_at, 0), interp(se_at, 1)
+            low_v, high_v = _draw_ends(boot)
+            text = boot.description
+            _warn_no_width(
+                curve,
+                quantity,
+                low_v,
+                high_v,
+                f"Every one of the {n} draws ({boot.description}) gives {quantity.label} "
+                f"= {low_v:g}",
+            )
+        n_defined, mode = boot.sorted_values.size, boot.prevalence_mode
+    # OPS is monotone in the quantity at the curve's prevalence: the OPS interval is the
+    # quantity's interval with its ends mapped through OPS (from the same draws)
+    value_ci = ConfidenceInterval(float(low_v), float(high_v))
+    low, high, se_low, se_high = map_ends(low_v, high_v)
     mapped = ConfidenceInterval(float(low), float(high))
     if np.isfinite(low) and (se_low > 0 or se_high > 0):
         low, high = _widen(estimate, low, high, se_low, se_high, level)
@@ -216,8 +260,8 @@ def curve_ops_interval(
         "prevalence_mode": mode,
         **extra,
     }
-    if method in ("bootstrap", "dirichlet"):
-        details.update(n_resamples=n, n_undefined=int(n - cast(int, n_defined)))
+    if n_defined is not None:
+        details.update(n_resamples=n, n_undefined=int(n - n_defined))
     return replace(
         result,
         ci=ConfidenceInterval(float(low), float(high)),
@@ -225,3 +269,91 @@ def curve_ops_interval(
         ci_method=text,
         details=details,
     )
+
+
+def curve_ops_intervals(
+    curve: Any,
+    quantities: list[tuple[Any, str]],
+    *,
+    reference: Any,
+    confidence_level: float,
+    n_resamples: int,
+    rng_for: Callable[[str, str], np.random.Generator],
+    ties: str = "strict",
+) -> list[OPSResult | ValueError]:
+    """The OPS of several quantities of one curve, each with its interval, the
+    quantities whose method draws (the bootstrap, the Dirichlet posterior) sharing one
+    set of draws per method and cell layout.
+
+    ``quantities`` holds (quantity, method) pairs (``method`` as ``ci`` of
+    :meth:`ScoreCurve.ops`, ``"auto"`` included); ``rng_for(method, cells)`` gives the
+    generator of each set of draws, so that a quantity's interval depends only on the
+    draws of its own method and layout, not on which other quantities are asked for.
+    Used by :func:`opsstats.evaluate` for each group. A quantity whose interval cannot
+    be made gets the ``ValueError`` that says why, in its place.
+    """
+    level = check_confidence_level(confidence_level)
+    ref = _check_reference(reference, "curve", "a curve quantity")
+    plans: list[Any] = []
+    for q, ci in quantities:
+        try:
+            method, kind, n = _check_options(ci, None, n_resamples, True, False, name="ci")
+            quantity = ref._quantity(q, None, None, {})
+            result = curve_ops(curve, quantity, reference=ref, ties=ties)
+            if np.isnan(result.estimate):
+                plans.append(result)
+                continue
+            method, kind = _resolve_method(curve, quantity, method, kind, None)
+            plans.append((quantity, result, method, kind, n))
+        except ValueError as exc:
+            plans.append(exc)
+    # one set of draws per (method, cell layout), for every quantity that draws
+    shared: dict[tuple[str, str], list[int]] = {}
+    for i, plan in enumerate(plans):
+        if isinstance(plan, tuple) and plan[2] in ("bootstrap", "dirichlet"):
+            shared.setdefault((plan[2], _cell_mode(plan[0])), []).append(i)
+    values: dict[int, np.ndarray] = {}
+    for (method, mode), members in shared.items():
+        qs = [plans[i][0] for i in members]
+        generator = rng_for(method, mode)
+        try:
+            if method == "dirichlet":
+                _check_whole_counts(curve, "The curve Dirichlet posterior")
+                drawn = _dirichlet_values(curve, qs, n_resamples, 0.5, generator, False)
+            else:
+                _check_whole_counts(curve, "The curve bootstrap")
+                drawn = _bootstrap_values(curve, qs, n_resamples, generator, True, False)
+        except ValueError as exc:
+            for i in members:
+                plans[i] = exc
+            continue
+        for j, i in enumerate(members):
+            values[i] = drawn[j]
+    out: list[OPSResult | ValueError] = []
+    for i, plan in enumerate(plans):
+        if not isinstance(plan, tuple):
+            out.append(plan)
+            continue
+        quantity, result, method, kind, n = plan
+        try:
+            out.append(
+                _with_interval(
+                    curve,
+                    quantity,
+                    result,
+                    ref,
+                    method,
+                    kind,
+                    n,
+                    level,
+                    True,
+                    None,
+                    False,
+                    None,
+                    ties,
+                    values=values.get(i),
+                )
+            )
+        except ValueError as exc:
+            out.append(exc)
+    return out

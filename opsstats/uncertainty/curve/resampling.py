@@ -253,18 +253,20 @@ def _prevalence_dependent(quantity: Any) -> bool:
 
 def _bootstrap_values(
     curve: Any,
-    quantity: Any,
+    quantities: list[Any],
     n: int,
     rng: np.random.Generator,
     stratified: bool,
     show_progress: bool,
 ) -> np.ndarray:
-    """The quantity on n bootstrap resamples of the curve's rows (NaN where undefined).
+    """The quantities on n bootstrap resamples of the curve's rows (NaN where
+    undefined), shape ``(len(quantities), n)``: every quantity on the same resamples.
 
+    The quantities share one cell layout (:func:`_cell_mode`; the first one's).
     Resamples are drawn in batches of b = max(1, 2**18 // (k + 1)) curves; the batch size
     depends only on the data, so the same ``rng`` gives the same values.
     """
-    cells = _Cells(curve, _cell_mode(quantity))
+    cells = _Cells(curve, _cell_mode(quantities[0]))
     k = cells.k
     P, N = cells.P, cells.N
     has_pos, has_neg = np.flatnonzero(cells.pos), np.flatnonzero(cells.neg)
@@ -279,9 +281,10 @@ def _bootstrap_values(
             np.concatenate((has_pos, k + has_neg)),
             2 * k,
         )
-    by_prevalence = not stratified and _prevalence_dependent(quantity)
-    fix = _first_limit_fix(quantity)
-    batch, alpha_buf, beta_buf, values = _batches(n, k)
+    by_prevalence = [not stratified and _prevalence_dependent(q) for q in quantities]
+    fix = [_first_limit_fix(q) for q in quantities]
+    batch, alpha_buf, beta_buf, _ = _batches(n, k)
+    values = np.empty((len(quantities), n))
     pi = curve.prevalence
     with (
         progress(n, show_progress, "bootstrap") as tick,
@@ -290,37 +293,37 @@ def _bootstrap_values(
         for start in range(0, n, batch):
             b = min(batch, n - start)
             alpha, beta = alpha_buf[:b], beta_buf[:b]
-            out = values[start : start + b]
+            out = values[:, start : start + b]
             if stratified:
                 tp = samplers[0].draw_cumulative(b, rng)
                 fp = samplers[1].draw_cumulative(b, rng)
                 _fill_curves(tp, fp, P, N, alpha, beta)
-                if fix:
-                    alpha, beta = _drop_leading_empty(tp, fp, alpha, beta)
-                out[:] = quantity(pi, alpha, beta)
+                for i, q in enumerate(quantities):
+                    a_q, b_q = _drop_leading_empty(tp, fp, alpha, beta) if fix[i] else (alpha, beta)
+                    out[i] = q(pi, a_q, b_q)
             else:
                 both = joint.draw(b, rng)
                 tp, fp = np.cumsum(both[:, :k], axis=1), np.cumsum(both[:, k:], axis=1)
                 p_r, n_r = tp[:, -1], fp[:, -1]
                 ok = (p_r > 0) & (n_r > 0)  # a class absent: undefined
-                out[~ok] = np.nan
+                out[:, ~ok] = np.nan
                 if not ok.any():
                     tick(b)
                     continue
                 tp, fp, p_r, n_r = tp[ok], fp[ok], p_r[ok], n_r[ok]
                 alpha, beta = alpha[: tp.shape[0]], beta[: tp.shape[0]]
                 _fill_curves(tp, fp, p_r[:, None], n_r[:, None], alpha, beta)
-                if fix:
-                    alpha, beta = _drop_leading_empty(tp, fp, alpha, beta)
-                res = np.empty(tp.shape[0])
-                if by_prevalence:  # each resample at its own prevalence
-                    for p_val in np.unique(p_r):
-                        rows = np.flatnonzero(p_r == p_val)
-                        pi_r = p_val / (p_val + n_r[rows[0]])
-                        res[rows] = quantity(pi_r, alpha[rows], beta[rows])
-                else:
-                    res[:] = quantity(pi, alpha, beta)
-                out[ok] = res
+                for i, q in enumerate(quantities):
+                    a_q, b_q = _drop_leading_empty(tp, fp, alpha, beta) if fix[i] else (alpha, beta)
+                    res = np.empty(tp.shape[0])
+                    if by_prevalence[i]:  # each resample at its own prevalence
+                        for p_val in np.unique(p_r):
+                            rows = np.flatnonzero(p_r == p_val)
+                            pi_r = p_val / (p_val + n_r[rows[0]])
+                            res[rows] = q(pi_r, a_q[rows], b_q[rows])
+                    else:
+                        res[:] = q(pi, a_q, b_q)
+                    out[i, ok] = res
             tick(b)
     return values
 
@@ -335,10 +338,14 @@ def _run_bootstrap(
     stratified: bool,
     rng: Any,
     show_progress: bool,
+    values: np.ndarray | None = None,
 ) -> _Bootstrap:
+    """The bootstrap's draws of the quantity (``values`` when they are already drawn,
+    on stratified resamples), sorted, with the levels of its interval ``kind``."""
     _check_whole_counts(curve, "The curve bootstrap")
-    generator = check_rng(rng)
-    values = _bootstrap_values(curve, quantity, n, generator, stratified, show_progress)
+    if values is None:
+        generator = check_rng(rng)
+        values = _bootstrap_values(curve, [quantity], n, generator, stratified, show_progress)[0]
     defined = np.sort(values[~np.isnan(values)])
     tail = (1 - level) / 2
     levels = (tail, 1 - tail)

@@ -1,0 +1,2178 @@
+"""The fuzz cases of issue 17: every public Python entry point fed the classes of input
+that broke it, each with the outcome it must have.
+
+A :class:`Case` is one call. It either must be refused with a ``ValueError`` or
+``TypeError`` whose message names the argument (in backticks) and says what was
+received (``argument``, ``received``, ``mentions``), or must return a value that an
+independent computation confirms (``expect``: scikit-learn, exact ``Fraction``
+arithmetic, a slow pairwise count, a 50-digit decimal integral, or the single-threaded
+numbers). :func:`classify` runs a case and names its outcome, one of :data:`OUTCOMES`;
+a case may also state the memory it may allocate (``memory``, bytes, measured with
+``tracemalloc``).
+
+``tests/test_fuzz_api.py`` asserts every case's outcome; ``benchmarks/fuzz_census.py``
+runs the same table (against this code or an older checkout, each case in a worker
+process with a memory and time limit) and counts the outcomes. The cases use only the
+public API that existed before issue 17, so that the old code can be run on them too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import tracemalloc
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+#: The outcome classes of the census, best first.
+OUTCOMES = (
+    "clear error",  # ValueError/TypeError naming the argument and what was received
+    "correct",  # a value confirmed by an independent computation
+    "unhelpful error",  # ValueError/TypeError without the argument or the received value
+    "other exception",  # any other exception (KeyError, IndexError, OverflowError, ...)
+    "silent NaN or wrong",  # a value where an error was due, or a wrong value, or NaN
+    "over memory or time",  # above the case's memory, MemoryError, or stopped (census)
+)
+
+#: Messages are one line of reasonable length (describe objects, never their repr).
+MAX_MESSAGE = 600
+#: Memory a refused call may allocate before refusing (bytes); also the budget of an
+#: exact OPS.
+REFUSAL_MEMORY = 64 * 2**20
+#: The accuracy the exact references promise (docs/method.md#uniform-reference: about
+#: 1e-10, the quadrature's target; the closed forms are far better, checked to 2e-16 in
+#: tests/test_uniform_reference.py).
+EXACT_OPS = 1e-10
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of the fuzz table and the outcome it must have.
+
+    ``argument`` set: the call must raise ValueError/TypeError whose message contains
+    ```argument``` (with backticks), ``received`` (if given) and every string of
+    ``mentions``. Otherwise ``expect(result)`` must be true. ``memory``: the most bytes
+    the call may allocate (tracemalloc peak). ``heavy``: a long stress case (threads),
+    run by the census and by ``tests/test_shared_state.py`` rather than the fuzz test.
+    """
+
+    item: int
+    entry: str
+    name: str
+    call: Callable[[], Any]
+    argument: str | None = None
+    received: str | None = None
+    mentions: tuple[str, ...] = ()
+    expect: Callable[[Any], bool] | None = None
+    memory: int | None = None
+    heavy: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"[{self.item}] {self.entry}: {self.name}"
+
+
+def classify(case: Case) -> tuple[str, str]:
+    """Run one case: (outcome, detail)."""
+    tracemalloc.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = case.call()
+    except (ValueError, TypeError) as exc:
+        outcome, detail = _judge_error(case, exc)
+    except MemoryError as exc:
+        outcome, detail = "over memory or time", f"MemoryError: {exc}"
+    except Exception as exc:
+        outcome, detail = "other exception", f"{type(exc).__name__}: {str(exc)[:300]}"
+    else:
+        if case.expect is None:
+            outcome, detail = "silent NaN or wrong", f"returned {_short(result)}"
+        else:
+            try:
+                ok = bool(case.expect(result))
+            except Exception as exc:
+                ok, result = False, f"{result!r:.200} ({type(exc).__name__} in the check)"
+            outcome = "correct" if ok else "silent NaN or wrong"
+            detail = "" if ok else f"returned {_short(result)}"
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    limit = case.memory if case.memory is not None else None
+    if limit is not None and peak > limit:
+        outcome, detail = "over memory or time", f"allocated {peak / 2**20:.0f} MiB"
+    return outcome, detail
+
+
+def thread_stress(tasks: list[tuple[str, Callable[[], Any]]], calls: int) -> list[str]:
+    """Eight threads call the (name, call) tasks in their own random orders, ``calls``
+    each, switching as often as the interpreter allows; returns what went wrong (an
+    exception, or an estimate other than the single-threaded one), empty if nothing."""
+    expected = {name: float(f().estimate) for name, f in tasks}
+    bad: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def worker(seed: int) -> None:
+        order = np.random.default_rng(seed).integers(0, len(tasks), calls)
+        barrier.wait()
+        for i in order:
+            name, f = tasks[i]
+            try:
+                got = float(f().estimate)
+            except Exception as exc:
+                bad.append(f"{name}: {type(exc).__name__}: {exc}")
+                continue
+            if got != expected[name]:
+                bad.append(f"{name}: {got} != {expected[name]}")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
+    try:
+        threads = [threading.Thread(target=worker, args=(s,)) for s in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return bad
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) < 200 else text[:197] + "..."
+
+
+def _judge_error(case: Case, exc: Exception) -> tuple[str, str]:
+    msg = str(exc)
+    detail = f"{type(exc).__name__}: {msg[:300]}"
+    if case.argument is None:
+        return "unhelpful error", f"an error where a value was due: {detail}"
+    wanted = [f"`{case.argument}`", *([case.received] if case.received else []), *case.mentions]
+    missing = [w for w in wanted if w not in msg]
+    if missing or len(msg) > MAX_MESSAGE or "\n" in msg:
+        return "unhelpful error", f"{detail} (missing {missing})" if missing else detail
+    return "clear error", detail
+
+
+def census(cases: list[Case] | None = None) -> dict[str, int]:
+    """Counts per outcome class of running the cases in this process."""
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for case in CASES if cases is None else cases:
+        counts[classify(case)[0]] += 1
+    return counts
+
+
+# ----------------------------------------------------------------------------- helpers
+def _refuse(item, entry, name, call, argument, received=None, mentions=(), memory=None):
+    return Case(item, entry, name, call, argument, received, tuple(mentions), None, memory)
+
+
+def _close(a: float, b: float, tol: float = 1e-12) -> bool:
+    return bool(np.isfinite(a) and abs(a - b) <= tol * max(1.0, abs(b)))
+
+
+def _pairwise_auc(y: Any, s: Any) -> Fraction:
+    """The ROC AUC as the share of (positive, negative) pairs ordered, ties one half:
+    the slow, exact definition (Python integers, no float)."""
+    pos = [int(v) for v, t in zip(s, y, strict=True) if t]
+    neg = [int(v) for v, t in zip(s, y, strict=True) if not t]
+    wins = sum(2 * (p > n) + (p == n) for p in pos for n in neg)
+    return Fraction(wins, 2 * len(pos) * len(neg))
+
+
+def _sklearn(name: str, y: Any, p: Any) -> float:
+    from sklearn import metrics as skm
+
+    if name == "f1":
+        return float(skm.f1_score(y, p, zero_division=np.nan))
+    if name == "mcc":
+        return float(skm.matthews_corrcoef(y, p))
+    if name == "roc_auc":
+        return float(skm.roc_auc_score(y, p))
+    return float(skm.average_precision_score(y, p))
+
+
+def _frame(n: int = 400, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    return pd.DataFrame(
+        {
+            "y": y.astype(int),
+            "s": np.round(rng.normal(y * 1.2, 1.0), 3),
+            "p": (rng.random(n) < np.where(y, 0.7, 0.2)).astype(int),
+            "g": rng.choice(["a", "b", "c"], n),
+        }
+    )
+
+
+def _small_dbt(seed: int = 31) -> Any:
+    from opsstats import DirectedBinaryTree
+
+    return DirectedBinaryTree(depth=4, n_curves=1000, seed=seed)
+
+
+def _curve(seed: int = 1, n: int = 60) -> Any:
+    from opsstats import ScoreCurve
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    y[:2], y[2:4] = True, False
+    return ScoreCurve.from_scores(y, rng.normal(y * 1.0, 1.0))
+
+
+def _separated() -> Any:
+    from opsstats import ScoreCurve
+
+    return ScoreCurve.from_scores([0] * 12 + [1] * 12, np.arange(24.0))
+
+
+def _cm() -> Any:
+    from opsstats import ConfusionMatrix
+
+    return ConfusionMatrix(tp=30, fp=20, fn=10, tn=40)
+
+
+def _multilabel_truth(n: int = 200, seed: int = 3) -> np.ndarray:
+    return np.random.default_rng(seed).random((n, 3)) < [0.2, 0.4, 0.5]
+
+
+def _warned(pattern: str, call: Callable[[], Any]) -> bool:
+    """Whether the call warns with a message containing ``pattern``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return any(pattern in str(w.message) for w in caught)
+
+
+# --------------------------------------------------------------- item 1: thresholds
+def _threshold_cases() -> list[Case]:
+    from opsstats import MultiLabel, evaluate
+
+    df = _frame()
+    y_ml = _multilabel_truth()
+    s_ml = np.random.default_rng(4).random(y_ml.shape)
+    out = []
+    bad = [
+        ("nan", float("nan"), "nan"),
+        ("inf", float("inf"), "inf"),
+        ("-inf", -float("inf"), "-inf"),
+        ("a string", "0.5", "'0.5'"),
+        ("a complex number", 0.5 + 0.5j, "0.5"),
+        ("a boolean", True, "True"),
+    ]
+    for name, v, shown in bad:
+        out.append(
+            _refuse(
+                1,
+                "evaluate",
+                f"threshold {name}",
+                lambda v=v: evaluate(df, truth="y", score="s", threshold=v, metrics=["f1"]),
+                "threshold",
+                shown,
+            )
+        )
+        out.append(
+            _refuse(
+                1,
+                "MultiLabel.from_scores",
+                f"threshold {name}",
+                lambda v=v: MultiLabel.from_scores(y_ml, s_ml, threshold=v),
+                "threshold",
+                shown,
+            )
+        )
+        out.append(
+            _refuse(
+                1,
+                "ScoreCurve.confusion_matrix",
+                f"threshold {name}",
+                lambda v=v: _curve().confusion_matrix(threshold=v),
+                "threshold",
+                shown,
+            )
+        )
+
+    def evaluate_counts() -> bool:
+        table = evaluate(df, truth="y", score="s", threshold=0.25, metrics=["f1"], ci=None)
+        return _close(table["value"].iloc[0], _sklearn("f1", df["y"], df["s"] >= 0.25))
+
+    out.append(
+        Case(1, "evaluate", "threshold 0.25 (F1 vs scikit-learn)", evaluate_counts, expect=bool)
+    )
+
+    def multilabel_pred() -> bool:
+        ml = MultiLabel.from_scores(y_ml, s_ml, threshold=0.5)
+        return bool(np.array_equal(ml.pred, s_ml >= 0.5))
+
+    out.append(Case(1, "MultiLabel.from_scores", "threshold 0.5", multilabel_pred, expect=bool))
+    return out
+
+
+# ----------------------------------------------------------- items 2-4: shared state
+def _cache_cases() -> list[Case]:
+    from opsstats import BinormalCurves, DirectedBinaryTree, EmpiricalCurves, EmpiricalPoints
+    from opsstats.metrics import register_metric, unregister_metric
+
+    rng = np.random.default_rng(8)
+    points = EmpiricalPoints(rng.uniform(0, 0.6, 300), rng.uniform(0, 0.6, 300))
+    pool = EmpiricalCurves([_curve(seed) for seed in range(20)])
+
+    def write_then_rank(ref: Any, metric: str, value: float) -> Callable[[], bool]:
+        def run() -> bool:
+            before = float(ref.ops(metric, value, prevalence=0.2).estimate)
+            quantity = ref._quantity(metric, None, None, {})
+            shared = ref.reference_values(quantity, 0.2)
+            with contextlib.suppress(ValueError):  # read-only: refused, and that is fine
+                shared[:] = 0.0  # a caller scribbling on what it was handed
+            return float(ref.ops(metric, value, prevalence=0.2).estimate) == before
+
+        return run
+
+    out = [
+        Case(
+            2,
+            "DirectedBinaryTree.reference_values",
+            "write into the returned array",
+            write_then_rank(DirectedBinaryTree(depth=3, n_curves=500, seed=41), "pr_auc", 0.5),
+            expect=bool,
+        ),
+        Case(
+            2,
+            "BinormalCurves.reference_values",
+            "write into the returned array",
+            write_then_rank(BinormalCurves(n_curves=500, n_points=17, seed=42), "pr_auc", 0.5),
+            expect=bool,
+        ),
+        Case(
+            2,
+            "EmpiricalCurves.reference_values",
+            "write into the returned array",
+            write_then_rank(pool, "pr_auc", 0.5),
+            expect=bool,
+        ),
+        Case(
+            2,
+            "EmpiricalPoints.reference_values",
+            "write into the returned array",
+            write_then_rank(points, "f1", 0.5),
+            expect=bool,
+        ),
+    ]
+
+    def curve_arrays() -> bool:
+        c = _curve()
+        auc = c.auc("pr")
+        for arr in (c.alpha, c.beta, c.tps):
+            with contextlib.suppress(ValueError):
+                arr[1] = 0
+        return c.auc("pr") == auc
+
+    out.append(Case(2, "ScoreCurve", "write into alpha, beta, tps", curve_arrays, expect=bool))
+
+    def pool_arrays() -> bool:
+        ref = EmpiricalPoints([0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
+        before = ref.ops("recall", 0.75, prevalence=0.3).estimate
+        with contextlib.suppress(ValueError):
+            ref.beta[:] = 1.0
+        return ref.ops("recall", 0.75, prevalence=0.3).estimate == before
+
+    out.append(Case(2, "EmpiricalPoints", "write into the pool's beta", pool_arrays, expect=bool))
+
+    def overwrite(make: Callable[[], Any], point: bool) -> Callable[[], bool]:
+        def run() -> bool:
+            name = "fuzz_overwritten"
+            at = None if point else {"fpr": 0.3}
+            register_metric(
+                name, lambda p, a, b: 1 - b, direction="higher", range=(0, 1), overwrite=True
+            )
+            try:
+                ref = make()
+                ref.ops(name, 0.5, prevalence=0.2, at=at) if at else ref.ops(
+                    name, 0.5, prevalence=0.2
+                )
+                register_metric(
+                    name, lambda p, a, b: 1 - a, direction="higher", range=(0, 1), overwrite=True
+                )
+                r = (
+                    ref.ops(name, 0.5, prevalence=0.2, at=at)
+                    if at
+                    else ref.ops(name, 0.5, prevalence=0.2)
+                )
+                if point:  # share of the pool with 1 - alpha < 0.5
+                    return _close(float(r.estimate), float(np.mean(1 - ref.alpha < 0.5)))
+                return float(r.estimate) == 0.0  # 1 - alpha = 0.7 at fpr 0.3 on every curve
+            finally:
+                unregister_metric(name)
+
+        return run
+
+    out += [
+        Case(
+            3,
+            "DirectedBinaryTree.ops",
+            "metric overwritten under its name",
+            overwrite(lambda: DirectedBinaryTree(depth=3, n_curves=400, seed=43), False),
+            expect=bool,
+        ),
+        Case(
+            3,
+            "BinormalCurves.ops",
+            "metric overwritten under its name",
+            overwrite(lambda: BinormalCurves(n_curves=400, n_points=17, seed=44), False),
+            expect=bool,
+        ),
+        Case(
+            3,
+            "EmpiricalCurves.ops",
+            "metric overwritten under its name",
+            overwrite(lambda: pool, False),
+            expect=bool,
+        ),
+        Case(
+            3,
+            "EmpiricalPoints.ops",
+            "metric overwritten under its name",
+            overwrite(lambda: points, True),
+            expect=bool,
+        ),
+    ]
+
+    def threads(make: Callable[[], Any], calls: int) -> Callable[[], bool]:
+        def run() -> bool:
+            ref = make()
+            tasks = [
+                (q, lambda q=q: ref.ops(q, 0.5, prevalence=0.1)) for q in ("pr_auc", "gain_auc")
+            ]
+            return not thread_stress(tasks, calls)
+
+        return run
+
+    out += [
+        Case(
+            4,
+            "DirectedBinaryTree.ops",
+            "8 threads, a 1-vector cache",
+            threads(lambda: DirectedBinaryTree(depth=2, n_curves=200, seed=45, cache_size=1), 1500),
+            expect=bool,
+            heavy=True,
+        ),
+        Case(
+            4,
+            "BinormalCurves.ops",
+            "8 threads, a 1-vector cache",
+            threads(lambda: BinormalCurves(n_curves=200, n_points=9, seed=46, cache_size=1), 1500),
+            expect=bool,
+            heavy=True,
+        ),
+    ]
+    return out
+
+
+# ------------------------------------------------------------ item 5: big integers
+def _integer_cases() -> list[Case]:
+    from opsstats import ConfusionMatrix, MultiLabel, ScoreCurve, evaluate
+    from opsstats.uncertainty.proportion import binomial_interval
+
+    big = 2**53
+    out = [
+        Case(
+            5,
+            "ConfusionMatrix",
+            "tp = 2**53 + 1",
+            lambda: ConfusionMatrix(tp=big + 1, fp=1, fn=big, tn=5),
+            expect=lambda cm: cm.tp == big + 1 and isinstance(cm.tp, int) and cm.n == 2 * big + 7,
+        ),
+        Case(
+            5,
+            "ConfusionMatrix",
+            "np.int64 counts near 2**62",
+            lambda: ConfusionMatrix(
+                tp=np.int64(2**62 + 1), fp=np.int64(3), fn=np.int64(2**62), tn=1
+            ),
+            expect=lambda cm: (
+                cm.tp == 2**62 + 1 and cm.metric("recall") == float(Fraction(2**62 + 1, 2**63 + 1))
+            ),
+        ),
+        _refuse(
+            5,
+            "ConfusionMatrix",
+            "tp = 2**63 (beyond int64)",
+            lambda: ConfusionMatrix(tp=2**63, fp=1, fn=1, tn=1),
+            "tp",
+            "9223372036854775808",
+        ),
+        _refuse(
+            5,
+            "ConfusionMatrix",
+            "tp = 2**1030",
+            lambda: ConfusionMatrix(tp=2**1030, fp=1, fn=1, tn=1),
+            "tp",
+            "311 digits",
+        ),
+        _refuse(
+            5,
+            "ConfusionMatrix",
+            "float counts whose sum overflows",
+            lambda: ConfusionMatrix(tp=1e308, fp=1e308, fn=1e308, tn=1.0),
+            "tp",
+            "1e+308",
+        ),
+        _refuse(
+            5,
+            "ConfusionMatrix.from_predictions",
+            "weights whose sum overflows",
+            lambda: ConfusionMatrix.from_predictions(
+                [1, 0, 1], [1, 0, 0], sample_weight=[1e308] * 3
+            ),
+            "sample_weight",
+            "1e+308",
+        ),
+        Case(
+            5,
+            "ScoreCurve.from_scores",
+            "int64 scores 2**53..2**53+3",
+            lambda: ScoreCurve.from_scores(
+                [0, 1, 0, 1], np.arange(big, big + 4, dtype=np.int64)
+            ).auc(),
+            expect=lambda auc: (
+                auc == 0.75 == float(_pairwise_auc([0, 1, 0, 1], range(big, big + 4)))
+            ),
+        ),
+        Case(
+            5,
+            "ScoreCurve.from_scores",
+            "uint64 scores near 2**64",
+            lambda: ScoreCurve.from_scores(
+                [0, 1, 0, 1], np.array([2**64 - 1, 2**64 - 2, 5, 6], dtype=np.uint64)
+            ).auc(),
+            expect=lambda auc: (
+                auc == float(_pairwise_auc([0, 1, 0, 1], [2**64 - 1, 2**64 - 2, 5, 6]))
+            ),
+        ),
+        Case(
+            5,
+            "ScoreCurve.from_counts",
+            "uint64 counts of 2**62",
+            lambda: ScoreCurve.from_counts(
+                [0.2, 0.7], np.array([2**62, 3], dtype=np.uint64), [1, 2]
+            ).tps.tolist(),
+            expect=lambda tps: tps == [3, 2**62 + 3],
+        ),
+        _refuse(
+            5,
+            "ScoreCurve.from_counts",
+            "uint64 count 2**63 (would wrap)",
+            lambda: ScoreCurve.from_counts(
+                [0.2, 0.7], np.array([2**63, 1], dtype=np.uint64), [1, 2]
+            ),
+            "positives",
+            "9223372036854775808",
+        ),
+        _refuse(
+            5,
+            "ScoreCurve.from_counts",
+            "int64 counts whose sum overflows",
+            lambda: ScoreCurve.from_counts(
+                [0.2, 0.7], np.array([2**62, 2**62], dtype=np.int64), [1, 2]
+            ),
+            "positives",
+            "9223372036854775811",
+        ),
+        _refuse(
+            5,
+            "ScoreCurve.from_counts",
+            "a count of 2**1030",
+            lambda: ScoreCurve.from_counts([0.2, 0.7], [2**1030, 1], [1, 2]),
+            "positives",
+            "311 digits",
+        ),
+        _refuse(
+            5,
+            "ScoreCurve.from_scores",
+            "weights whose sum overflows",
+            lambda: ScoreCurve.from_scores(
+                [0, 1] * 10, np.arange(20.0), sample_weight=[1e307] * 20
+            ),
+            "sample_weight",
+            "1e+307",
+        ),
+        _refuse(
+            5,
+            "binomial_interval",
+            "trials = 10**20",
+            lambda: binomial_interval(3, 10**20),
+            "trials",
+            "21 digits",
+        ),
+    ]
+    rng = np.random.default_rng(5)
+    for k in range(3):
+        s = rng.integers(-(2**62), 2**62, 40) // (2**k * 7) * (2**k * 7)  # ties too
+        s = np.concatenate([s, s[:5]]).astype(np.int64) + np.int64(2**61)
+        y = rng.random(s.size) < 0.4
+        y[:2], y[2:4] = True, False
+        out.append(
+            Case(
+                5,
+                "ScoreCurve.from_scores",
+                f"int64 scores around 2**62, ties (seed {k})",
+                lambda y=y, s=s: ScoreCurve.from_scores(y, s).auc(),
+                expect=lambda auc, y=y, s=s: _close(auc, float(_pairwise_auc(y, s)), 1e-15),
+            )
+        )
+    s = np.array([big + 3, big + 1, big + 2, big, big + 1], dtype=np.int64)
+    y = [1, 0, 1, 0, 1]
+    df = pd.DataFrame({"y": y, "s": s})
+
+    def counts() -> tuple[int, ...]:
+        t = evaluate(df, truth="y", score="s", threshold=big + 2, metrics=["recall"], ci=None)
+        return (float(t["value"].iloc[0]),)
+
+    out.append(
+        Case(
+            5,
+            "evaluate",
+            "int64 scores, integer threshold 2**53 + 2",
+            counts,
+            expect=lambda v: v == (2 / 3,),
+        )
+    )
+    out.append(
+        Case(
+            5,
+            "MultiLabel.from_scores",
+            "int64 scores, integer threshold 2**53 + 1",
+            lambda: (
+                MultiLabel.from_scores(np.array(y)[:, None], s[:, None], threshold=big + 1)
+                .pred[:, 0]
+                .tolist()
+            ),
+            expect=lambda p: p == [True, True, True, False, True],
+        )
+    )
+    out.append(
+        Case(
+            5,
+            "ScoreCurve.confusion_matrix",
+            "integer threshold 2**53 + 1",
+            lambda: ScoreCurve.from_scores(y, s).confusion_matrix(threshold=big + 1).as_dict(),
+            expect=lambda d: d == {"tp": 3, "fp": 1, "fn": 0, "tn": 1},
+        )
+    )
+    from scipy.stats import beta as beta_dist
+
+    out.append(
+        Case(
+            5,
+            "binomial_interval",
+            "trials = 2**53 + 1 (exact integer)",
+            lambda: binomial_interval(3, big + 1),
+            expect=lambda ci: _close(ci[1], float(beta_dist.ppf(0.975, 4, big - 2)), 1e-9),
+        )
+    )
+    return out
+
+
+# ------------------------------------------------------------ item 6: multiclass
+def _multiclass_cases() -> list[Case]:
+    from opsstats import MultiLabel
+
+    t = ["a", "b", "c", "d", "a", "b"]
+    p = ["a", "b", "c", "a", "a", "c"]
+    scores = np.random.default_rng(2).random((6, 3))
+
+    def counted() -> dict:
+        ml = MultiLabel.from_multiclass(t[:3] + t[4:], p[:3] + p[4:], classes=["a", "b", "c"])
+        return {k: v.as_dict() for k, v in ml.confusion_matrices().items()}
+
+    return [
+        _refuse(
+            6,
+            "MultiLabel.from_multiclass",
+            "a true class not in classes (predictions)",
+            lambda: MultiLabel.from_multiclass(t, p, classes=["a", "b", "c"]),
+            "y_true",
+            "'d'",
+        ),
+        _refuse(
+            6,
+            "MultiLabel.from_multiclass",
+            "a true class not in classes (scores)",
+            lambda: MultiLabel.from_multiclass(t, y_score=scores, classes=["a", "b", "c"]),
+            "y_true",
+            "'d'",
+        ),
+        Case(
+            6,
+            "MultiLabel.from_multiclass",
+            "every class listed",
+            counted,
+            expect=lambda d: (
+                d["a"] == {"tp": 2, "fp": 0, "fn": 0, "tn": 3}
+                and d["c"] == {"tp": 1, "fp": 1, "fn": 0, "tn": 3}
+            ),
+        ),
+    ]
+
+
+# ------------------------------------------------------- item 7: one set of draws
+def _draws_cases() -> list[Case]:
+    from opsstats import Uniform, evaluate
+
+    df = _frame(600, seed=7)
+    dbt = _small_dbt(47)
+
+    def mapped(ci: str) -> Callable[[], bool]:
+        def run() -> bool:
+            t = evaluate(
+                df,
+                truth="y",
+                pred="p",
+                metrics=["f1", "fpr"],
+                by="g",
+                ci=ci,
+                n_resamples=500,
+                rng=3,
+            )
+            for _, row in t.iterrows():
+                if row["metric"] == "f1":
+                    want = (row["value_ci_low"], row["value_ci_high"])
+                else:  # lower is better: the ends swap
+                    want = (row["value_ci_high"], row["value_ci_low"])
+                ops = (
+                    Uniform().ops(row["metric"], list(want), prevalence=row["prevalence"]).estimate
+                )
+                if (row["ops_ci_low"], row["ops_ci_high"]) != (ops[0], ops[1]):
+                    return False
+            return True
+
+        return run
+
+    def invariant_point() -> bool:
+        kw = {"truth": "y", "pred": "p", "by": "g", "n_resamples": 500, "rng": 11}
+        one = evaluate(df, metrics=["f1"], **kw)
+        many = evaluate(df, metrics=["mcc", "precision", "f1"], **kw)
+        f1 = many[many["metric"] == "f1"].reset_index(drop=True)
+        cols = ["value_ci_low", "value_ci_high", "ops_ci_low", "ops_ci_high"]
+        return one[cols].equals(f1[cols])
+
+    def invariant_curve() -> bool:
+        kw = {
+            "truth": "y",
+            "score": "s",
+            "by": "g",
+            "n_resamples": 300,
+            "rng": 12,
+            "curve_reference": dbt,
+        }
+        one = evaluate(df, metrics=["precision@recall=0.8"], **kw)
+        many = evaluate(df, metrics=["lift@rate=0.1", "roc_auc", "precision@recall=0.8"], **kw)
+        row = many[many["metric"] == "precision@recall=0.8"].reset_index(drop=True)
+        cols = ["value_ci_low", "value_ci_high", "ops_ci_low", "ops_ci_high"]
+        return one[cols].equals(row[cols])
+
+    def invariant_groups() -> bool:
+        kw = {"truth": "y", "pred": "p", "metrics": ["f1"], "n_resamples": 500, "rng": 13}
+        both = evaluate(df[df["g"].isin(["a", "b"])], by="g", **kw)
+        alone = evaluate(df[df["g"] == "b"], by="g", **kw)
+        cols = ["value_ci_low", "ops_ci_low", "ops_ci_high"]
+        return both[both["g"] == "b"][cols].reset_index(drop=True).equals(alone[cols])
+
+    return [
+        Case(
+            7,
+            "evaluate",
+            "OPS interval = value interval mapped (Dirichlet)",
+            mapped("dirichlet"),
+            expect=bool,
+        ),
+        Case(
+            7,
+            "evaluate",
+            "OPS interval = value interval mapped (bootstrap)",
+            mapped("bootstrap"),
+            expect=bool,
+        ),
+        Case(
+            7,
+            "evaluate",
+            "a row's interval with more metrics in the call",
+            invariant_point,
+            expect=bool,
+        ),
+        Case(
+            7,
+            "evaluate",
+            "a curve row's interval with more quantities",
+            invariant_curve,
+            expect=bool,
+        ),
+        Case(
+            7,
+            "evaluate",
+            "a group's interval with other groups in the call",
+            invariant_groups,
+            expect=bool,
+        ),
+    ]
+
+
+# ------------------------------------------------------------- item 8: the rest
+def _small_cases() -> list[Case]:
+    from opsstats import (
+        ConfusionMatrix,
+        EmpiricalCurves,
+        EmpiricalPoints,
+        MultiLabel,
+        ScoreCurve,
+        Uniform,
+        evaluate,
+    )
+    from opsstats.ops import standardized_curve
+
+    dbt = _small_dbt(48)
+    cplx = np.array([0.1 + 1j, 0.5, 0.9])
+    out = [
+        _refuse(
+            8,
+            "EmpiricalCurves",
+            "an alpha of 1.5",
+            lambda: EmpiricalCurves([([0.0, 1.5], [1.0, 0.0])]),
+            "curves[0].alpha",
+            "1.5",
+        ),
+        _refuse(
+            8,
+            "EmpiricalCurves",
+            "a beta of -0.2",
+            lambda: EmpiricalCurves([([0.0, 0.4, 1.0], [1.0, -0.2, -0.2])]),
+            "curves[0].beta",
+            "-0.2",
+        ),
+        _refuse(
+            8,
+            "ScoreCurve.from_scores",
+            "complex scores",
+            lambda: ScoreCurve.from_scores([0, 1, 1], cplx),
+            "y_score",
+            "complex",
+        ),
+        _refuse(
+            8,
+            "ScoreCurve.from_counts",
+            "complex thresholds",
+            lambda: ScoreCurve.from_counts(cplx, [1, 0, 1], [0, 1, 1]),
+            "thresholds",
+            "complex",
+        ),
+        _refuse(
+            8,
+            "evaluate",
+            "a complex score column",
+            lambda: evaluate(pd.DataFrame({"y": [0, 1, 1], "s": cplx}), truth="y", score="s"),
+            "score",
+            "complex",
+        ),
+        _refuse(
+            8,
+            "MultiLabel.from_scores",
+            "complex scores",
+            lambda: MultiLabel.from_scores(np.eye(3, dtype=bool), np.eye(3) * (1 + 1j)),
+            "y_score",
+            "complex",
+        ),
+        _refuse(
+            8,
+            "Uniform.ops",
+            "a complex value",
+            lambda: Uniform().ops("f1", 0.5 + 0.1j, prevalence=0.2),
+            "value",
+            "complex",
+        ),
+        _refuse(
+            8,
+            "Uniform.ops",
+            "a complex prevalence",
+            lambda: Uniform().ops("f1", 0.5, prevalence=0.2 + 0.1j),
+            "prevalence",
+            "complex",
+        ),
+        _refuse(
+            8,
+            "ConfusionMatrix",
+            "a complex count",
+            lambda: ConfusionMatrix(tp=3 + 1j, fp=1, fn=1, tn=1),
+            "tp",
+            "(3+1j)",
+        ),
+        _refuse(
+            8,
+            "ScoreCurve.from_scores",
+            "complex weights",
+            lambda: ScoreCurve.from_scores([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=cplx),
+            "sample_weight",
+            "complex",
+        ),
+        _refuse(
+            8,
+            "EmpiricalPoints",
+            "complex error rates",
+            lambda: EmpiricalPoints(cplx * 0.5, [0.1, 0.2, 0.3]),
+            "alpha",
+            "complex",
+        ),
+    ]
+    curve = _curve()
+    for pts, shown in [(2.7, "2.7"), (0, "0"), (-3, "-3"), ([0.0, 0.5], "0.0"), (True, "True")]:
+        out.append(
+            _refuse(
+                8,
+                "standardized_curve",
+                f"points={pts!r}",
+                lambda pts=pts: standardized_curve(curve, points=pts, reference=dbt),
+                "points",
+                shown,
+            )
+        )
+    cm = _cm()
+
+    def fbeta_exact(beta: float) -> Callable[[float], bool]:
+        b2 = Fraction(beta) ** 2
+        exact = (1 + b2) * 30 / ((1 + b2) * 30 + b2 * 10 + 20)
+        return lambda v: _close(v, float(exact), 1e-15)
+
+    for beta in (1e200, 1e-200, 1e154, 3.0):
+        out.append(
+            Case(
+                8,
+                "ConfusionMatrix.metric",
+                f"fbeta with beta = {beta:g}",
+                lambda beta=beta: cm.metric("fbeta", beta=beta),
+                expect=fbeta_exact(beta),
+            )
+        )
+    out.append(
+        Case(
+            8,
+            "ConfusionMatrix.ops",
+            "fbeta with beta = 1e200 (= OPS of recall)",
+            lambda: cm.ops("fbeta", beta=1e200).estimate,
+            expect=lambda v: _close(v, cm.ops("recall").estimate, 1e-12),
+        )
+    )
+    out.append(
+        Case(
+            8,
+            "ConfusionMatrix.from_rates",
+            "beta = 1e-9 (a cell of 1e-7)",
+            lambda: ConfusionMatrix.from_rates(n=1000, prevalence=0.1, alpha=0.2, beta=1e-9).beta,
+            expect=lambda b: _close(b, 1e-9, 1e-9),
+        )
+    )
+    out.append(
+        Case(
+            8,
+            "ConfusionMatrix.from_rates",
+            "beta = 1e-7 at n = 10**6",
+            lambda: ConfusionMatrix.from_rates(n=10**6, prevalence=0.01, alpha=0.2, beta=1e-7).fn,
+            expect=lambda fn: _close(fn, 1e-3, 1e-9),
+        )
+    )
+    out.append(
+        Case(
+            8,
+            "ConfusionMatrix.from_rates",
+            "whole counts still snap",
+            lambda: ConfusionMatrix.from_rates(
+                n=1000, prevalence=0.1, alpha=0.2, beta=0.3
+            ).as_dict(),
+            expect=lambda d: d == {"tp": 70, "fp": 180, "fn": 30, "tn": 720},
+        )
+    )
+    df = pd.DataFrame(
+        {"y": [1] * 6 + [0, 1, 0, 1], "p": [0] * 6 + [0, 1, 1, 1], "g": ["all"] * 6 + ["mixed"] * 4}
+    )
+    out.append(
+        Case(
+            8,
+            "evaluate",
+            "F1 of an all-positive group, nothing predicted positive",
+            lambda: evaluate(df, truth="y", pred="p", by="g", metrics=["f1"], ci=None)[
+                "value"
+            ].iloc[0],
+            expect=lambda v: v == _sklearn("f1", [1] * 6, [0] * 6) == 0.0,
+        )
+    )
+    df2 = df.assign(p=[1, 1, 0, 0, 1, 0, 0, 1, 1, 1])
+    out.append(
+        Case(
+            8,
+            "evaluate",
+            "F1 of an all-positive group, half predicted positive",
+            lambda: evaluate(df2, truth="y", pred="p", by="g", metrics=["f1"], ci=None)[
+                "value"
+            ].iloc[0],
+            expect=lambda v: _close(v, _sklearn("f1", [1] * 6, [1, 1, 0, 0, 1, 0])),
+        )
+    )
+    scores_only = pd.DataFrame({"y": [1, 1, 1, 0, 1, 0], "s": np.arange(6.0), "g": list("aaabbb")})
+
+    def one_class_without_labels() -> bool:
+        t = evaluate(scores_only, truth="y", score="s", by="g", metrics=["f1"], ci=None)
+        row = t.iloc[0]  # group a: positives only, and no predicted labels at all
+        return bool(np.isnan(row["value"])) and "needs predicted labels" in row["reason"]
+
+    out.append(
+        Case(
+            8,
+            "evaluate",
+            "an all-positive group with scores only: no F1 made up",
+            one_class_without_labels,
+            expect=bool,
+        )
+    )
+    Y = np.zeros((8, 2), dtype=bool)
+    Y[:, 0] = True
+    Y[::2, 1] = True
+    P = Y.copy()
+    P[:4, 0] = False
+    out.append(
+        Case(
+            8,
+            "MultiLabel.ops",
+            "F1 of a label without negatives",
+            lambda: (
+                MultiLabel.from_predictions(Y, P).ops("f1", average=None).table["value"].iloc[0]
+            ),
+            expect=lambda v: _close(v, _sklearn("f1", Y[:, 0], P[:, 0])),
+        )
+    )
+    sep = _separated()
+    for method, interval in (
+        ("jackknife", "normal"),
+        ("bootstrap", "percentile"),
+        ("delong", "normal"),
+    ):
+        out.append(
+            Case(
+                8,
+                "ScoreCurve.interval",
+                f"perfect separation, {method}: [1, 1] warns",
+                lambda method=method, interval=interval: _warned(
+                    "has no width and is misleading",
+                    lambda: sep.interval("roc_auc", method=method, interval=interval, rng=0),
+                ),
+                expect=bool,
+            )
+        )
+    return out
+
+
+# ---------------------------------------------------------- item 9: resource limits
+def _resource_cases() -> list[Case]:
+    from opsstats import BinormalCurves, DirectedBinaryTree, MultiLabel, evaluate
+    from opsstats.ops import standardized_curve
+    from opsstats.plotting import plot_curve, plot_distribution
+
+    cm = _cm()
+    curve = _curve()
+    df = _frame(200)
+    big = 10**9
+    memory = ("of memory", "would need about")
+    R = REFUSAL_MEMORY
+    return [
+        _refuse(
+            9,
+            "ConfusionMatrix.interval",
+            "n_resamples = 1e9",
+            lambda: cm.interval("f1", n_resamples=big),
+            "n_resamples",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "ConfusionMatrix.ops",
+            "n_resamples = 1e9",
+            lambda: cm.ops("f1", ci="dirichlet", n_resamples=big),
+            "n_resamples",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "ScoreCurve.interval",
+            "n_resamples = 1e9",
+            lambda: curve.interval("roc_auc", n_resamples=big),
+            "n_resamples",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "ScoreCurve.ops",
+            "n_resamples = 1e9",
+            lambda: curve.ops("pr_auc", ci="bootstrap", n_resamples=big, reference=_small_dbt()),
+            "n_resamples",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "evaluate",
+            "n_resamples = 1e9",
+            lambda: evaluate(df, truth="y", pred="p", metrics=["f1"], n_resamples=big),
+            "n_resamples",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "MultiLabel.ops",
+            "n_resamples = 1e8",
+            lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4)).ops(
+                "f1", ci="bootstrap", n_resamples=10**8
+            ),
+            "n_resamples",
+            "100,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "DirectedBinaryTree",
+            "n_curves = 1e9",
+            lambda: DirectedBinaryTree(n_curves=big).ops("pr_auc", 0.5, prevalence=0.1),
+            "n_curves",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "DirectedBinaryTree",
+            "depth = 14 (the old documented maximum)",
+            lambda: DirectedBinaryTree(depth=14).ops("pr_auc", 0.5, prevalence=0.1),
+            "depth",
+            "14",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "DirectedBinaryTree",
+            "depth = 40",
+            lambda: DirectedBinaryTree(depth=40).ops("pr_auc", 0.5, prevalence=0.1),
+            "depth",
+            "40",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "BinormalCurves",
+            "n_points = 1e6",
+            lambda: BinormalCurves(n_points=10**6).ops("pr_auc", 0.5, prevalence=0.1),
+            "n_points",
+            "1,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "standardized_curve",
+            "points = 1e6",
+            lambda: standardized_curve(curve, points=10**6, reference=_small_dbt()),
+            "points",
+            "1,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "plot_curve",
+            "points = 1e7",
+            lambda: plot_curve(curve, points=10**7, reference=_small_dbt()),
+            "points",
+            "10,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "plot_distribution",
+            "bins = 1e9",
+            lambda: plot_distribution(cm.interval("f1", n_resamples=200, rng=0), bins=big),
+            "bins",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            9,
+            "ConfusionMatrix.summary",
+            "digits = 100000",
+            lambda: cm.summary(digits=100_000).as_text(),
+            "digits",
+            "100000",
+            (),
+            R,
+        ),
+        _refuse(
+            9,
+            "OPSResult.to_string",
+            "digits = 100000",
+            lambda: cm.ops("f1").to_string(digits=100_000),
+            "digits",
+            "100000",
+            (),
+            R,
+        ),
+    ]
+
+
+# ------------------------------------------------------------ item 10: markedness
+def _markedness_cases() -> list[Case]:
+    from benchmarks.markedness_reference import markedness_ops
+    from opsstats import BetaErrors, Uniform
+
+    out = []
+    for k in (3, 6, 8, 9, 10, 12):
+        pi = 10.0**-k
+        out.append(
+            Case(
+                10,
+                "Uniform.ops",
+                f"markedness {pi:g} at prevalence {pi:g}",
+                lambda pi=pi: Uniform().ops("markedness", pi, prevalence=pi).estimate,
+                expect=lambda v, pi=pi: abs(v - markedness_ops(pi, pi)) <= EXACT_OPS,
+                memory=REFUSAL_MEMORY,
+            )
+        )
+    out.append(
+        Case(
+            10,
+            "BetaErrors.ops",
+            "markedness 1e-9 at prevalence 1e-9 (quadrature)",
+            lambda: BetaErrors(1, 1, 1, 1).ops("markedness", 1e-9, prevalence=1e-9).estimate,
+            expect=lambda v: abs(v - markedness_ops(1e-9, 1e-9)) <= EXACT_OPS,
+            memory=REFUSAL_MEMORY,
+        )
+    )
+    return out
+
+
+# ------------------------------------------------------- item 15: unhelpful errors
+def _message_cases() -> list[Case]:
+    import pyarrow as pa
+
+    from opsstats import (
+        BinormalCurves,
+        ConfusionMatrix,
+        DirectedBinaryTree,
+        EmpiricalCurves,
+        EmpiricalPoints,
+        MultiLabel,
+        ScoreCurve,
+        Uniform,
+        evaluate,
+    )
+    from opsstats._summary import Summary
+    from opsstats.ops import standardized_curve
+
+    na_int = pd.array([1, 0, None, 1], dtype="Int64")
+    na_bool = pd.array([True, None, False, True], dtype="boolean")
+    na_float = pd.array([0.2, 0.5, None, 0.9], dtype="Float64")
+    cm = _cm()
+    curve = _curve()
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "s": ["0.9", "x", "0.2", "0.1"]})
+    lists = pd.DataFrame({"y": [1, 0, 1], "s": pd.Series([[0.1, 0.2], [0.3], [0.5, 0.6]])})
+    table = pa.table({"y": np.arange(200_000) % 2, "s": np.linspace(0, 1, 200_000)})
+    out = [
+        _refuse(
+            15,
+            "ConfusionMatrix.from_predictions",
+            "nullable Int64 y_true with <NA>",
+            lambda: ConfusionMatrix.from_predictions(na_int, [1, 0, 0, 1]),
+            "y_true",
+            "missing",
+        ),
+        _refuse(
+            15,
+            "ConfusionMatrix.from_predictions",
+            "nullable boolean y_pred with <NA>",
+            lambda: ConfusionMatrix.from_predictions([True, False, True, False], na_bool),
+            "y_pred",
+            "missing",
+        ),
+        _refuse(
+            15,
+            "ScoreCurve.from_scores",
+            "nullable Float64 scores with <NA>",
+            lambda: ScoreCurve.from_scores([1, 0, 1, 0], na_float),
+            "y_score",
+            "missing",
+        ),
+        _refuse(
+            15,
+            "evaluate",
+            "a truth column with <NA>",
+            lambda: evaluate(
+                pd.DataFrame({"y": na_int, "s": [0.1, 0.2, 0.3, 0.4]}), truth="y", score="s"
+            ),
+            "truth",
+            "missing",
+        ),
+        _refuse(
+            15,
+            "evaluate",
+            "a score column with <NA>",
+            lambda: evaluate(
+                pd.DataFrame({"y": [1, 0, 1, 0], "s": na_float}), truth="y", score="s"
+            ),
+            "score",
+            "missing",
+        ),
+        _refuse(
+            15,
+            "ScoreCurve.from_scores",
+            "ragged scores",
+            lambda: ScoreCurve.from_scores([1, 0, 1], [[0.1, 0.2], [0.3], [0.5]]),
+            "y_score",
+            "different lengths",
+        ),
+        _refuse(
+            15,
+            "ScoreCurve.from_scores",
+            "a list column as scores",
+            lambda: ScoreCurve.from_scores([1, 0, 1], lists["s"]),
+            "y_score",
+            "a list",
+        ),
+        _refuse(
+            15,
+            "evaluate",
+            "a list (Parquet) score column",
+            lambda: evaluate(lists, truth="y", score="s"),
+            "score",
+            "a list",
+        ),
+        _refuse(
+            15,
+            "evaluate",
+            "non-numeric scores",
+            lambda: evaluate(frame, truth="y", score="s"),
+            "score",
+            "'0.9'",
+        ),
+        _refuse(
+            15,
+            "ScoreCurve.from_scores",
+            "string scores",
+            lambda: ScoreCurve.from_scores([1, 0, 1], ["a", "b", "c"]),
+            "y_score",
+            "'a'",
+        ),
+        _refuse(
+            15,
+            "ScoreCurve.from_counts",
+            "string thresholds",
+            lambda: ScoreCurve.from_counts(["a", "b"], [1, 0], [0, 1]),
+            "thresholds",
+            "'a'",
+        ),
+        _refuse(
+            15,
+            "MultiLabel.from_scores",
+            "string scores",
+            lambda: MultiLabel.from_scores(
+                np.eye(2, dtype=bool), np.array([["a", "b"], ["c", "d"]])
+            ),
+            "y_score",
+            "'a'",
+        ),
+        _refuse(
+            15,
+            "ConfusionMatrix.summary",
+            "digits = -1",
+            lambda: cm.summary(digits=-1).as_text(),
+            "digits",
+            "-1",
+        ),
+        _refuse(
+            15,
+            "ScoreCurve.summary",
+            "digits = -1",
+            lambda: curve.summary(digits=-1).as_text(),
+            "digits",
+            "-1",
+        ),
+        _refuse(
+            15,
+            "OPSResult.to_string",
+            "digits = -1",
+            lambda: cm.ops("f1").to_string(digits=-1),
+            "digits",
+            "-1",
+        ),
+        _refuse(
+            15,
+            "IntervalResult.to_string",
+            "digits = -1",
+            lambda: cm.interval("recall", method="wilson").to_string(digits=-1),
+            "digits",
+            "-1",
+        ),
+        _refuse(
+            15,
+            "Summary.as_text",
+            "digits = 2.5",
+            lambda: Summary("t", pd.DataFrame({"v": [1.0]})).as_text(digits=2.5),
+            "digits",
+            "2.5",
+        ),
+        _refuse(
+            15,
+            "MultiLabelOPS.to_string",
+            "digits = -1",
+            lambda: (
+                MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4))
+                .ops("f1")
+                .to_string(digits=-1)
+            ),
+            "digits",
+            "-1",
+        ),
+        _refuse(
+            15,
+            "Uniform.ops",
+            "values and prevalences of shapes (3,) and (2,)",
+            lambda: Uniform().ops("f1", [0.1, 0.2, 0.3], prevalence=[0.1, 0.2]),
+            "value",
+            "(3,)",
+        ),
+        _refuse(
+            15,
+            "DirectedBinaryTree.ops",
+            "values and prevalences of shapes (3,) and (2,)",
+            lambda: _small_dbt().ops("pr_auc", [0.1, 0.2, 0.3], prevalence=[0.1, 0.2]),
+            "value",
+            "(3,)",
+        ),
+        _refuse(
+            15,
+            "EmpiricalPoints.ops",
+            "values and prevalences of shapes (2, 2) and (3,)",
+            lambda: EmpiricalPoints([0.1, 0.2], [0.2, 0.1]).ops(
+                "f1", [[0.1, 0.2], [0.3, 0.4]], prevalence=[0.1, 0.2, 0.3]
+            ),
+            "value",
+            "(2, 2)",
+        ),
+        _refuse(
+            15,
+            "BinormalCurves",
+            "separation = 3",
+            lambda: BinormalCurves(separation=3),
+            "separation",
+            "3",
+        ),
+        _refuse(
+            15,
+            "EmpiricalCurves",
+            "a list of one int",
+            lambda: EmpiricalCurves([5]),
+            "curves[0]",
+            "5",
+        ),
+        _refuse(
+            15,
+            "standardized_curve",
+            "points = 0",
+            lambda: standardized_curve(curve, points=0, reference=_small_dbt()),
+            "points",
+            "0",
+        ),
+        _refuse(
+            15,
+            "evaluate",
+            "a 200,000-row pyarrow Table as data",
+            lambda: evaluate(table, truth="y", score="s"),
+            "data",
+            "shape (200000, 2)",
+        ),
+        _refuse(
+            15,
+            "ConfusionMatrix",
+            "a 200,000-element array as tp",
+            lambda: ConfusionMatrix(tp=np.zeros(200_000), fp=1, fn=1, tn=1),
+            "tp",
+            "shape (200000,)",
+        ),
+        _refuse(
+            15,
+            "MultiLabel.ops",
+            "weights of the wrong length (a long list)",
+            lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4)).ops(
+                "f1", weights=list(range(100_000))
+            ),
+            "weights",
+            "100000 items",
+        ),
+        _refuse(
+            15,
+            "DirectedBinaryTree.ops",
+            "a 200,000-row DataFrame as the metric",
+            lambda: _small_dbt().ops(pd.DataFrame({"a": np.zeros(200_000)}), 0.5, prevalence=0.1),
+            "metric",
+            "shape (200000, 1)",
+        ),
+        _refuse(
+            15,
+            "Uniform.ops",
+            "a prevalence of nan",
+            lambda: Uniform().ops("f1", 0.5, prevalence=float("nan")),
+            "prevalence",
+            "nan",
+        ),
+        _refuse(
+            15,
+            "DirectedBinaryTree",
+            "n_curves = 2.5",
+            lambda: DirectedBinaryTree(n_curves=2.5),
+            "n_curves",
+            "2.5",
+        ),
+    ]
+    return out
+
+
+# ------------------------------------------------------ item 16: default metrics
+def _default_cases() -> list[Case]:
+    from opsstats import evaluate
+
+    df = _frame(500, seed=9)
+    dbt = _small_dbt(49)
+
+    def pred_only() -> bool:
+        t = evaluate(df, truth="y", pred="p", ci=None)
+        return list(t["metric"]) == ["f1", "mcc"] and all(
+            _close(v, _sklearn(m, df["y"], df["p"]))
+            for m, v in zip(t["metric"], t["value"], strict=True)
+        )
+
+    def scores_only() -> bool:
+        t = evaluate(df, truth="y", score="s", ci=None, curve_reference=dbt)
+        return list(t["metric"]) == ["roc_auc", "pr_auc"] and all(
+            _close(v, _sklearn(m, df["y"], df["s"]), 1e-9)
+            for m, v in zip(t["metric"], t["value"], strict=True)
+        )
+
+    def both() -> bool:
+        t = evaluate(df, truth="y", score="s", threshold=0.5, ci=None, curve_reference=dbt)
+        return list(t["metric"]) == ["f1", "mcc", "roc_auc", "pr_auc"] and _close(
+            t["value"].iloc[0], _sklearn("f1", df["y"], df["s"] >= 0.5)
+        )
+
+    return [
+        Case(16, "evaluate", "default metrics with predictions only", pred_only, expect=bool),
+        Case(16, "evaluate", "default metrics with scores only", scores_only, expect=bool),
+        Case(16, "evaluate", "default metrics with scores and a threshold", both, expect=bool),
+    ]
+
+
+# ---------------------------------------------- every entry point: ordinary inputs
+def _entry_point_cases() -> list[Case]:
+    """Each public entry point with a value checked independently and its everyday
+    bad inputs (wrong type, NaN, negative, out of range)."""
+    from sklearn import metrics as skm
+
+    from opsstats import (
+        BetaErrors,
+        BetterThanChance,
+        BinormalCurves,
+        ConfusionMatrix,
+        DirectedBinaryTree,
+        EmpiricalCurves,
+        EmpiricalPoints,
+        MultiLabel,
+        ScoreCurve,
+        Uniform,
+    )
+    from opsstats.metrics import get_metric, register_metric, resolve_metric
+    from opsstats.plotting import (
+        plot_forest,
+        plot_ops_function,
+        plot_standardized_curve,
+        plot_unit_square,
+    )
+    from opsstats.uncertainty.proportion import binomial_interval
+
+    rng = np.random.default_rng(21)
+    y = rng.random(300) < 0.3
+    y[:2], y[2:4] = True, False
+    s = np.round(rng.normal(y * 1.0, 1.0), 2)
+    p = s > 0.5
+    cm = ConfusionMatrix.from_predictions(y, p)
+    curve = ScoreCurve.from_scores(y, s)
+    dbt = _small_dbt(50)
+    out = [
+        Case(
+            0,
+            "ConfusionMatrix.from_predictions",
+            "counts vs scikit-learn",
+            lambda: cm.as_dict(),
+            expect=lambda d: (
+                [d["tn"], d["fp"], d["fn"], d["tp"]] == skm.confusion_matrix(y, p).ravel().tolist()
+            ),
+        ),
+        Case(
+            0,
+            "ConfusionMatrix.metric",
+            "MCC vs scikit-learn",
+            lambda: cm.metric("mcc"),
+            expect=lambda v: _close(v, _sklearn("mcc", y, p)),
+        ),
+        Case(
+            0,
+            "ConfusionMatrix.metrics",
+            "balanced accuracy vs scikit-learn",
+            lambda: cm.metrics()["balanced_accuracy"],
+            expect=lambda v: _close(v, float(skm.balanced_accuracy_score(y, p))),
+        ),
+        Case(
+            0,
+            "ConfusionMatrix.ops",
+            "OPS of recall = recall (Uniform)",
+            lambda: cm.ops("recall").estimate,
+            expect=lambda v: _close(v, cm.metric("recall")),
+        ),
+        Case(
+            0,
+            "ConfusionMatrix.interval",
+            "Wilson interval of recall vs statsmodels",
+            lambda: tuple(cm.interval("recall", method="wilson").ci),
+            expect=lambda ci: _close(ci[0], 1 - _wilson(cm.fn, cm.tp + cm.fn)[1]),
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix",
+            "a negative count",
+            lambda: ConfusionMatrix(tp=-1, fp=1, fn=1, tn=1),
+            "tp",
+            "-1",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix",
+            "a NaN count",
+            lambda: ConfusionMatrix(tp=float("nan"), fp=1, fn=1, tn=1),
+            "tp",
+            "nan",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix",
+            "a string count",
+            lambda: ConfusionMatrix(tp="3", fp=1, fn=1, tn=1),
+            "tp",
+            "'3'",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.from_rates",
+            "alpha = 1.5",
+            lambda: ConfusionMatrix.from_rates(n=100, prevalence=0.2, alpha=1.5, beta=0.1),
+            "alpha",
+            "1.5",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.from_rates",
+            "n = inf",
+            lambda: ConfusionMatrix.from_rates(n=float("inf"), prevalence=0.2, alpha=0.5, beta=0.1),
+            "n",
+            "inf",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.interval",
+            "confidence_level = 1.5",
+            lambda: cm.interval("f1", confidence_level=1.5),
+            "confidence_level",
+            "1.5",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.interval",
+            "rng = -1",
+            lambda: cm.interval("f1", rng=-1),
+            "rng",
+            "-1",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.metric",
+            "an unknown metric",
+            lambda: cm.metric("f2_score_typo"),
+            "metric",
+            "'f2_score_typo'",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.metric",
+            "fbeta with beta = nan",
+            lambda: cm.metric("fbeta", beta=float("nan")),
+            "beta",
+            "nan",
+        ),
+        Case(
+            0,
+            "ScoreCurve.auc",
+            "ROC AUC vs scikit-learn",
+            lambda: curve.auc(),
+            expect=lambda v: _close(v, _sklearn("roc_auc", y, s)),
+        ),
+        Case(
+            0,
+            "ScoreCurve.auc",
+            "PR AUC (step) vs average precision",
+            lambda: curve.auc("pr"),
+            expect=lambda v: _close(v, _sklearn("pr_auc", y, s)),
+        ),
+        Case(
+            0,
+            "ScoreCurve.from_counts",
+            "the same curve as from_scores",
+            lambda: ScoreCurve.from_counts(s, y.astype(int), (~y).astype(int)) == curve,
+            expect=bool,
+        ),
+        Case(
+            0,
+            "ScoreCurve",
+            "rebuilt from its own arrays",
+            lambda: ScoreCurve(curve.thresholds, curve.tps, curve.fps) == curve,
+            expect=bool,
+        ),
+        Case(
+            0,
+            "ScoreCurve.value_at",
+            "recall at fpr = 1 is 1",
+            lambda: curve.value_at("recall", at={"fpr": 1.0}),
+            expect=lambda v: v == 1.0,
+        ),
+        Case(
+            0,
+            "ScoreCurve.confusion_matrix",
+            "at a threshold = from_predictions",
+            lambda: (
+                curve.confusion_matrix(threshold=0.5)
+                == ConfusionMatrix.from_predictions(y, s >= 0.5)
+            ),
+            expect=bool,
+        ),
+        Case(
+            0,
+            "ScoreCurve.interval",
+            "DeLong variance vs the jackknife's",
+            lambda: (
+                curve.interval("roc_auc", method="delong").details["variance"],
+                curve.interval("roc_auc", method="jackknife").details["variance"],
+            ),
+            expect=lambda v: _close(v[0], v[1], 1e-9),
+        ),
+        Case(
+            0,
+            "ScoreCurve.ops",
+            "OPS of the PR AUC = share of reference values below",
+            lambda: curve.ops("pr_auc", reference=dbt).estimate,
+            expect=lambda v: (
+                v
+                == float(
+                    np.mean(
+                        dbt.reference_values(
+                            dbt._quantity("pr_auc", None, None, {}), curve.prevalence
+                        )
+                        < curve.auc("pr")
+                    )
+                )
+            ),
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.from_scores",
+            "one class only",
+            lambda: ScoreCurve.from_scores([1, 1, 1], [0.1, 0.2, 0.3]),
+            "y_true",
+            "only the positive",
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.from_scores",
+            "NaN scores",
+            lambda: ScoreCurve.from_scores([1, 0, 1], [0.1, float("nan"), 0.3]),
+            "y_score",
+            "nan",
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.from_scores",
+            "negative weights",
+            lambda: ScoreCurve.from_scores([1, 0, 1], [0.1, 0.2, 0.3], sample_weight=[1, -1, 1]),
+            "sample_weight",
+            "-1",
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.from_counts",
+            "negative counts",
+            lambda: ScoreCurve.from_counts([0.1, 0.2], [1, -1], [1, 1]),
+            "positives",
+            "-1",
+        ),
+        _refuse(
+            0,
+            "ScoreCurve",
+            "thresholds not decreasing",
+            lambda: ScoreCurve([0.1, 0.2], [1, 2], [1, 1]),
+            "thresholds",
+            "0.1",
+        ),
+        _refuse(0, "ScoreCurve.auc", "an unknown curve", lambda: curve.auc("det"), "kind", "'det'"),
+        _refuse(
+            0,
+            "ScoreCurve.value_at",
+            "at recall = 2",
+            lambda: curve.value_at("precision", at={"recall": 2.0}),
+            "at['recall']",
+            "2.0",
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.value_at",
+            "top_k = 10**6",
+            lambda: curve.value_at("lift", top_k=10**6),
+            "top_k",
+            "1000000",
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.interval",
+            "an unknown method",
+            lambda: curve.interval("roc_auc", method="magic"),
+            "method",
+            "'magic'",
+        ),
+        Case(
+            0,
+            "Uniform.ops",
+            "F1 0.6 at 0.1 (the paper's Example 2)",
+            lambda: Uniform().ops("f1", 0.6, prevalence=0.1).estimate,
+            expect=lambda v: abs(v - 0.957672) < 5e-7,
+        ),
+        Case(
+            0,
+            "BetaErrors.ops",
+            "Beta(1, 1)^2 is Uniform (MCC)",
+            lambda: BetaErrors(1, 1, 1, 1).ops("mcc", 0.4, prevalence=0.1).estimate,
+            expect=lambda v: _close(v, Uniform().ops("mcc", 0.4, prevalence=0.1).estimate, 1e-9),
+        ),
+        Case(
+            0,
+            "BetterThanChance.ops",
+            "MCC 0.4: 2 u - 1 of Uniform's u",
+            lambda: BetterThanChance().ops("mcc", 0.4, prevalence=0.1).estimate,
+            expect=lambda v: _close(
+                v, 2 * Uniform().ops("mcc", 0.4, prevalence=0.1).estimate - 1, 1e-9
+            ),
+        ),
+        Case(
+            0,
+            "EmpiricalPoints.ops",
+            "share of the pool below",
+            lambda: (
+                EmpiricalPoints([0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1])
+                .ops("recall", 0.75, prevalence=0.2)
+                .estimate
+            ),
+            expect=lambda v: v == 0.5,
+        ),
+        Case(
+            0,
+            "EmpiricalCurves.ops",
+            "share of the pool below",
+            lambda: (
+                EmpiricalCurves(
+                    [([0.0, 0.2, 1.0], [1.0, 0.3, 0.0]), ([0.0, 0.5, 1.0], [1.0, 0.5, 0.0])]
+                )
+                .ops("roc_auc", 0.6, prevalence=0.5)
+                .estimate
+            ),
+            expect=lambda v: v == 0.5,
+        ),
+        Case(
+            0,
+            "BinormalCurves.ops",
+            "ROC AUC 0.5 near the middle",
+            lambda: (
+                BinormalCurves(n_curves=4000, seed=51).ops("roc_auc", 0.5, prevalence=0.3).estimate
+            ),
+            expect=lambda v: abs(v - 0.5) < 0.05,
+        ),
+        Case(
+            0,
+            "DirectedBinaryTree.reference_values",
+            "sorted, G values",
+            lambda: dbt.reference_values(dbt._quantity("roc_auc", None, None, {}), 0.3),
+            expect=lambda v: v.size == 1000 and bool(np.all(np.diff(v) >= 0)),
+        ),
+        _refuse(
+            0,
+            "Uniform.ops",
+            "prevalence = 0",
+            lambda: Uniform().ops("f1", 0.5, prevalence=0.0),
+            "prevalence",
+            "0.0",
+        ),
+        _refuse(
+            0,
+            "Uniform.ops",
+            "value outside F1's range",
+            lambda: Uniform().ops("f1", 1.5, prevalence=0.2),
+            "value",
+            "1.5",
+        ),
+        _refuse(
+            0,
+            "Uniform.ops",
+            "ties = 'random'",
+            lambda: Uniform().ops("f1", 0.5, prevalence=0.2, ties="random"),
+            "ties",
+            "'random'",
+        ),
+        _refuse(0, "BetaErrors", "a shape of 0", lambda: BetaErrors(0, 1, 1, 1), "a_alpha", "0"),
+        _refuse(
+            0,
+            "EmpiricalPoints",
+            "alpha and beta of different lengths",
+            lambda: EmpiricalPoints([0.1, 0.2], [0.1]),
+            "alpha",
+            "2 and 1",
+        ),
+        _refuse(
+            0, "DirectedBinaryTree", "depth = 0", lambda: DirectedBinaryTree(depth=0), "depth", "0"
+        ),
+        _refuse(
+            0,
+            "DirectedBinaryTree.ops",
+            "an unknown curve quantity",
+            lambda: dbt.ops("det_auc", 0.5, prevalence=0.2),
+            "metric",
+            "det_auc",
+        ),
+        Case(
+            0,
+            "MultiLabel.ops",
+            "macro OPS of recall = mean of per-label recall",
+            lambda: (
+                MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4))
+                .ops("recall")
+                .estimate
+            ),
+            expect=lambda v: _close(
+                v,
+                float(
+                    np.mean(
+                        [
+                            skm.recall_score(
+                                _multilabel_truth()[:, j], _multilabel_truth(seed=4)[:, j]
+                            )
+                            for j in range(3)
+                        ]
+                    )
+                ),
+            ),
+        ),
+        Case(
+            0,
+            "MultiLabel.evaluate",
+            "per-label F1 vs scikit-learn",
+            lambda: (
+                MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4))
+                .evaluate(["f1"])["value"]
+                .tolist()
+            ),
+            expect=lambda v: np.allclose(
+                v,
+                skm.f1_score(_multilabel_truth(), _multilabel_truth(seed=4), average=None),
+                rtol=1e-12,
+            ),
+        ),
+        _refuse(
+            0,
+            "MultiLabel.from_predictions",
+            "shapes (200, 3) and (200, 2)",
+            lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth()[:, :2]),
+            "y_true",
+            "(200, 3)",
+        ),
+        _refuse(
+            0,
+            "MultiLabel.ops",
+            "average = 'median'",
+            lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4)).ops(
+                "f1", average="median"
+            ),
+            "average",
+            "'median'",
+        ),
+        Case(
+            0,
+            "binomial_interval",
+            "Clopper-Pearson vs statsmodels",
+            lambda: binomial_interval(8, 20),
+            expect=lambda ci: _close(ci[0], _beta_ci(8, 20)[0]),
+        ),
+        _refuse(
+            0,
+            "binomial_interval",
+            "successes > trials",
+            lambda: binomial_interval(5, 3),
+            "successes",
+            "5",
+        ),
+        _refuse(
+            0,
+            "binomial_interval",
+            "NaN trials",
+            lambda: binomial_interval(1, float("nan")),
+            "trials",
+            "nan",
+        ),
+        Case(
+            0,
+            "get_metric",
+            "an alias",
+            lambda: get_metric("Sensitivity").name,
+            expect=lambda v: v == "recall",
+        ),
+        Case(
+            0,
+            "resolve_metric",
+            "F2 at (0.1, 0.2, 0.3)",
+            lambda: float(resolve_metric("fbeta", beta=2)(0.1, 0.2, 0.3)),
+            expect=lambda v: _close(v, 5 * 0.07 / (5 * 0.07 + 4 * 0.03 + 0.18)),
+        ),
+        _refuse(
+            0,
+            "register_metric",
+            "a range (1, 0)",
+            lambda: register_metric(
+                "fuzz_bad", lambda p, a, b: a, direction="higher", range=(1, 0)
+            ),
+            "range",
+            "(1, 0)",
+        ),
+        _refuse(
+            0,
+            "register_metric",
+            "direction = 'up'",
+            lambda: register_metric("fuzz_bad", lambda p, a, b: a, direction="up", range=(0, 1)),
+            "direction",
+            "'up'",
+        ),
+        _refuse(
+            0,
+            "register_metric",
+            "an existing name",
+            lambda: register_metric("f1", lambda p, a, b: a, direction="higher", range=(0, 1)),
+            "name",
+            "'f1'",
+        ),
+        _refuse(
+            0,
+            "plot_unit_square",
+            "prevalence = 1.5",
+            lambda: plot_unit_square("f1", 0.5, 1.5),
+            "prevalence",
+            "1.5",
+        ),
+        _refuse(
+            0,
+            "plot_ops_function",
+            "prevalences with a string",
+            lambda: plot_ops_function("f1", prevalences="abc"),
+            "prevalences",
+            "'abc'",
+        ),
+        _refuse(
+            0,
+            "plot_forest",
+            "a list instead of a frame",
+            lambda: plot_forest([1, 2, 3]),
+            "frame",
+            "[1, 2, 3]",
+        ),
+        _refuse(
+            0,
+            "plot_standardized_curve",
+            "a ConfusionMatrix instead of a curve",
+            lambda: plot_standardized_curve(cm),
+            "curve",
+            "ConfusionMatrix",
+        ),
+    ]
+    return out
+
+
+def _wilson(x: int, n: int) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(x, n, method="wilson")
+    return float(lo), float(hi)
+
+
+def _beta_ci(x: int, n: int) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(x, n, method="beta")
+    return float(lo), float(hi)
+
+
+def _build() -> list[Case]:
+    groups = (
+        _threshold_cases,
+        _cache_cases,
+        _integer_cases,
+        _multiclass_cases,
+        _draws_cases,
+        _small_cases,
+        _resource_cases,
+        _markedness_cases,
+        _message_cases,
+        _default_cases,
+        _entry_point_cases,
+    )
+    cases: list[Case] = []
+    for group in groups:
+        cases.extend(group())
+    return cases
+
+
+#: The table. Item 0 marks the ordinary cases of every entry point (not an issue item).
+CASES: list[Case] = _build()
+
+__all__ = ["OUTCOMES", "Case", "CASES", "classify", "census"]
