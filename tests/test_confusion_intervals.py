@@ -310,3 +310,16 @@ def test_ops_interval_when_every_draw_is_undefined():
     assert np.isnan(r.estimate) and np.isnan(r.ci.low) and np.isnan(r.ci.high)
     assert r.details["n_undefined"] == 10_000
     assert "undefined (0/0) in all 10000 draws, so there is no interval" in r.ci_method
+
+
+def test_infinite_draws_give_an_infinite_end_not_nan():
+    """LR+ is infinite in every bootstrap resample that draws no false positive: with one
+    FP among 101 negatives that is e**-1 of them, so the upper 2.5% quantile lies between
+    two infinite draws; it is infinite, not NaN (inf - inf)."""
+    cm = ConfusionMatrix(tp=40, fp=1, fn=10, tn=100)
+    with pytest.warns(SmallCountWarning):
+        r = cm.interval("lr_plus", method="bootstrap", rng=0)
+    share_infinite = np.isinf(r.draws).mean()
+    assert 0.3 < share_infinite < 0.45  # about (100/101)**101 = 0.362
+    assert r.ci.high == np.inf and np.isfinite(r.ci.low) and r.ci.low > 1
+    assert r.ci.low == pytest.approx(np.quantile(r.draws, 0.025), rel=1e-12)  # finite neighbours

@@ -92,9 +92,16 @@ def quantile_positions(m: int, levels: Any) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def at_positions(sorted_values: np.ndarray, positions: tuple) -> np.ndarray:
-    """Quantiles of sorted draws at positions from :func:`quantile_positions`."""
+    """Quantiles of sorted draws at positions from :func:`quantile_positions`.
+
+    Draws may be infinite (LR+ and the diagnostic odds ratio with a zero count): where
+    both neighbours are the same infinity, or the weight is 0, the quantile is that
+    neighbour (numpy's ``inf - inf`` would make it NaN)."""
     lo, hi, w = positions
-    return sorted_values[lo] + w * (sorted_values[hi] - sorted_values[lo])
+    low, high = sorted_values[lo], sorted_values[hi]
+    with np.errstate(invalid="ignore"):
+        between = low + w * (high - low)
+    return np.where((low == high) | (w == 0), low, between)
 
 
 def equal_tailed(sorted_draws: np.ndarray, confidence_level: float) -> tuple[float, float]:
