@@ -43,11 +43,12 @@ import pandas as pd
 
 from . import plotting
 from ._summary import printable
+from ._validation import MAX_DIGITS
 from .curves.score_curve import ScoreCurve
 from .examples import affairs_example
 from .exceptions import UndefinedMetricWarning
 from .plotting._axes import literal
-from .report import MAX_DIGITS, EvaluationReport, report
+from .report import EvaluationReport, report
 
 __all__ = ["main"]
 
@@ -160,12 +161,12 @@ def resample_count(text: str) -> int:
 
 
 def digit_count(text: str) -> int:
-    """``--digits``: from 1 to :data:`opsstats.report.MAX_DIGITS`."""
+    """``--digits``: from 0 to :data:`opsstats._validation.MAX_DIGITS`, the library's
+    rule for every printed number."""
     n = whole_number(text)
-    if not 1 <= n <= MAX_DIGITS:
+    if not 0 <= n <= MAX_DIGITS:
         raise argparse.ArgumentTypeError(
-            f"must be from 1 to {MAX_DIGITS} (a float carries 15 to 17 significant "
-            f"digits); got {text}"
+            f"must be from 0 to {MAX_DIGITS} (a float carries 17 significant digits); got {text}"
         )
     return n
 
@@ -658,7 +659,7 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
         "--digits",
         type=digit_count,
         default=4,
-        help=f"digits when printed, 1 to {MAX_DIGITS} (default 4; CSV and JSON keep full "
+        help=f"digits when printed, 0 to {MAX_DIGITS} (default 4; CSV and JSON keep full "
         "precision)",
     )
 

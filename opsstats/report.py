@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ._summary import Summary
-from ._validation import check_positive_int
+from ._validation import check_digits
 from .grouped import evaluate
 from .plotting import plot_forest
 
@@ -26,25 +26,10 @@ __all__ = ["EvaluationReport", "report"]
 _POINT_DEFAULT = ["f1", "mcc", "precision", "recall", "balanced_accuracy"]
 _CURVE_DEFAULT = ["roc_auc", "pr_auc"]
 
-#: The most digits a printed report shows: a float64 carries 15 to 17 significant
-#: digits, so more would print noise (and a huge value would build huge strings).
-MAX_DIGITS = 15
-
 #: A text cell starting with one of these is read as a formula by Excel, LibreOffice and
 #: Google Sheets (OWASP, "CSV Injection"; ASVS 5.0 requirement 1.2.10 adds NUL); line
 #: feed is added because some importers drop a leading blank line of a cell.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\x00")
-
-
-def check_digits(digits: Any) -> int:
-    """``digits`` of a printed report: an integer from 1 to :data:`MAX_DIGITS`."""
-    digits = check_positive_int("digits", digits)
-    if digits > MAX_DIGITS:
-        raise ValueError(
-            f"`digits` must be at most {MAX_DIGITS} (a float carries 15 to 17 significant "
-            f"digits); got {digits}."
-        )
-    return digits
 
 
 def csv_text(value: Any) -> Any:
@@ -137,7 +122,7 @@ class EvaluationReport:
 
     def summary(self, digits: int = 4) -> Summary:
         """Text (``str``), HTML (``_repr_html_``) and DataFrame (``to_frame``) forms,
-        numbers shown with ``digits`` digits (1 to 15). Control characters in group
+        numbers shown with ``digits`` digits (0 to 17). Control characters in group
         values and other text are printed as visible escapes (``\\n``, ``\\x1b``), so
         that a value read from a file cannot start a line of its own."""
         digits = check_digits(digits)
@@ -279,7 +264,7 @@ class EvaluationReport:
 
     def render(self, fmt: str = "text", digits: int = 4) -> str:
         """``"text"``, ``"csv"``, ``"json"`` or ``"html"`` (:meth:`summary`,
-        :meth:`to_csv`, :meth:`to_json`); ``digits`` (1 to 15) applies to text and HTML,
+        :meth:`to_csv`, :meth:`to_json`); ``digits`` (0 to 17) applies to text and HTML,
         CSV and JSON keep full precision."""
         digits = check_digits(digits)
         if fmt == "text":

@@ -369,7 +369,7 @@ def fixed_cases() -> list[Case]:
         ("--threshold", "abc"), ("--threshold", "1e400"),
         ("--n-resamples", "1e9"), ("--n-resamples", "5"), ("--n-resamples", "2.5"),
         ("--n-resamples", "-1"), ("--n-resamples", "nan"), ("--n-resamples", "1e400"),
-        ("--digits", "100000"), ("--digits", "-1"), ("--digits", "0"), ("--digits", "x"),
+        ("--digits", "100000"), ("--digits", "-1"), ("--digits", "18"), ("--digits", "x"),
         ("--confidence-level", "nan"), ("--confidence-level", "1.5"),
         ("--confidence-level", "0"), ("--confidence-level", "1"),
         ("--seed", "-1"), ("--seed", "abc"),

@@ -305,11 +305,11 @@ ERRORS = [  # (command with {folder}, the start of its one-line error)
     ),
     (
         "report {folder}/pred.csv --truth y --pred pred --digits 100000",
-        "argument --digits: must be from 1 to 15",
+        "argument --digits: must be from 0 to 17",
     ),
     (
         "report {folder}/pred.csv --truth y --pred pred --digits=-1",
-        "argument --digits: must be from 1 to 15",
+        "argument --digits: must be from 0 to 17",
     ),
     (
         "report {folder}/pred.csv --truth y --pred pred --seed=-1",
