@@ -15,12 +15,26 @@ module                          holds
                                 Dirichlet posterior of two curves, the joint 8-cell
                                 table of two classifiers' predictions
 :mod:`.api`                     :func:`compare` and :func:`compare_test_sets`
+:mod:`.planning`                test-set size for an OPS interval's half-width, power
+                                to detect an OPS difference (by simulation)
+:mod:`.power`                   sample size and power of ROC AUC tests (pROC's
+                                ``power.roc.test``), Obuchowski's variances
 ==============================  ========================================================
 """
 
 from .api import METHODS, compare, compare_test_sets
 from .delong import delong_covariance, delong_test, delong_unpaired
 from .mcnemar import mcnemar_test
+from .planning import PlanResult, ops_power, ops_sample_size, unpaired_ops_tests
+from .power import (
+    PowerResult,
+    binormal_fit,
+    obuchowski_covariance,
+    obuchowski_variance,
+    power_roc_test,
+    power_roc_test_curves,
+    power_roc_test_params,
+)
 from .result import ComparisonResult, ComparisonTable, adjust_p_values
 
 __all__ = [
@@ -33,5 +47,16 @@ __all__ = [
     "delong_covariance",
     "mcnemar_test",
     "adjust_p_values",
+    "power_roc_test",
+    "power_roc_test_curves",
+    "power_roc_test_params",
+    "PowerResult",
+    "ops_sample_size",
+    "ops_power",
+    "unpaired_ops_tests",
+    "PlanResult",
+    "binormal_fit",
+    "obuchowski_variance",
+    "obuchowski_covariance",
     "METHODS",
 ]
