@@ -333,3 +333,30 @@ def test_class_absent_in_resamples_is_counted():
     )
     assert 0 < r.n_undefined < 500  # A's one positive prediction drawn or not
     assert f"undefined in {r.n_undefined} of 500 draws" in str(r)
+
+
+def test_batch_unpaired_test_is_compare_test_sets():
+    from opsstats.comparison import unpaired_ops_tests
+
+    a, b = (60, 30, 40, 870), (45, 80, 5, 870)
+    sets = {}
+    for name, (tp, fp, fn, tn) in (("a", a), ("b", b)):
+        y = np.repeat([1, 0, 1, 0], [tp, fp, fn, tn])
+        p = np.repeat([1, 1, 0, 0], [tp, fp, fn, tn])
+        sets[name] = (y, p)
+    r = compare_test_sets(sets, metric="f1", ops=True, n_resamples=20000, rng=0)
+    batch = unpaired_ops_tests(
+        tuple([v] for v in a), tuple([v] for v in b), "f1", n_draws=20000, rng=1
+    )
+    assert batch["estimate"][0] == pytest.approx(r.estimate, rel=1e-12)
+    assert batch["p_value"][0] == pytest.approx(r.p_value, abs=0.01)
+    assert batch["ci_low"][0] == pytest.approx(r.ci.low, abs=0.005)
+    assert batch["ci_high"][0] == pytest.approx(r.ci.high, abs=0.005)
+
+
+def test_posterior_p_value_agrees_with_the_interval():
+    y, s1, _, s2 = load_pair("aSAH", "s100b", "wfns")
+    r = compare(y, {"a": s1, "b": s2}, method="dirichlet", n_resamples=4000, rng=3)
+    outside = not (r.ci.low <= 0 <= r.ci.high)
+    assert outside == (r.p_value < 0.05)
+    assert r.p_value == pytest.approx(2 * min(np.mean(r.draws < 0), np.mean(r.draws > 0)))

@@ -146,6 +146,29 @@ def _normal_p(z: float, alternative: str) -> float:
     return float(stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z))
 
 
+def posterior_p_value(draws: np.ndarray, alternative: str) -> float:
+    """The posterior tail probability of "no difference" from draws of ``A - B``:
+    ``P(d <= 0)`` for "greater", ``P(d >= 0)`` for "less", twice the smaller of the two
+    for "two-sided" (capped at 1; draws exactly 0 count one half to each side). The
+    two-sided value is below ``1 - level`` when 0 is outside the equal-tailed interval
+    of that level, so test and interval agree.
+
+    Examples
+    --------
+    >>> posterior_p_value(np.array([-0.1, 0.2, 0.3, 0.4]), "two-sided")
+    0.5
+    """
+    d = np.asarray(draws, dtype=float)
+    zero = np.mean(d == 0) / 2
+    below = float(np.mean(d < 0) + zero)
+    above = float(np.mean(d > 0) + zero)
+    if alternative == "greater":
+        return below
+    if alternative == "less":
+        return above
+    return min(1.0, 2 * min(below, above))
+
+
 def _from_draws(
     est_a: float,
     est_b: float,
@@ -162,8 +185,9 @@ def _from_draws(
     rope: tuple[float, float] | None,
 ) -> ComparisonResult:
     """The difference, its equal-tailed interval over the draws of the difference and
-    the test D = difference / sd(draws) (pROC's bootstrap test), with the posterior
-    probabilities when the draws are a posterior's."""
+    the test: for the bootstrap D = difference / sd(draws) with a normal p-value (pROC's
+    bootstrap test), for the posterior the posterior tail probability
+    (:func:`posterior_p_value`) with the posterior probabilities."""
     n = draws_a.size
     d = draws_a - draws_b
     ok = np.isfinite(d)
@@ -176,15 +200,25 @@ def _from_draws(
         if paired
         else f"{_HOW[method]} of each test set, independently"
     )
-    text = (
-        f"{what}, {n} draws; test D = difference / sd of the drawn differences, normal; "
-        "equal-tailed interval"
-    )
+    if method == "dirichlet":
+        text = (
+            f"{what}, {n} draws; p-value the posterior tail probability beyond 0, "
+            "equal-tailed interval"
+        )
+    else:
+        text = (
+            f"{what}, {n} draws; test D = difference / sd of the drawn differences, "
+            "normal; equal-tailed interval"
+        )
     bayes = method == "dirichlet"
+    p_value = float("nan")
     if defined.size >= 2 and np.isfinite(diff):
         sd = float(np.std(defined, ddof=1))
         stat = diff / sd if sd > 0 else float("nan")
         low, high = equal_tailed(defined, level)
+        p_value = (
+            posterior_p_value(defined, alternative) if bayes else _normal_p(stat, alternative)
+        )
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"
@@ -200,7 +234,7 @@ def _from_draws(
         estimate_b=float(est_b),
         ci=ConfidenceInterval(low, high),
         confidence_level=level,
-        p_value=_normal_p(stat, alternative),
+        p_value=p_value,
         statistic=float(stat),
         statistic_name="D",
         alternative=alternative,

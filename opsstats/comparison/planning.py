@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from .._validation import check_confidence_level, check_positive_int, check_real
 from ..metrics import resolve_metric
@@ -108,8 +107,8 @@ def unpaired_ops_tests(
     rng: Any = None,
 ) -> dict[str, np.ndarray]:
     """The default unpaired comparison of :func:`opsstats.compare_test_sets` for a
-    confusion-matrix metric (Dirichlet posterior of each test set, test D = difference /
-    sd of the drawn differences), for many pairs of test sets at once.
+    confusion-matrix metric (Dirichlet posterior of each test set, two-sided posterior
+    tail p-value, equal-tailed interval), for many pairs of test sets at once.
 
     Parameters
     ----------
@@ -143,7 +142,9 @@ def unpaired_ops_tests(
         sd = np.nanstd(d, axis=1, ddof=1)
         z = est / sd
         low, high = np.nanquantile(d, [(1 - level) / 2, (1 + level) / 2], axis=1)
-    p = 2 * stats.norm.sf(np.abs(z))
+    below = np.nanmean(d < 0, axis=1) + np.nanmean(d == 0, axis=1) / 2
+    p = np.minimum(1.0, 2 * np.minimum(below, 1 - below))
+    p = np.where(np.isfinite(est) & np.isfinite(sd), p, np.nan)
     return {
         "estimate": est,
         "ci_low": low,
