@@ -20,6 +20,9 @@ from opsstats.reference import DirectedBinaryTree
 
 SMALL_DBT = DirectedBinaryTree(depth=4, n_curves=2000)
 
+# the small-class warnings are checked by test_small_class_warnings
+pytestmark = pytest.mark.filterwarnings("ignore::opsstats.SmallCountWarning")
+
 
 def _boot_cases():
     rows = PROC[
@@ -359,4 +362,23 @@ def test_posterior_p_value_agrees_with_the_interval():
     r = compare(y, {"a": s1, "b": s2}, method="dirichlet", n_resamples=4000, rng=3)
     outside = not (r.ci.low <= 0 <= r.ci.high)
     assert outside == (r.p_value < 0.05)
-    assert r.p_value == pytest.approx(2 * min(np.mean(r.draws < 0), np.mean(r.draws > 0)))
+    m = r.draws.size
+    k = min(np.sum(r.draws < 0), np.sum(r.draws > 0))
+    assert r.p_value == pytest.approx(2 * (k + 1) / (m + 1))
+
+
+@pytest.mark.filterwarnings("error::opsstats.SmallCountWarning")
+def test_small_class_warnings():
+    from opsstats import SmallCountWarning
+
+    y, s1, _, s2 = load_pair("paired_n60_ties", "score_a", "score_b")
+    with pytest.warns(SmallCountWarning, match="paired draws of two curves"):
+        compare(y, {"a": s1, "b": s2}, method="bootstrap", n_resamples=100, rng=0)
+    compare(y, {"a": s1, "b": s2})  # DeLong with 18 positives: no warning
+    few = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 2, bool)
+    sa = np.linspace(0, 1, few.size)
+    sb = sa[::-1].copy()
+    with pytest.warns(SmallCountWarning, match="DeLong's test rejects"):
+        compare(few, {"a": sa, "b": sb})
+    with pytest.warns(SmallCountWarning, match="DeLong's test rejects"):
+        compare_test_sets({"a": (few, sa), "b": (few, sb)})

@@ -5,6 +5,7 @@ quantity, every confusion-matrix metric and the OPS of each (docs/method.md#comp
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
@@ -22,6 +23,7 @@ from .._validation import (
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
 from ..curves._geometry import CurveArea, resolve_quantity
+from ..exceptions import SmallCountWarning
 from ..metrics import resolve_metric
 from ..ops import _check_reference
 from ..results import ConfidenceInterval
@@ -127,6 +129,39 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
     return method
 
 
+#: Below these many rows in the smaller class the size study
+#: (benchmarks/results/compare_size.md) found the test rejecting a true null more often
+#: than its level: DeLong's test, and the paired draws (bootstrap, Dirichlet) of a curve.
+SMALL_DELONG = 10
+SMALL_PAIRED_DRAWS = 50
+
+
+def _warn_small(smaller: int, how: str, kind: str, paired: bool) -> None:
+    if how == "delong" and smaller < SMALL_DELONG:
+        text = (
+            f"{smaller} rows in the smaller class: with fewer than {SMALL_DELONG}, "
+            "DeLong's test rejects a true null more often than its level (at 5%: 15% "
+            "paired and 27% unpaired with 2 positives in the size study, "
+            "benchmarks/results/compare_size.md)."
+        )
+    elif (
+        how in ("bootstrap", "dirichlet")
+        and kind == "curve"
+        and paired
+        and (smaller < SMALL_PAIRED_DRAWS)
+    ):
+        text = (
+            f"{smaller} rows in the smaller class: with fewer than {SMALL_PAIRED_DRAWS}, "
+            "the paired draws of two curves reject a true null more often than their "
+            "level (the paired Dirichlet posterior of the ROC AUC: 10% at 5% with 10 "
+            "positives in the size study, benchmarks/results/compare_size.md); prefer "
+            "method='delong' for the ROC AUC."
+        )
+    else:
+        return
+    warnings.warn(text, SmallCountWarning, stacklevel=3)
+
+
 def _check_common(
     alternative: Any, confidence_level: Any, n_resamples: Any, rope: Any, prior: Any
 ) -> tuple[str, float, int, tuple[float, float] | None]:
@@ -147,21 +182,27 @@ def _normal_p(z: float, alternative: str) -> float:
 
 
 def posterior_p_value(draws: np.ndarray, alternative: str) -> float:
-    """The posterior tail probability of "no difference" from draws of ``A - B``:
+    """The posterior tail probability of "no difference" from m draws of ``A - B``:
     ``P(d <= 0)`` for "greater", ``P(d >= 0)`` for "less", twice the smaller of the two
-    for "two-sided" (capped at 1; draws exactly 0 count one half to each side). The
-    two-sided value is below ``1 - level`` when 0 is outside the equal-tailed interval
-    of that level, so test and interval agree.
+    for "two-sided" (capped at 1; draws exactly 0 count one half to each side), each
+    estimated as (k + 1) / (m + 1) from the k draws on that side, so that it is never 0
+    (at least 1 / (m + 1): the resolution of m draws). The two-sided value is below
+    ``1 - level`` when 0 is well outside the equal-tailed interval of that level, so
+    test and interval agree.
 
     Examples
     --------
     >>> posterior_p_value(np.array([-0.1, 0.2, 0.3, 0.4]), "two-sided")
-    0.5
+    0.8
+    >>> posterior_p_value(np.array([0.1, 0.2, 0.3, 0.4]), "greater")
+    0.2
     """
     d = np.asarray(draws, dtype=float)
-    zero = np.mean(d == 0) / 2
-    below = float(np.mean(d < 0) + zero)
-    above = float(np.mean(d > 0) + zero)
+    m = d.size
+    zero = np.sum(d == 0) / 2
+    # (k + 1) / (m + 1): never 0 from finitely many draws (the Monte Carlo resolution)
+    below = float((np.sum(d < 0) + zero + 1) / (m + 1))
+    above = float((np.sum(d > 0) + zero + 1) / (m + 1))
     if alternative == "greater":
         return below
     if alternative == "less":
@@ -216,9 +257,7 @@ def _from_draws(
         sd = float(np.std(defined, ddof=1))
         stat = diff / sd if sd > 0 else float("nan")
         low, high = equal_tailed(defined, level)
-        p_value = (
-            posterior_p_value(defined, alternative) if bayes else _normal_p(stat, alternative)
-        )
+        p_value = posterior_p_value(defined, alternative) if bayes else _normal_p(stat, alternative)
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"
@@ -355,6 +394,7 @@ def compare(
         is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
     m, n_neg = int(is_pos.sum()), int((~is_pos).sum())
     counts = {"rows": m + n_neg, "positive": m, "negative": n_neg}
+    _warn_small(min(m, n_neg), how, kind, paired=True)
     results = []
     for a, b in combinations(list(columns), 2):
         if how == "delong":
@@ -599,6 +639,8 @@ def compare_test_sets(
             raise ValueError(
                 f"test set {name!r}: `y_true` must contain both classes; got only one."
             )
+    smaller = min(min(_positives(v), v.n - _positives(v)) for v in sides.values())
+    _warn_small(int(smaller), how, kind, paired=False)
     results = []
     for a, b in combinations(list(sides), 2):
         sa, sb = sides[a], sides[b]

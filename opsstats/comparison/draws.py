@@ -2,8 +2,9 @@
 (unpaired), from which the difference's interval and test are read
 (docs/method.md#comparisons).
 
-Paired, curves: the rows of one class that share both classifiers' thresholds are
-exchangeable, so a paired resample is described by a count per *joint* cell (class,
+Paired, curves: the rows of one class that share both classifiers' thresholds (merged as
+the single-curve engines merge them for the quantity at hand,
+:class:`~opsstats.uncertainty.curve._cells._Cells`) are exchangeable, so a paired resample is described by a count per *joint* cell (class,
 threshold of A, threshold of B). The stratified bootstrap draws those counts
 Multinomial per class (the single-curve count sampler
 :class:`~opsstats.uncertainty.curve.resampling._Multinomial`), and the paired Dirichlet
@@ -28,12 +29,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
 from ..uncertainty._draws import progress
 from ..uncertainty.confusion import PRIORS, _Draws
-from ..uncertainty.curve._cells import _batches, _fill_curves
+from ..uncertainty.curve._cells import _batches, _cell_mode, _Cells, _fill_curves
 from ..uncertainty.curve.dirichlet import _curve_prior, _dirichlet_values
 from ..uncertainty.curve.resampling import (
     _bootstrap_values,
@@ -54,20 +56,21 @@ class _JointClass:
         self.counts = counts.astype(np.int64)
         self.k = cells.size
         self.total = int(counts.sum())
-        self.where = []  # per classifier: (order of the cells, positions of the thresholds)
-        for idx, j in ((cells // jb, ja), (cells % jb, jb)):
-            order = np.argsort(idx, kind="stable")
-            # cumulative count up to threshold t = sum of the sorted cells with idx <= t
-            ends = np.searchsorted(idx[order], np.arange(j), side="right")
-            self.where.append((order, ends))
+        # per classifier: the (joint cell -> its threshold) indicator, sparse (k, J)
+        ones = np.ones(self.k)
+        rows = np.arange(self.k)
+        self.maps = [
+            sparse.csr_matrix((ones, (rows, idx)), shape=(self.k, j))
+            for idx, j in ((cells // jb, ja), (cells % jb, jb))
+        ]
 
     def cumulative(self, x: np.ndarray, side: int) -> np.ndarray:
         """(b, J) cumulative counts (or weights) over one classifier's thresholds from the
-        (b, k) per-joint-cell counts ``x``."""
-        order, ends = self.where[side]
-        padded = np.zeros((x.shape[0], self.k + 1), dtype=x.dtype)
-        np.cumsum(x[:, order], axis=1, out=padded[:, 1:])
-        return np.take(padded, ends, axis=1)
+        (b, k) per-joint-cell counts ``x``: the joint cells summed per threshold, then
+        cumulated (in floating point: exact for counts below 2**53)."""
+        per = np.asarray((self.maps[side].T @ x.T).T, dtype=float)
+        np.cumsum(per, axis=1, out=per)
+        return per
 
 
 def _threshold_index(curve: ScoreCurve, scores: np.ndarray) -> np.ndarray:
@@ -90,8 +93,16 @@ def paired_curve_draws(
     bootstrap of the rows (``method="bootstrap"``) or the paired Dirichlet posterior
     (``"dirichlet"``)."""
     curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (score_a, score_b)]
-    idx = [_threshold_index(c, s) for c, s in zip(curves, (score_a, score_b), strict=True)]
-    ja, jb = curves[0].thresholds.size, curves[1].thresholds.size
+    idx, widths = [], []
+    for c, s in zip(curves, (score_a, score_b), strict=True):
+        # the single-curve engines' exact merging of thresholds for this quantity
+        cells = _Cells(c, _cell_mode(quantity))
+        total = np.asarray(c.tps) + np.asarray(c.fps)
+        keep = np.searchsorted(total, np.cumsum(cells.pos + cells.neg))
+        # a merged threshold belongs to the next threshold kept
+        idx.append(np.searchsorted(keep, _threshold_index(c, s)))
+        widths.append(cells.k)
+    ja, jb = widths
     pos = _JointClass(idx[0][is_pos], idx[1][is_pos], ja, jb)
     neg = _JointClass(idx[0][~is_pos], idx[1][~is_pos], ja, jb)
     pi = curves[0].prevalence

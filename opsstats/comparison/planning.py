@@ -142,7 +142,9 @@ def unpaired_ops_tests(
         sd = np.nanstd(d, axis=1, ddof=1)
         z = est / sd
         low, high = np.nanquantile(d, [(1 - level) / 2, (1 + level) / 2], axis=1)
-    below = np.nanmean(d < 0, axis=1) + np.nanmean(d == 0, axis=1) / 2
+    m = np.sum(np.isfinite(d), axis=1)
+    below = (np.sum(d < 0, axis=1) + np.sum(d == 0, axis=1) / 2 + 1) / (m + 1)
+    below = np.minimum(below, 1 - 1 / (m + 1))
     p = np.minimum(1.0, 2 * np.minimum(below, 1 - below))
     p = np.where(np.isfinite(est) & np.isfinite(sd), p, np.nan)
     return {

@@ -146,7 +146,8 @@ class ComparisonResult:
         if self.statistic_name and not np.isnan(self.statistic):
             stat.append(f"{self.statistic_name} = {_fmt(self.statistic, digits)}")
         if self.df is not None:
-            stat.append(f"df = {_fmt(self.df, digits)}")
+            df = f"{self.df:g}" if float(self.df).is_integer() else _fmt(self.df, digits)
+            stat.append(f"df = {df}")
         if not np.isnan(self.p_value):
             stat.append(_p_text(self.p_value, digits))
         if stat:
