@@ -21,21 +21,18 @@ from scipy.special import ndtri
 from .._validation import check_confidence_level
 from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
-from ..uncertainty.curve import delong_components, delong_roc
-from ._inputs import check_alternative, paired_scores
+from ..uncertainty.curve import delong_components_from_counts, delong_roc
+from ._inputs import check_alternative, paired_scores, ranked_counts
 from .result import ComparisonResult
 
 __all__ = ["delong_covariance", "delong_test", "delong_unpaired"]
 
 
-def _row_placements(
-    curve: ScoreCurve, scores: np.ndarray, is_pos: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """V10 of every positive row and V01 of every negative row, in row order."""
-    _, _, v10, v01, _, _ = delong_components(curve)
-    thr = curve.thresholds
-    # index of each row's score among the (strictly decreasing) thresholds
-    idx = thr.size - 1 - np.searchsorted(thr[::-1], scores, side="left")
+def _row_placements(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """V10 of every positive row and V01 of every negative row, in row order: the
+    single-curve components per distinct score, indexed by each row's score."""
+    tps, fps, idx = ranked_counts(is_pos, scores)
+    _, _, v10, v01, _, _ = delong_components_from_counts(tps, fps)
     return v10[idx[is_pos]], v01[idx[~is_pos]]
 
 
@@ -76,8 +73,7 @@ def delong_covariance(y_true: Any, y_score: Any, *, pos_label: Any = None) -> tu
 def _covariance(is_pos: np.ndarray, scores: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     v10s, v01s = [], []
     for s in scores:
-        curve = ScoreCurve.from_scores(is_pos, s, pos_label=True)
-        v10, v01 = _row_placements(curve, s, is_pos)
+        v10, v01 = _row_placements(is_pos, s)
         v10s.append(v10)
         v01s.append(v01)
     x, y = np.vstack(v10s), np.vstack(v01s)

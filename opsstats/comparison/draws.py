@@ -43,6 +43,7 @@ from ..uncertainty.curve.resampling import (
     _first_limit_fix,
     _Multinomial,
 )
+from ._inputs import ranked_counts
 
 __all__: list[str] = []
 
@@ -73,11 +74,6 @@ class _JointClass:
         return per
 
 
-def _threshold_index(curve: ScoreCurve, scores: np.ndarray) -> np.ndarray:
-    thr = curve.thresholds
-    return thr.size - 1 - np.searchsorted(thr[::-1], scores, side="left")
-
-
 def paired_curve_draws(
     is_pos: np.ndarray,
     score_a: np.ndarray,
@@ -100,7 +96,7 @@ def paired_curve_draws(
         total = np.asarray(c.tps) + np.asarray(c.fps)
         keep = np.searchsorted(total, np.cumsum(cells.pos + cells.neg))
         # a merged threshold belongs to the next threshold kept
-        idx.append(np.searchsorted(keep, _threshold_index(c, s)))
+        idx.append(np.searchsorted(keep, ranked_counts(is_pos, s)[2]))
         widths.append(cells.k)
     ja, jb = widths
     pos = _JointClass(idx[0][is_pos], idx[1][is_pos], ja, jb)

@@ -64,7 +64,7 @@ from ._options import DEFAULT_RESAMPLES as DEFAULT_RESAMPLES
 from ._options import METHODS
 from ._options import SMALL_CLASS as SMALL_CLASS
 from .auto import DIRICHLET_BELOW as DIRICHLET_BELOW
-from .delong import DeLongResult, delong_components, delong_roc
+from .delong import DeLongResult, delong_components, delong_components_from_counts, delong_roc
 from .intervals import curve_interval
 from .ops_interval import curve_ops_interval, curve_ops_intervals
 
@@ -75,5 +75,6 @@ __all__ = [
     "curve_ops_interval",
     "curve_ops_intervals",
     "delong_components",
+    "delong_components_from_counts",
     "delong_roc",
 ]

@@ -30,7 +30,7 @@ from scipy.special import ndtri
 from ...curves._geometry import CurveArea
 from ._options import _check_whole_counts, _logit_t, _warn_no_width
 
-__all__ = ["DeLongResult", "delong_components", "delong_roc"]
+__all__ = ["DeLongResult", "delong_components", "delong_components_from_counts", "delong_roc"]
 
 
 class DeLongResult(NamedTuple):
@@ -162,8 +162,16 @@ def delong_components(
     ([1.0, 1.0, 0.6666666666666666], [0.6666666666666667, 1.0, 1.0])
     """
     _check_whole_counts(curve, "DeLong's variance")
-    tps = np.asarray(curve.tps, dtype=np.int64)
-    fps = np.asarray(curve.fps, dtype=np.int64)
+    return delong_components_from_counts(curve.tps, curve.fps)
+
+
+def delong_components_from_counts(
+    tps: Any, fps: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """:func:`delong_components` from a curve's cumulative whole-number counts ``tps``,
+    ``fps`` (per distinct score, decreasing), for callers that counted them already."""
+    tps = np.asarray(tps, dtype=np.int64)
+    fps = np.asarray(fps, dtype=np.int64)
     m, n_neg = int(tps[-1]), int(fps[-1])
     if m < 2 or n_neg < 2:
         raise ValueError(
