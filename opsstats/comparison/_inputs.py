@@ -44,24 +44,25 @@ def named_columns(what: str, columns: Any, *, minimum: int = 2) -> dict[str, Any
     return named
 
 
-def truth_mask(y_true: Any, pos_label: Any) -> np.ndarray:
-    """The positive-class mask of ``y_true``; both classes must be present."""
+def _columns(
+    y_true: Any, columns: Any, name: str, check: Any, pos_label: Any
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """``y_true``, its positive mask (both classes present) and each named column
+    checked by ``check(argument_name, values)``, all of one length."""
+    named = named_columns(name, columns)
     t = check_1d("y_true", y_true)
+    arrays = {k: check(f"{name}[{k!r}]", v) for k, v in named.items()}
+    check_same_length(y_true=t, **{f"{name}[{k!r}]": v for k, v in arrays.items()})
     is_pos = class_mask(t, pos_label)
     check_both_classes(is_pos, None)
-    return is_pos
+    return t, is_pos, arrays
 
 
 def paired_scores(
     y_true: Any, y_score: Any, pos_label: Any
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """The positive mask and each classifier's checked scores, all of one length."""
-    named = named_columns("y_score", y_score)
-    t = check_1d("y_true", y_true)
-    scores = {k: check_scores(f"y_score[{k!r}]", v) for k, v in named.items()}
-    check_same_length(y_true=t, **{f"y_score[{k!r}]": v for k, v in scores.items()})
-    is_pos = class_mask(t, pos_label)
-    check_both_classes(is_pos, None)
+    _, is_pos, scores = _columns(y_true, y_score, "y_score", check_scores, pos_label)
     for k, v in scores.items():
         if v.size and np.all(v == v[0]):
             warnings.warn(
@@ -77,12 +78,7 @@ def paired_predictions(
     y_true: Any, y_pred: Any, pos_label: Any
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """The positive mask and each classifier's predictions as positive masks."""
-    named = named_columns("y_pred", y_pred)
-    t = check_1d("y_true", y_true)
-    preds = {k: check_1d(f"y_pred[{k!r}]", v) for k, v in named.items()}
-    check_same_length(y_true=t, **{f"y_pred[{k!r}]": v for k, v in preds.items()})
-    is_pos = class_mask(t, pos_label)
-    check_both_classes(is_pos, None)
+    t, is_pos, preds = _columns(y_true, y_pred, "y_pred", check_1d, pos_label)
     label = t[np.flatnonzero(is_pos)[0]]
     masks = {}
     for k, v in preds.items():

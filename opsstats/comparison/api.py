@@ -11,7 +11,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from .._validation import (
     check_choice,
@@ -31,7 +30,7 @@ from ..uncertainty._draws import check_rng, equal_tailed
 from ..uncertainty.curve._options import _estimate
 from ..uncertainty.curve.dirichlet import _curve_prior
 from ._inputs import check_alternative, paired_predictions, paired_scores
-from .delong import _check_classes, _covariance, _paired_result, delong_unpaired
+from .delong import _check_classes, _covariance, _normal_p, _paired_result, delong_unpaired
 from .draws import (
     paired_confusion_draws,
     paired_curve_draws,
@@ -171,14 +170,6 @@ def _check_common(
     rope_pair = None if rope is None else check_pair("rope", rope)
     _curve_prior(prior)
     return alternative, level, n, rope_pair
-
-
-def _normal_p(z: float, alternative: str) -> float:
-    if not np.isfinite(z):
-        return float("nan")
-    if alternative == "two-sided":
-        return float(2 * stats.norm.sf(abs(z)))
-    return float(stats.norm.sf(z) if alternative == "greater" else stats.norm.cdf(z))
 
 
 def posterior_p_value(draws: np.ndarray, alternative: str) -> float:
