@@ -382,3 +382,14 @@ def test_small_class_warnings():
         compare(few, {"a": sa, "b": sb})
     with pytest.warns(SmallCountWarning, match="DeLong's test rejects"):
         compare_test_sets({"a": (few, sa), "b": (few, sb)})
+
+
+def test_venkatraman_through_compare():
+    y, s1, _, s2 = load_pair("aSAH", "s100b", "ndka")
+    r = compare(y, {"s100b": s1, "ndka": s2}, method="venkatraman", n_resamples=500, rng=0)
+    assert r.statistic == 692.0 and r.statistic_name == "E"  # pROC's E, deterministic
+    assert np.isnan(r.ci.low)
+    with pytest.raises(ValueError, match="two-sided only"):
+        compare(y, {"a": s1, "b": s2}, method="venkatraman", alternative="greater")
+    with pytest.raises(ValueError, match="method='venkatraman'"):
+        compare(y, {"a": s1, "b": s2}, metric="pr_auc", method="venkatraman")

@@ -167,3 +167,32 @@ def test_perfect_curves_have_no_statistic():
     with pytest.warns(UserWarning, match="variance of the difference is 0"):
         r = delong_test(y, {"A": [1, 2, 3, 4, 5, 6], "B": [1, 2, 3, 7, 8, 9]})
     assert np.isnan(r.statistic) and np.isnan(r.p_value) and r.estimate == 0.0
+
+
+def _venkatraman_cases():
+    rows = PROC[
+        PROC["params"].str.contains("method=venkatraman")
+        & PROC["params"].str.contains("paired=TRUE")
+        & PROC["quantity"].isin(["statistic", "p_value"])
+    ]
+    out = []
+    for (dataset, params), g in rows.groupby(["dataset", "params"]):
+        p = _params(params)
+        e = g[g["quantity"] == "statistic"]["value"].astype(float).iloc[0]
+        pv = g[g["quantity"] == "p_value"]["value"].astype(float)
+        out.append((dataset, p["roc1"], p["roc2"], e, pv.mean(), np.ptp(pv)))
+    return out
+
+
+@pytest.mark.parametrize("dataset, roc1, roc2, e, p_mean, p_spread", _venkatraman_cases())
+def test_venkatraman_paired_matches_proc(dataset, roc1, roc2, e, p_mean, p_spread):
+    # set.seed(s); roc.test(r1, r2, method="venkatraman", paired=TRUE, boot.n=2000):
+    # E is deterministic; p is Monte Carlo (binomial s.e. at most 0.011 with 2000
+    # permutations), compared with 4 binomial standard errors
+    from opsstats.comparison import venkatraman_test
+
+    y, s1, _, s2 = load_pair(dataset, roc1, roc2)
+    r = venkatraman_test(y, {roc1: s1, roc2: s2}, n_resamples=2000, rng=11)
+    assert r.statistic == e
+    se = np.sqrt(p_mean * (1 - p_mean) / 2000) + np.sqrt(p_mean * (1 - p_mean) / 10000)
+    assert r.p_value == pytest.approx(p_mean, abs=4 * se + 1e-3)

@@ -11,6 +11,8 @@ module                          holds
 ``_inputs``                     the checks of the inputs (one validation path)
 :mod:`.delong`                  DeLong's paired (Sun-Xu) and unpaired tests of ROC AUCs
 :mod:`.mcnemar`                 McNemar's test of paired accuracies
+:mod:`.venkatraman`             Venkatraman and Begg's permutation test of two paired
+                                ROC curves (whole-curve equality)
 :mod:`.draws`                   paired and unpaired draws: the joint bootstrap and
                                 Dirichlet posterior of two curves, the joint 8-cell
                                 table of two classifiers' predictions
@@ -36,6 +38,7 @@ from .power import (
     power_roc_test_params,
 )
 from .result import ComparisonResult, ComparisonTable, adjust_p_values
+from .venkatraman import venkatraman_test
 
 __all__ = [
     "compare",
@@ -46,6 +49,7 @@ __all__ = [
     "delong_unpaired",
     "delong_covariance",
     "mcnemar_test",
+    "venkatraman_test",
     "adjust_p_values",
     "power_roc_test",
     "power_roc_test_curves",

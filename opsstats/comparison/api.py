@@ -39,10 +39,11 @@ from .draws import (
 )
 from .mcnemar import mcnemar_test
 from .result import ComparisonResult, ComparisonTable
+from .venkatraman import venkatraman_test
 
 __all__ = ["METHODS", "compare", "compare_test_sets"]
 
-METHODS = ("auto", "delong", "bootstrap", "dirichlet", "mcnemar")
+METHODS = ("auto", "delong", "bootstrap", "dirichlet", "mcnemar", "venkatraman")
 
 _HOW = {
     "bootstrap": "stratified bootstrap",
@@ -112,6 +113,11 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
         raise ValueError(
             "`method='delong'` compares ROC AUCs (trapezoid rule, not their OPS); got "
             f"{spec.label}. Use method='bootstrap' or 'dirichlet'."
+        )
+    if method == "venkatraman" and not (paired and spec.is_roc_auc):
+        raise ValueError(
+            "`method='venkatraman'` tests that two ROC curves of the same rows are equal; "
+            f"got {spec.label}" + ("" if paired else " on independent test sets") + "."
         )
     if method == "mcnemar" and not (
         paired
@@ -320,11 +326,12 @@ def compare(
     metric : str, default "roc_auc"
     ops : bool, default False
         Compare the outperformance scores of the quantity instead of its values.
-    method : {"auto", "delong", "bootstrap", "dirichlet", "mcnemar"}
+    method : {"auto", "delong", "bootstrap", "dirichlet", "mcnemar", "venkatraman"}
         ``"auto"``: DeLong's test for the ROC AUC, the paired stratified bootstrap for
         every other curve quantity (and any OPS of one), the Dirichlet posterior of
         the joint (truth, A, B) table for a confusion-matrix metric and its OPS.
-        ``"mcnemar"``: McNemar's test of paired accuracies.
+        ``"mcnemar"``: McNemar's test of paired accuracies. ``"venkatraman"``:
+        Venkatraman and Begg's permutation test that the two ROC curves are equal.
     alternative : {"two-sided", "greater", "less"}
         About ``A - B`` (``"greater"``: A is higher).
     confidence_level : float, default 0.95
@@ -392,6 +399,20 @@ def compare(
             _check_classes(m, n_neg)
             aucs, cov = _covariance(is_pos, [columns[a], columns[b]])
             results.append(_paired_result(aucs, cov, (a, b), alternative, level, m, n_neg))
+        elif how == "venkatraman":
+            if alternative != "two-sided":
+                raise ValueError(
+                    f"Venkatraman's test is two-sided only; got alternative={alternative!r}."
+                )
+            results.append(
+                venkatraman_test(
+                    is_pos,
+                    {a: columns[a], b: columns[b]},
+                    n_resamples=n,
+                    pos_label=True,
+                    rng=generator,
+                )
+            )
         elif how == "mcnemar":
             pred = {
                 a: np.where(columns[a], 1, 0),
