@@ -620,21 +620,18 @@ def evaluate(
             if all_score is None or threshold is None
             else all_score >= threshold_for(all_score.dtype, threshold)
         )
-        out = pd.DataFrame(
-            _array_rows(
-                cast(Any, groups),
-                all_truth,
-                cast(np.ndarray, predicted),
-                specs,
-                confusion,
-                by_cols,
-                ci=ci,
-                confidence_level=confidence_level,
-                n_resamples=n_resamples,
-                reference=point_reference,
-                root=root,
-            ),
-            columns=[*by_cols, *COLUMNS],
+        out = _array_rows(
+            cast(Any, groups),
+            all_truth,
+            cast(np.ndarray, predicted),
+            specs,
+            confusion,
+            by_cols,
+            ci=ci,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            reference=point_reference,
+            root=root,
         )
         _warn_undefined(out, by_cols)  # before attrs, which pandas deep-copies on a filter
         out.attrs["confusion_matrices"] = confusion
@@ -684,47 +681,60 @@ def _array_rows(
     confusion: dict[tuple, ConfusionMatrix],
     by_cols: list[str],
     **options: Any,
-) -> list[dict[str, Any]]:
+) -> pd.DataFrame:
     """The rows :func:`evaluate_unit` gives each group, from the groups' counts (one
     ``np.bincount`` over (group, cell)) through
-    :func:`~opsstats.uncertainty._cm_groups.group_point_columns`; the groups it leaves
-    (a class absent, a metric 0/0, ...) go through :func:`evaluate_unit`."""
+    :func:`~opsstats.uncertainty._cm_groups.group_point_columns`, as columns; the groups
+    it leaves (a class absent, a metric 0/0, ...) go through :func:`evaluate_unit`."""
     codes = groups.ngroup().to_numpy()
     keys = [k if isinstance(k, tuple) else (k,) for k in groups.size().index]
     cell = 2 * (~truth).astype(np.int64) + (~predicted)  # tp 0, fp 1, fn 2, tn 3
     counts = np.bincount(4 * codes + np.array([0, 2, 1, 3])[cell], minlength=4 * len(keys))
     counts = counts.reshape(len(keys), 4)
     done, columns = group_point_columns(keys, counts, [sp.name for sp in specs], **options)
-    at = np.cumsum(done) - 1
-    rows: list[dict[str, Any]] = []
-    for g, key in enumerate(keys):
-        tp, fp, fn, tn = (int(x) for x in counts[g])
-        cm = confusion[key] = ConfusionMatrix(tp=tp, fp=fp, fn=fn, tn=tn)
-        if done[g]:
-            unit = [
-                _row(
-                    spec,
-                    **{
-                        k: v[at[g]] if isinstance(v, np.ndarray) else v
-                        for k, v in columns[spec.name].items()
-                    },
-                )
-                for spec in specs
-            ]
+    for key, c in zip(keys, counts.tolist(), strict=True):
+        confusion[key] = ConfusionMatrix(tp=c[0], fp=c[1], fn=c[2], tn=c[3])
+    m, kept = len(specs), np.flatnonzero(done)
+    # the groups done here: column by column, each (group, metric) as _row makes it
+    table: dict[str, Any] = {
+        c: [keys[g][j] for g in kept for _ in range(m)] for j, c in enumerate(by_cols)
+    }
+    for col in COLUMNS:
+        per_spec = [columns[sp.name].get(col, np.nan) for sp in specs]
+        if col == "metric":
+            table[col] = [sp.label for sp in specs] * len(kept)
+        elif any(isinstance(v, np.ndarray) for v in per_spec):
+            table[col] = np.column_stack(
+                [np.broadcast_to(v, (len(kept),)) for v in per_spec]
+            ).ravel()
         else:
-            unit = evaluate_unit(
-                specs,
-                cm=cm,
-                ci=options["ci"],
-                confidence_level=options["confidence_level"],
-                n_resamples=options["n_resamples"],
-                point_reference=options["reference"],
-                root=options["root"],
-                key=key,
-            )
-        group = dict(zip(by_cols, key, strict=True))
+            table[col] = per_spec * len(kept)
+    frames = [(m * kept, pd.DataFrame(table, columns=[*by_cols, *COLUMNS]))]
+    # the others through the per-group path
+    rows: list[dict[str, Any]] = []
+    order: list[int] = []
+    for g in np.flatnonzero(~done):
+        unit = evaluate_unit(
+            specs,
+            cm=confusion[keys[g]],
+            ci=options["ci"],
+            confidence_level=options["confidence_level"],
+            n_resamples=options["n_resamples"],
+            point_reference=options["reference"],
+            root=options["root"],
+            key=keys[g],
+        )
+        group = dict(zip(by_cols, keys[g], strict=True))
         rows.extend({**group, **r} for r in unit)
-    return rows
+        order.append(m * g)
+    if rows:
+        frames.append((np.array(order), pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])))
+    frames = [(o, f) for o, f in frames if len(f)]
+    if len(frames) < 2:
+        return frames[0][1] if frames else pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
+    position = np.concatenate([np.repeat(o, m) + np.tile(np.arange(m), len(o)) for o, _ in frames])
+    both = pd.concat([f for _, f in frames], ignore_index=True)
+    return both.iloc[np.argsort(position, kind="stable")].reset_index(drop=True)
 
 
 def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:

@@ -11,7 +11,7 @@ import pytest
 import opsstats.grouped as grouped
 from opsstats import BetaErrors, ConfusionMatrix, evaluate
 from opsstats.metrics import available_metrics, register_metric, unregister_metric
-from opsstats.uncertainty._cm_groups import covered, group_point_columns
+from opsstats.uncertainty._cm_groups import _order_statistics, covered, group_point_columns
 from opsstats.uncertainty._draws import unit_rng
 from opsstats.uncertainty.methods import register_interval_method, unregister_interval_method
 
@@ -167,3 +167,15 @@ def test_uncovered_calls_still_give_the_per_group_rows(monkeypatch):
             pd.testing.assert_frame_equal(
                 evaluate(df, **kw, **extra), _per_group(monkeypatch, df, **kw, **extra)
             )
+
+
+@pytest.mark.parametrize(
+    "m, kth",
+    [(1000, [24, 25, 974, 975]), (7, [0, 1, 5, 6]), (5, [1, 3]), (9, [0, 3, 4, 8]), (1, [0])],
+)
+def test_order_statistics_are_those_of_a_sort(m, kth):
+    rng = np.random.default_rng(m)
+    x = rng.integers(0, 5, (50, m)).astype(float)  # many ties
+    x[0, :] = np.inf
+    expected = np.sort(x, axis=1)[:, kth].T
+    np.testing.assert_array_equal(_order_statistics(x.copy(), np.array(kth)), expected)

@@ -75,6 +75,27 @@ def _values_extended(metric: BoundMetric, counts: np.ndarray) -> np.ndarray:
         return np.asarray(metric(pos / (pos + neg), a, b), dtype=ld).astype(float)
 
 
+def _order_statistics(x: np.ndarray, kth: np.ndarray) -> np.ndarray:
+    """The values a sort of each row puts at the sorted positions ``kth``, shape
+    (len(kth), rows); ``x`` is reordered in place.
+
+    A quantile needs the order statistics at l, l + 1 for each tail: one partition at
+    the outer two positions, and the inner ones are the least and the greatest value
+    between them (half the work of partitioning at all four)."""
+    first, last = int(kth[0]), int(kth[-1])
+    inner = kth[1:-1]
+    if not set(inner.tolist()) <= {first + 1, last - 1}:
+        x.partition(kth, axis=1)
+        return x[:, kth].T
+    x.partition([first, last] if last > first else [first], axis=1)
+    out = np.empty((kth.size, x.shape[0]))
+    out[0], out[-1] = x[:, first], x[:, last]
+    for i, k in enumerate(inner.tolist(), start=1):
+        between = x[:, first + 1 : last]
+        out[i] = between.min(axis=1) if k == first + 1 else between.max(axis=1)
+    return out
+
+
 def _uniform_ops(metric: BoundMetric, values: np.ndarray, pis: np.ndarray) -> np.ndarray:
     """The Uniform reference's exact OPS of each value at its prevalence (closed form)."""
     f = closed_form(metric)
@@ -203,8 +224,10 @@ def _block(
             draws = np.array(np.broadcast_to(draws, a.shape))
         defined &= ~np.isnan(draws).any(axis=1)  # NaN draws: the per-group path
         draws[np.isnan(draws)] = np.inf
-        draws.partition(kth, axis=1)  # the order statistics a full sort puts there
-        low, high = at_positions(draws.T, (lo_i, hi_i, w[:, None]))
+        stats = _order_statistics(draws, kth)
+        low, high = at_positions(
+            stats, (np.searchsorted(kth, lo_i), np.searchsorted(kth, hi_i), w[:, None])
+        )
         # as interval_from_draws: snapped to the estimate, then the Dirichlet boundary rule
         low, high = _snap_many(low, high, v)
         finite = np.isfinite(v)
