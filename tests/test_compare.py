@@ -393,3 +393,19 @@ def test_venkatraman_through_compare():
         compare(y, {"a": s1, "b": s2}, method="venkatraman", alternative="greater")
     with pytest.raises(ValueError, match="method='venkatraman'"):
         compare(y, {"a": s1, "b": s2}, metric="pr_auc", method="venkatraman")
+
+
+def test_printed_lines_fit_100_columns():
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    long = {
+        "classifier number one": rng.normal(size=300) + y,
+        "classifier number two": rng.normal(size=300) + y,
+    }
+    for kwargs in (
+        {},
+        {"metric": "pr_auc", "n_resamples": 200},
+        {"method": "dirichlet", "n_resamples": 200, "rope": (-0.01, 0.01)},
+    ):
+        text = str(compare(y, long, rng=0, **kwargs))
+        assert max(len(line.expandtabs()) for line in text.splitlines()) <= 100, text

@@ -212,7 +212,7 @@ def _paired_result(
         statistic=z,
         statistic_name="Z",
         alternative=alternative,
-        quantity="AUC(ROC)",
+        quantity="AUC(ROC, trapezoid)",
         method="DeLong's test for two correlated ROC curves (Sun-Xu algorithm); "
         "Wald interval of the difference",
         names=(str(names[0]), str(names[1])),
@@ -286,7 +286,7 @@ def delong_unpaired(
         statistic=float(stat),
         statistic_name="D",
         alternative=alternative,
-        quantity="AUC(ROC)",
+        quantity="AUC(ROC, trapezoid)",
         method="DeLong's test for two ROC curves of independent test sets (t, pROC's df); "
         "t interval of the difference",
         names=(str(names[0]), str(names[1])),

@@ -4,6 +4,7 @@ and of comparing several at once: :class:`ComparisonTable` (docs/method.md#compa
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,7 +69,7 @@ class ComparisonResult:
         About ``A - B``: "greater" is the alternative that A is better on a
         higher-is-better quantity.
     quantity : str
-        What was compared, e.g. ``"AUC(ROC)"`` or ``"OPS of F1 score"``.
+        What was compared, e.g. ``"AUC(ROC, trapezoid)"`` or ``"OPS of F1 score"``.
     method : str
         How the test and the interval were made.
     names : tuple of str
@@ -137,7 +138,7 @@ class ComparisonResult:
         a, b = self.names
         lines = [
             "",
-            f"\t{self.method}",
+            *textwrap.wrap(self.method, 92, initial_indent="\t", subsequent_indent="\t"),
             "",
             f"data:  {self.quantity} of {a} and {b}"
             + (" (same rows)" if self.paired else " (independent test sets)"),
@@ -177,7 +178,11 @@ class ComparisonResult:
         width = [max(len(h), len(v)) for h, v in zip(head, vals, strict=True)]
         lines.append(" ".join(h.rjust(w) for h, w in zip(head, width, strict=True)))
         lines.append(" ".join(v.rjust(w) for v, w in zip(vals, width, strict=True)))
-        return "\n".join(lines)
+        return "\n".join(
+            wrapped
+            for line in lines
+            for wrapped in (textwrap.wrap(line, 100, subsequent_indent="    ") or [""])
+        )
 
     def __str__(self) -> str:
         return self.to_string()

@@ -125,7 +125,7 @@ def venkatraman_test(
         statistic=e,
         statistic_name="E",
         alternative="two-sided",
-        quantity="AUC(ROC)",
+        quantity="AUC(ROC, trapezoid)",
         method=f"Venkatraman and Begg's permutation test that the two ROC curves are equal, "
         f"{n_perm} permutations (the estimate is the AUC difference, for information)",
         names=(na, nb),
