@@ -229,6 +229,13 @@ def render(rows: list[dict]) -> str:
         "",
         f"Run: `{rows[0]['command']}` on {rows[0]['date']} ({rows[0]['versions']}).",
         "",
+        "Flags: **outside** marks a rate outside its band where the smaller class has at "
+        "least 10 rows; below 10 rows only a rejection above 6.5% or a coverage below 93% is "
+        "flagged. Where DeLong's tests (pROC's, the default for the ROC AUC) or the paired "
+        "draws of two curves are flagged for few positives, `opsstats.compare` and "
+        "`compare_test_sets` warn (`SmallCountWarning`): below 10 rows of the smaller class "
+        "for DeLong, below 50 for the paired bootstrap or Dirichlet posterior of a curve.",
+        "",
     ]
     for design in DESIGNS:
         sub = [r for r in rows if r["design"] == design]
