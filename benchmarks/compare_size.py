@@ -33,6 +33,16 @@ class counts fixed at round(pi n), at least 2 positives):
   with n): the ``paired_auc`` data compared by ``method="dirichlet"``, the paired
   Bayesian bootstrap, 2000 draws.
 
+* ``paired_pr_auc`` (n in {100, 1000} only): the ``paired_auc`` data, PR AUC (step
+  rule, average precision; equal in the population, the two scores having the same
+  distributions), the default for a curve quantity other than the ROC AUC: the paired
+  stratified bootstrap, 2000 resamples, pROC's test D, percentile interval. Run apart
+  and its rows appended to the CSV::
+
+      nice -n 10 python benchmarks/compare_size.py --designs paired_pr_auc --reps 1000 \
+          --seed 20261124 --out /tmp/compare_size_pr.csv
+      tail -n +2 /tmp/compare_size_pr.csv >> benchmarks/results/compare_size.csv
+
 Rates undefined in a repetition (a statistic with zero variance, a metric 0/0 in every
 draw) are counted in ``undefined`` and left out of the rates.
 
@@ -69,9 +79,16 @@ from opsstats.comparison import unpaired_ops_tests
 
 NS = (100, 1000, 10000)
 PREVALENCES = (0.5, 0.1, 0.02)
-DESIGNS = ("paired_auc", "paired_f1_ops", "unpaired_auc", "unpaired_f1_ops", "paired_auc_dirichlet")
+DESIGNS = (
+    "paired_auc",
+    "paired_f1_ops",
+    "unpaired_auc",
+    "unpaired_f1_ops",
+    "paired_auc_dirichlet",
+    "paired_pr_auc",
+)
 #: designs run on fewer sizes (their cost grows with n: one weight per row and draw)
-DESIGN_NS = {"paired_auc_dirichlet": (100, 1000)}
+DESIGN_NS = {"paired_auc_dirichlet": (100, 1000), "paired_pr_auc": (100, 1000)}
 OTHER_PREVALENCE = 0.25
 THRESHOLD = 0.8
 FIELDS = (
@@ -115,6 +132,8 @@ def _paired(design: str, n: int, pi: float, reps: int, rng: np.random.Generator)
             warnings.simplefilter("ignore")
             if design == "paired_auc":
                 r = compare(y, {"A": s[:, 0], "B": s[:, 1]})
+            elif design == "paired_pr_auc":
+                r = compare(y, {"A": s[:, 0], "B": s[:, 1]}, metric="pr_auc", rng=rng)
             elif design == "paired_auc_dirichlet":
                 r = compare(y, {"A": s[:, 0], "B": s[:, 1]}, method="dirichlet", rng=rng)
             else:
@@ -203,6 +222,7 @@ _TITLES = {
     "unpaired_auc": "Unpaired ROC AUC (prevalence pi vs 0.25): DeLong's t (pROC's df)",
     "unpaired_f1_ops": "Unpaired OPS of F1 (prevalence pi vs 0.25, equal OPS): Dirichlet",
     "paired_auc_dirichlet": "Paired ROC AUC, not a default: the paired Dirichlet posterior",
+    "paired_pr_auc": "Paired PR AUC (average precision): the paired stratified bootstrap",
 }
 
 
@@ -227,14 +247,17 @@ def render(rows: list[dict]) -> str:
         "3.5%-6.5% and coverage 93%-97% where the smaller class has at least 10 rows; "
         "below that, rejection not above 6.5% and coverage not below 93%.",
         "",
-        f"Run: `{rows[0]['command']}` on {rows[0]['date']} ({rows[0]['versions']}).",
+        *(
+            f"Run: `{r['command']}` on {r['date']} ({r['versions']})."
+            for r in {row["command"]: row for row in rows}.values()
+        ),
         "",
         "Flags: **outside** marks a rate outside its band where the smaller class has at "
         "least 10 rows; below 10 rows only a rejection above 6.5% or a coverage below 93% is "
         "flagged. Where DeLong's tests (pROC's, the default for the ROC AUC) or the paired "
         "draws of two curves are flagged for few positives, `opsstats.compare` and "
         "`compare_test_sets` warn (`SmallCountWarning`): below 10 rows of the smaller class "
-        "for DeLong, below 50 for the paired bootstrap or Dirichlet posterior of a curve.",
+        "for DeLong, below 100 for the paired bootstrap or Dirichlet posterior of a curve.",
         "",
     ]
     for design in DESIGNS:
