@@ -3,10 +3,10 @@
 (docs/method.md#comparisons).
 
 Paired, curves: the rows of one class that share both classifiers' thresholds (merged as
-the single-curve engines merge them for the quantity at hand,
-:class:`~opsstats.uncertainty.curve._cells._Cells`) are exchangeable, so a paired resample is described by a count per *joint* cell (class,
-threshold of A, threshold of B). The stratified bootstrap draws those counts
-Multinomial per class (the single-curve count sampler
+the single-curve engines merge them for the quantity at hand, ``_Cells`` of
+``opsstats.uncertainty.curve._cells``) are exchangeable, so a paired resample is
+described by a count per *joint* cell (class, threshold of A, threshold of B). The
+stratified bootstrap draws those counts Multinomial per class (the single-curve count sampler
 :class:`~opsstats.uncertainty.curve.resampling._Multinomial`), and the paired Dirichlet
 posterior draws one Gamma(rows) weight per joint cell, plus the pseudo-rows of the
 single-curve posterior (:mod:`opsstats.uncertainty.curve.dirichlet`), one pair above

@@ -63,9 +63,10 @@ def mcnemar_test(
         The exact binomial test on the discordant pairs; default: exact when fewer than
         25 rows are discordant, the chi-squared test otherwise.
     correction : bool, default True
-        Edwards' continuity correction of the chi-squared statistic, (|b - c| - 1)**2 /
-        (b + c); with b == c the statistic is 0 (as R's ``mcnemar.test``, which drops
-        the correction there; statsmodels gives 1 / (b + c)).
+        Edwards' continuity correction of the chi-squared statistic,
+        ``(|b - c| - 1)**2 / (b + c)``; with b == c the statistic is 0 (as R's
+        ``mcnemar.test``, which drops the correction there; statsmodels gives
+        1 / (b + c)).
     alternative : {"two-sided", "greater", "less"}
         About accuracy(A) - accuracy(B).
     confidence_level : float, default 0.95
