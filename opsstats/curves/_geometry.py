@@ -28,6 +28,7 @@ import numpy as np
 
 from .._validation import check_choice, check_probability, describe
 from ..metrics import BoundMetric, resolve_metric
+from ._partial import PARTIAL_NAME, PartialArea, parse_partial
 
 __all__ = [
     "CURVES",
@@ -282,7 +283,7 @@ def parse_area(name: str, rule: str | None = None) -> CurveArea:
     normalized = key.startswith("n") and key[1:].endswith("_auc") and key[1:-4] in CURVES
     curve = key[1:-4] if normalized else key[:-4] if key.endswith("_auc") else ""
     if curve not in CURVES:
-        valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES]
+        valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES] + [PARTIAL_NAME]
         raise ValueError(
             f"`metric` must be a curve quantity, {', '.join(valid)} (or a registered "
             "metric with `at={'recall': u}`, `{'fpr': u}` or `{'rate': u}`); got the "
@@ -314,14 +315,18 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
 
 def resolve_quantity(
     name: Any, at: Any, rule: str | None, params: dict[str, Any]
-) -> CurveArea | OperatingPoint:
+) -> CurveArea | OperatingPoint | PartialArea:
     """The curve quantity ``name`` stands for: an area (``"roc_auc"``, a
-    :class:`CurveArea`, with an optional ``rule``), or with ``at`` a metric read off the
-    curve at that operating point (eq. 9); an :class:`OperatingPoint` as it is."""
-    if isinstance(name, OperatingPoint):
+    :class:`CurveArea`, with an optional ``rule``), the partial ROC area
+    (``"roc_pauc"`` with ``fpr_range`` or ``tpr_range`` and ``correct`` in ``params``),
+    or with ``at`` a metric read off the curve at that operating point (eq. 9); an
+    :class:`OperatingPoint` or :class:`PartialArea` as it is."""
+    if isinstance(name, str) and name.strip().lower() == PARTIAL_NAME and at is None:
+        return parse_partial(params, rule)
+    if isinstance(name, OperatingPoint | PartialArea):
         if at is not None or rule is not None or params:
             raise TypeError(
-                "an OperatingPoint already fixes its point; do not pass an "
+                f"a {type(name).__name__} is already fixed; do not pass an "
                 "operating point (`at`, `top_k`), `rule` or metric parameters "
                 "with it."
             )

@@ -32,6 +32,7 @@ from . import _operating_points as op
 from . import score_distribution as sd
 from ._counting import aggregated_counts, check_cumulative, scalar, score_counts
 from ._operating_points import TOP_K_TIES
+from ._partial import parse_partial
 
 __all__ = ["ScoreCurve", "TOP_K_TIES"]
 
@@ -463,6 +464,53 @@ class ScoreCurve:
         (0.7875, 0.8333)
         """
         return self._area(kind, rule, normalized=True)
+
+    def partial_auc(
+        self, fpr_range: Any = None, tpr_range: Any = None, *, correct: bool = False
+    ) -> float:
+        """The partial area under the ROC curve over an FPR or a TPR range.
+
+        Parameters
+        ----------
+        fpr_range : (low, high), optional
+            FPR range, e.g. ``(0, 0.2)`` for specificity 0.8 to 1 (pROC
+            ``partial.auc=c(1, 0.8), partial.auc.focus="specificity"``; scikit-learn
+            ``max_fpr=0.2``): the integral of TPR over it.
+        tpr_range : (low, high), optional
+            Instead: a TPR (sensitivity) range, the integral of the specificity 1 - FPR
+            over it (pROC ``partial.auc.focus="sensitivity"``).
+        correct : bool, default False
+            McClish's standardization (1 + (A - A_min) / (A_max - A_min)) / 2: 0.5 for
+            chance, 1 for a perfect curve (pROC ``partial.auc.correct=TRUE``;
+            scikit-learn's ``roc_auc_score(max_fpr=)`` always applies it). Below the
+            diagonal it is below 0.5 (pROC returns NA there unless
+            ``allow.invalid.partial.auc.correct=TRUE``).
+
+        Returns
+        -------
+        float
+
+        Notes
+        -----
+        The trapezoid ROC curve cut by linear interpolation at both ends of the range
+        (:class:`opsstats.curves._partial.PartialArea`, docs/method.md#vocabulary). Its
+        OPS, intervals and reference values: ``curve.ops("roc_pauc", fpr_range=...)``,
+        ``curve.interval("roc_pauc", fpr_range=..., correct=True)``.
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+        >>> round(curve.partial_auc(fpr_range=(0, 0.5)), 6)    # 2/3 * 1/3 + 1 * 1/6 = 7/18
+        0.388889
+        >>> round(curve.partial_auc(fpr_range=(0, 0.5), correct=True), 6)  # A_min 1/8, A_max 1/2
+        0.851852
+        """
+        spec = parse_partial(
+            {"fpr_range": fpr_range, "tpr_range": tpr_range, "correct": correct}
+            if fpr_range is not None or tpr_range is not None
+            else {"correct": correct}
+        )
+        return float(spec(self.prevalence, *self._geometry_points()))
 
     # ---------------------------------------------------------- operating points
     def _check_top_k(self, top_k: Any) -> float:

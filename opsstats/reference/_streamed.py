@@ -27,6 +27,7 @@ from .._validation import (
     check_size,
 )
 from ..curves._geometry import CurveArea, OperatingPoint, parse_at
+from ..curves._partial import PartialArea
 from .base import CurveReference, check_prevalence, rank_in_sorted
 
 __all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
@@ -197,13 +198,13 @@ class StreamedCurveReference(CurveReference):
             yield self._chunk(index, buffers)
 
     # ------------------------------------------------------------------ values
-    def _key(self, quantity: CurveArea | OperatingPoint, prevalence: float) -> tuple:
+    def _key(self, quantity: CurveArea | OperatingPoint | PartialArea, prevalence: float) -> tuple:
         return (quantity.cache_key, prevalence if depends_on_prevalence(quantity) else None)
 
-    def _as_quantity(self, item: Any) -> CurveArea | OperatingPoint:
+    def _as_quantity(self, item: Any) -> CurveArea | OperatingPoint | PartialArea:
         """A quantity from the spellings ``ops`` accepts: ``"pr_auc"``,
         ``("precision", {"recall": 0.9})``, or a ready CurveArea / OperatingPoint."""
-        if isinstance(item, CurveArea | OperatingPoint):
+        if isinstance(item, CurveArea | OperatingPoint | PartialArea):
             return item
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict):
             return self._quantity(item[0], item[1], None, {})
@@ -250,7 +251,7 @@ class StreamedCurveReference(CurveReference):
         self._values(wanted)
 
     def _values(
-        self, wanted: list[tuple[CurveArea | OperatingPoint, float]]
+        self, wanted: list[tuple[CurveArea | OperatingPoint | PartialArea, float]]
     ) -> dict[tuple, np.ndarray]:
         """The sorted value vectors of the (quantity, prevalence) pairs, by key: from
         the cache, from another thread computing them, or computed here in one pass
@@ -259,7 +260,7 @@ class StreamedCurveReference(CurveReference):
         todo_all = {self._key(q, pi): (q, pi) for q, pi in wanted}
         found: dict[tuple, np.ndarray] = {}
         while len(found) < len(todo_all):
-            todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]] = {}
+            todo: dict[tuple, tuple[CurveArea | OperatingPoint | PartialArea, float]] = {}
             waits: list[threading.Event] = []
             with shared.lock:
                 for key, pair in todo_all.items():
@@ -286,7 +287,7 @@ class StreamedCurveReference(CurveReference):
         return found
 
     def _compute(
-        self, todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]]
+        self, todo: dict[tuple, tuple[CurveArea | OperatingPoint | PartialArea, float]]
     ) -> dict[tuple, np.ndarray]:
         """Value vectors of the pairs in ``todo``, in passes of at most ``PASS_BYTES`` of
         values, each stored in the cache and returned."""
@@ -310,7 +311,9 @@ class StreamedCurveReference(CurveReference):
                 out[key] = values
         return out
 
-    def _one_pass(self, pairs: list[tuple[CurveArea | OperatingPoint, float]]) -> list[np.ndarray]:
+    def _one_pass(
+        self, pairs: list[tuple[CurveArea | OperatingPoint | PartialArea, float]]
+    ) -> list[np.ndarray]:
         """The values of every pair over the G curves, in one pass over the chunks."""
         local = threading.local()
         step = _slice(self.n_points)
@@ -353,7 +356,7 @@ class StreamedCurveReference(CurveReference):
         return est, se
 
     def reference_values(
-        self, quantity: CurveArea | OperatingPoint, prevalence: float
+        self, quantity: CurveArea | OperatingPoint | PartialArea, prevalence: float
     ) -> np.ndarray:
         """Sorted values of ``quantity`` over the reference curves at ``prevalence``
         (read-only: the array is shared by every reference with these parameters)."""
@@ -387,13 +390,13 @@ class StreamedCurveReference(CurveReference):
         return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
 
 
-def depends_on_prevalence(quantity: CurveArea | OperatingPoint) -> bool:
+def depends_on_prevalence(quantity: CurveArea | OperatingPoint | PartialArea) -> bool:
     """Whether a curve quantity changes with prevalence (ROC quantities do not).
 
     For an operating point on the recall or FPR axis this is probed numerically: the
     metric is evaluated at fixed random (alpha, beta) points under two prevalences.
     """
-    if isinstance(quantity, CurveArea):
+    if isinstance(quantity, CurveArea | PartialArea):
         return quantity.curve != "roc"
     if quantity.axis == "rate":
         return True
