@@ -39,6 +39,7 @@ __all__ = [
     "OperatingPoint",
     "curve_xy",
     "x_coordinate",
+    "axis_value",
     "area",
     "ideal_auc",
     "curve_area",
@@ -60,15 +61,22 @@ X_AXES = {
     "alpha": "fpr",
     "rate": "rate",
     "q": "rate",
+    "specificity": "specificity",
+    "tnr": "specificity",
 }
 
 
 def x_coordinate(axis: str, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
-    """The x coordinate ``recall``, ``fpr`` or ``rate`` of curve points."""
+    """The x coordinate ``recall``, ``fpr`` or ``rate`` of curve points; for
+    ``specificity`` its negative -(1 - alpha), which increases along the curve (compare
+    it with :func:`axis_value`): a specificity is matched in its own units, as pROC's
+    ``coords(input="specificity")`` does, where 1 - 0.9 would miss the point 0.9."""
     if axis == "recall":
         return 1.0 - beta
     if axis == "fpr":
         return np.asarray(alpha, dtype=float)
+    if axis == "specificity":
+        return -(1.0 - np.asarray(alpha, dtype=float))
     return prevalence * (1.0 - beta) + (1.0 - prevalence) * alpha
 
 
@@ -246,13 +254,26 @@ def curve_area(spec: CurveArea, prevalence: float, alpha: Any, beta: Any) -> np.
     return value / ideal_auc(spec.curve, prevalence) if spec.normalized else value
 
 
+def axis_value(point: OperatingPoint) -> float:
+    """The x of an operating point in the units of :func:`x_coordinate`."""
+    return -point.x if point.axis == "specificity" else point.x
+
+
 def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
     """The y-metric of each curve (row) at x = u (Zhao et al., eq. 9).
 
     The neighbours x_l <= u <= x_r are found on each curve; alpha and beta are
     interpolated linearly in x between them and the metric is computed from the
-    interpolated (alpha, beta). When some points have x exactly equal to u, the first
-    of them (the highest threshold) is used, with no interpolation.
+    interpolated (alpha, beta). When several points have x exactly equal to u, the
+    upper-left-most of them is used, with no interpolation, as pROC's ``coords`` does:
+    on the recall and rate axes the first (highest threshold: the fewest false
+    positives), on the FPR and specificity axes the last (the most true positives), so that the
+    sensitivity at specificity 0 is 1 (docs/method.md#vocabulary). At the start of the
+    recall or rate axis (u = 0) the first point, where nothing is predicted positive,
+    makes precision and lift 0/0; where it does, the next point is used: another point at
+    recall 0 (precision 0), or the end of the curve's first segment, a ray from the
+    origin along which every ratio of the predicted positives' counts is constant (its
+    limit as u -> 0).
     """
     alpha = np.asarray(alpha, dtype=float)
     beta = np.asarray(beta, dtype=float)
@@ -260,7 +281,7 @@ def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) ->
     a2 = np.atleast_2d(alpha)
     b2 = np.atleast_2d(beta)
     x = x_coordinate(point.axis, prevalence, a2, b2)
-    u = point.x
+    u = axis_value(point)
     rows = np.arange(x.shape[0])
     r = np.minimum((x < u).sum(axis=1), x.shape[1] - 1)  # first index with x >= u
     left = np.maximum(r - 1, 0)
@@ -268,9 +289,16 @@ def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) ->
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(xr > xl, (u - xl) / (xr - xl), 1.0)
     t = np.where(xr == u, 1.0, np.clip(t, 0.0, 1.0))
+    if point.axis in ("fpr", "specificity"):  # ties: the last (the most true positives)
+        r = np.where(xr == u, np.maximum((x <= u).sum(axis=1) - 1, 0), r)
     a_hat = a2[rows, left] + t * (a2[rows, r] - a2[rows, left])
     b_hat = b2[rows, left] + t * (b2[rows, r] - b2[rows, left])
     out = np.asarray(point.metric(prevalence, a_hat, b_hat), dtype=float)
+    if u == 0.0 and point.axis in ("recall", "rate") and x.shape[1] > 1:  # the start
+        start = np.isnan(out)
+        if start.any():
+            nxt = np.asarray(point.metric(prevalence, a2[:, 1], b2[:, 1]), dtype=float)
+            out = np.where(start, nxt, out)
     return out[0] if squeeze else out
 
 
@@ -298,7 +326,7 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
     if not isinstance(at, dict) or len(at) != 1:
         raise TypeError(
             "`at` must be a one-entry dict such as {'recall': 0.9}, "
-            f"{{'fpr': 0.1}} or {{'rate': 0.05}}; got {describe(at)}."
+            f"{{'fpr': 0.1}}, {{'specificity': 0.9}} or {{'rate': 0.05}}; got {describe(at)}."
         )
     ((axis_name, u),) = at.items()
     axis = X_AXES.get(str(axis_name).lower())
@@ -308,8 +336,6 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
             f"{describe(axis_name)}."
         )
     u = check_probability(f"at[{axis_name!r}]", u)
-    if u <= 0.0:
-        raise ValueError(f"the operating point `at[{axis_name!r}]` must be in (0, 1]; got {u!r}.")
     return OperatingPoint(resolve_metric(metric, **params), axis, u)
 
 

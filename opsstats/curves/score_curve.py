@@ -113,7 +113,8 @@ class ScoreCurve:
     0.8333
     """
 
-    __slots__ = ("_cache", "_fps", "_thresholds", "_tps")
+    __slots__ = ("_cache", "_direction", "_fps", "_thresholds", "_tps")
+    _direction: str
     _thresholds: np.ndarray
     _tps: np.ndarray
     _fps: np.ndarray
@@ -124,29 +125,43 @@ class ScoreCurve:
         # Own copies: the caller's arrays must stay writeable and unaliased.
         self._set(thr.copy(), tp.copy(), fp.copy())
 
-    def _set(self, thr: np.ndarray, tp: np.ndarray, fp: np.ndarray) -> None:
+    def _set(self, thr: np.ndarray, tp: np.ndarray, fp: np.ndarray, direction: str = "<") -> None:
         for name, arr in (("_thresholds", thr), ("_tps", tp), ("_fps", fp)):
             arr.flags.writeable = False
             object.__setattr__(self, name, arr)
+        object.__setattr__(self, "_direction", direction)
         object.__setattr__(self, "_cache", {})  # alpha and beta, made on first use
 
     @classmethod
-    def _trusted(cls, thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray) -> ScoreCurve:
+    def _trusted(
+        cls, thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray, direction: str = "<"
+    ) -> ScoreCurve:
         """A curve from arrays that are already valid and owned (no checks, no copies)."""
         self = object.__new__(cls)
-        self._set(thresholds, tps, fps)
+        self._set(thresholds, tps, fps, direction)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ScoreCurve is immutable.")
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self._direction != "<":
+            return (type(self)._trusted, (*self._arrays(), self._direction))
         return (type(self), (self._thresholds, self._tps, self._fps))
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self._thresholds.copy(), self._tps.copy(), self._fps.copy()
 
     # ----------------------------------------------------------------- builders
     @classmethod
     def from_scores(
-        cls, y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        direction: str = "<",
     ) -> ScoreCurve:
         """The curve of scores ``y_score`` for binary labels ``y_true``.
 
@@ -162,6 +177,13 @@ class ScoreCurve:
         sample_weight : array-like of shape (n,), optional
             Non-negative weights. Rows of weight 0 are dropped (they change no count and
             add no threshold, as in scikit-learn).
+        direction : {"<", ">", "auto"}, default "<"
+            ``"<"``: higher scores mean the positive class. ``">"``: lower scores do; the
+            curve is that of ``-y_score`` (its :attr:`thresholds` are the negated
+            scores). ``"auto"``: as pROC, ``">"`` when the negatives' median score is
+            above the positives', else ``"<"``; the choice is announced in a
+            ``UserWarning`` and kept in :attr:`direction` and the repr. Choosing it
+            from the data being evaluated biases the AUC upwards.
 
         Returns
         -------
@@ -196,9 +218,11 @@ class ScoreCurve:
         ...                        sample_weight=[2.0, 0.5, 1.0]).tps
         array([1., 3., 3.])
         """
-        return cls._trusted(
-            *score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        *arrays, chosen = score_counts(
+            y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, direction=direction
         )
+        thr, tps, fps = arrays
+        return cls._trusted(thr, tps, fps, chosen + (" (auto)" if direction == "auto" else ""))
 
     @classmethod
     def from_counts(cls, thresholds: Any, positives: Any, negatives: Any) -> ScoreCurve:
@@ -242,6 +266,12 @@ class ScoreCurve:
         """The distinct scores, decreasing, shape (J,) (read-only): float64, or int64
         (uint64 above 2**63) for integer scores, which are kept exact."""
         return self._thresholds
+
+    @property
+    def direction(self) -> str:
+        """``"<"`` (higher scores mean positive) or ``">"`` (the curve of the negated
+        scores), followed by ``" (auto)"`` when ``direction="auto"`` chose it."""
+        return self._direction
 
     @property
     def tps(self) -> np.ndarray:
@@ -1010,6 +1040,7 @@ class ScoreCurve:
             np.array_equal(self._thresholds, other._thresholds)
             and np.array_equal(self._tps, other._tps)
             and np.array_equal(self._fps, other._fps)
+            and self._direction == other._direction
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -1019,7 +1050,8 @@ class ScoreCurve:
             f"ScoreCurve(n={_fmt_count(self.n)}, "
             f"n_positive={_fmt_count(self.n_positive)}, "
             f"n_negative={_fmt_count(self.n_negative)}, "
-            f"thresholds={self._thresholds.size}, roc_auc={self.auc('roc'):.4g})"
+            f"thresholds={self._thresholds.size}, roc_auc={self.auc('roc'):.4g}"
+            + (f", direction={self._direction!r})" if self._direction != "<" else ")")
         )
 
     def summary(self, digits: int = 4) -> Summary:
@@ -1088,7 +1120,16 @@ class ScoreCurve:
         ]
         if not self.is_integer:
             notes.append("Counts are weighted sums of `sample_weight`.")
-        if self._thresholds[-1] >= 0.0 and self._thresholds[0] <= 1.0:
+        if self._direction != "<":
+            notes.append(
+                f"direction = {self._direction!r}: "
+                + (
+                    "lower scores mean positive; thresholds are the negated scores."
+                    if self._direction.startswith(">")
+                    else "higher scores mean positive."
+                )
+            )
+        if self._direction == "<" and self._thresholds[-1] >= 0.0 and self._thresholds[0] <= 1.0:
             for name, value in self.score_measures().items():
                 rows.append(("score distribution", name, float(value)))
             notes.append(

@@ -114,7 +114,7 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
                 cross = _segments(quantity, pi2, a_A[c - 1], b_A[c - 1], a_S[c], b_S[c])
                 loo = prefix_A[c - 1] + cross + suffix_S[c]
             else:
-                u = quantity.x
+                u = geo.axis_value(quantity)
                 x_A = geo.x_coordinate(quantity.axis, pi2, a_A, b_A)
                 x_S = geo.x_coordinate(quantity.axis, pi2, a_S, b_S)
                 r_A = int(np.count_nonzero(x_A < u))  # first A point with x >= u
