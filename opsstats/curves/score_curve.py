@@ -27,6 +27,7 @@ from .._summary import Summary
 from .._validation import check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
 from ..exceptions import UndefinedMetricWarning
+from . import _best as best
 from . import _geometry as geo
 from . import _operating_points as op
 from . import score_distribution as sd
@@ -541,6 +542,66 @@ class ScoreCurve:
             else {"correct": correct}
         )
         return float(spec(self.prevalence, *self._geometry_points()))
+
+    def best_threshold(self, method: str = "youden", weights: Any = (1.0, 0.5)) -> pd.DataFrame:
+        """The best threshold(s): Youden's J or the point closest to the top-left corner,
+        as pROC's ``coords(x="best", best.method=, best.weights=)``.
+
+        Parameters
+        ----------
+        method : {"youden", "closest.topleft"}
+            Maximize se + r sp (Youden's J + 1 for r = 1) or minimize (1 - se)**2 +
+            r (1 - sp)**2.
+        weights : (cost, prevalence), default (1, 0.5)
+            pROC's ``best.weights``: the cost of a false negative relative to a false
+            positive and the prevalence; r = (1 - prevalence) / (cost * prevalence).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per tied optimum, in increasing threshold order (as pROC):
+            ``threshold`` (predict positive where score >= it; ``inf`` for nothing
+            positive), ``threshold_midpoint`` (pROC's threshold: midway to the next
+            lower score, ``-inf`` for everything positive), ``sensitivity``,
+            ``specificity``, ``tp``, ``fp``, ``tn``, ``fn``, ``youden`` (se + r sp) and
+            ``closest_topleft`` ((1 - se)**2 + r (1 - sp)**2), as pROC's columns.
+
+        Notes
+        -----
+        docs/method.md#vocabulary. Bootstrap intervals for the threshold and the
+        coordinates at it: :func:`opsstats.uncertainty.curve.best.best_threshold_interval`
+        (pROC's ``ci.coords(x="best")``) and
+        :func:`opsstats.uncertainty.curve.best.threshold_interval` (``ci.thresholds``).
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+        >>> curve.best_threshold()[["threshold", "sensitivity", "specificity", "youden"]]
+           threshold  sensitivity  specificity    youden
+        0       0.35     1.000000     0.666667  1.666667
+        1       0.50     0.666667     1.000000  1.666667
+        """
+        method, r = best.check_best(method, weights)
+        P, N = self.n_positive, self.n_negative
+        tp = np.concatenate(([0], self._tps))
+        fp = np.concatenate(([0], self._fps))
+        se, sp = tp / P, (N - fp) / N
+        rows = np.flatnonzero(best.optimal(method, r, se, sp))[::-1]  # increasing threshold
+        thr = np.concatenate(([np.inf], self._thresholds.astype(float)))
+        return pd.DataFrame(
+            {
+                "threshold": thr[rows],
+                "threshold_midpoint": best.proc_thresholds(self._thresholds)[rows],
+                "sensitivity": se[rows],
+                "specificity": sp[rows],
+                "tp": tp[rows],
+                "fp": fp[rows],
+                "tn": (N - fp)[rows],
+                "fn": (P - tp)[rows],
+                "youden": best.criterion("youden", r, se[rows], sp[rows]),
+                "closest_topleft": best.criterion("closest.topleft", r, se[rows], sp[rows]),
+            }
+        )
 
     # ---------------------------------------------------------- operating points
     def _check_top_k(self, top_k: Any) -> float:
