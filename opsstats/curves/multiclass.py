@@ -212,16 +212,16 @@ def multiclass_roc_auc(
         )
     if multi_class == "ovr":
         aucs = np.array([ScoreCurve.from_scores(k == i, scores[:, i]).auc() for i in range(K)])
-        weights = sizes if average == "weighted" else np.ones(K)
-        return float(np.average(aucs, weights=weights))
+        return float(np.average(aucs, weights=sizes if average == "weighted" else None))
     table = pairwise_auc(y_true, y_score, labels=labels)
     a = {
         (p, q): v
         for p, q, v in zip(table["positive"], table["negative"], table["auc"], strict=True)
     }
-    pairs, weights = [], []
+    pairs: list[float] = []
+    pair_sizes: list[float] = []
     for i, j in combinations(range(K), 2):
         ci, cj = classes[i], classes[j]
         pairs.append((a[(ci, cj)] + a[(cj, ci)]) / 2.0)
-        weights.append(sizes[i] + sizes[j] if average == "weighted" else 1.0)
-    return float(np.average(pairs, weights=weights))
+        pair_sizes.append(sizes[i] + sizes[j])
+    return float(np.average(pairs, weights=pair_sizes if average == "weighted" else None))
