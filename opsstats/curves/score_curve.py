@@ -16,7 +16,6 @@ off them by ``opsstats.curves._operating_points``. This module holds the class.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -24,16 +23,18 @@ import pandas as pd
 
 from .._seam import upcall
 from .._summary import Summary
-from .._validation import check_choice, check_threshold, describe
+from .._validation import check_1d, check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
-from ..exceptions import UndefinedMetricWarning
+from ..metrics._zero_division import check_zero_division, undefined
 from . import _best as best
 from . import _geometry as geo
 from . import _operating_points as op
+from . import _points as points
 from . import score_distribution as sd
-from ._counting import aggregated_counts, check_cumulative, scalar, score_counts
+from ._counting import aggregated_counts, check_cumulative, class_mask, scalar, score_counts
 from ._operating_points import TOP_K_TIES
 from ._partial import parse_partial
+from .smooth import BinormalSmooth, binormal_smooth
 
 __all__ = ["ScoreCurve", "TOP_K_TIES"]
 
@@ -380,12 +381,16 @@ class ScoreCurve:
         return out
 
     # ------------------------------------------------------------------- curves
-    def curve(self, kind: str = "roc") -> pd.DataFrame:
+    def curve(self, kind: str = "roc", *, drop_intermediate: bool = False) -> pd.DataFrame:
         """The points of the ROC, PR, lift or gain curve as a DataFrame.
 
         Parameters
         ----------
         kind : {"roc", "pr", "lift", "gain"}
+        drop_intermediate : bool, default False
+            Keep only the first point and the points where the ROC curve turns, as
+            scikit-learn's ``roc_curve(drop_intermediate=True)`` (the dropped points lie
+            on straight segments of the ROC curve; areas do not change for ROC and gain).
 
         Returns
         -------
@@ -397,17 +402,85 @@ class ScoreCurve:
             where it is 0/0 (precision and lift at the first row).
         """
         kind = check_choice("kind", kind, geo.CURVES)
+        if not isinstance(drop_intermediate, bool | np.bool_):
+            raise TypeError(
+                f"`drop_intermediate` must be True or False; got {describe(drop_intermediate)}."
+            )
         x, y = geo.curve_xy(kind, self.prevalence, self.alpha, self.beta)
         xname, yname = _COLUMNS[kind]
-        return pd.DataFrame(
+        frame = pd.DataFrame(
             {
                 "threshold": np.concatenate((np.array([np.inf]), self._thresholds)),
                 xname: x,
                 yname: y,
             }
         )
+        if drop_intermediate:
+            rows = np.concatenate(([0], 1 + points.intermediate_kept(self._tps, self._fps)))
+            frame = frame.iloc[rows].reset_index(drop=True)
+        return frame
 
-    def roc(self) -> pd.DataFrame:
+    def det(self, drop_intermediate: bool = False) -> pd.DataFrame:
+        """The detection error tradeoff (DET) curve: columns ``threshold, fpr, fnr``,
+        the points scikit-learn's ``det_curve(drop_intermediate=)`` returns, in
+        increasing threshold order.
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).det()
+           threshold  fpr  fnr
+        0       0.35  0.5  0.0
+        1       0.40  0.5  0.5
+        2       0.80  0.0  0.5
+        """
+        return points.det_points(self._thresholds, self._tps, self._fps, bool(drop_intermediate))
+
+    def smooth(self, method: str = "binormal", n: int = 512) -> BinormalSmooth:
+        """The binormal smoothing of the ROC curve, as pROC's ``smooth(method=
+        "binormal")`` (:func:`opsstats.curves.smooth.binormal_smooth`)."""
+        return binormal_smooth(self, method, n)
+
+    @classmethod
+    def roc_points(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        drop_intermediate: bool = False,
+        one_class: str = "error",
+    ) -> pd.DataFrame:
+        """The ROC points of raw data, as scikit-learn's ``roc_curve``.
+
+        ``one_class="nan"`` gives, for data with one class only, the points with the
+        absent class's rate NaN and an :class:`~opsstats.exceptions.UndefinedMetricWarning`
+        (scikit-learn's behaviour); the default ``"error"`` refuses such data, as
+        :meth:`from_scores` does (a curve, its areas and their OPS need both classes).
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     ScoreCurve.roc_points([1, 1], [0.2, 0.7], one_class="nan")
+           threshold  fpr  tpr
+        0        inf  NaN  0.0
+        1        0.7  NaN  0.5
+        2        0.2  NaN  1.0
+        """
+        one_class = points.check_one_class(one_class)
+        if one_class == "nan":
+            y = check_1d("y_true", y_true)
+            mask = class_mask(y, pos_label)
+            if mask.all() or not mask.any():
+                return points.one_class_roc(
+                    y, y_score, pos_label=pos_label, sample_weight=sample_weight
+                )
+        curve = cls.from_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        return curve.roc(drop_intermediate=drop_intermediate)
+
+    def roc(self, drop_intermediate: bool = False) -> pd.DataFrame:
         """The ROC curve: columns ``threshold, fpr, tpr`` (see :meth:`curve`).
 
         Examples
@@ -420,7 +493,7 @@ class ScoreCurve:
         3       0.35  0.5  1.0
         4       0.10  1.0  1.0
         """
-        return self.curve("roc")
+        return self.curve("roc", drop_intermediate=drop_intermediate)
 
     def pr(self) -> pd.DataFrame:
         """The precision-recall curve: columns ``threshold, recall, precision``.
@@ -613,6 +686,7 @@ class ScoreCurve:
         at: dict[str, float] | None = None,
         *,
         top_k: float | None = None,
+        zero_division: Any = "warn",
         **params: Any,
     ) -> float:
         """A metric read off the curve at a fixed x (Zhao et al., eq. 9).
@@ -628,6 +702,9 @@ class ScoreCurve:
         top_k : int, optional
             Instead of ``at``: the top K rows, i.e. ``at={"rate": K / n}`` (K in weight
             units for weighted data).
+        zero_division : {"warn", 0, 1, numpy.nan}, default "warn"
+            Where the metric is 0/0: NaN with a warning, or this value (scikit-learn's
+            convention), as :meth:`ConfusionMatrix.metric`.
         **params
             The metric's parameters (e.g. ``beta=2`` for ``"fbeta"``).
 
@@ -635,7 +712,7 @@ class ScoreCurve:
         -------
         float
             NaN, with an :class:`~opsstats.exceptions.UndefinedMetricWarning`, where the
-            metric is 0/0.
+            metric is 0/0 (unless ``zero_division`` says otherwise).
 
         Notes
         -----
@@ -663,16 +740,15 @@ class ScoreCurve:
             )
         if top_k is not None:
             at = {"rate": self._check_top_k(top_k) / self.n}
+        zd = check_zero_division(zero_division)
         point = geo.parse_at(metric, at, **params)
-        value = float(geo.value_at(point, self.prevalence, *self._geometry_points()))
-        if np.isnan(value):
-            warnings.warn(
-                f"{point.label} is undefined (0/0: {point.metric.metric.undefined}) "
-                f"on {self!r}; returning NaN.",
-                UndefinedMetricWarning,
-                stacklevel=2,
-            )
-        return value
+        return undefined(
+            float(geo.value_at(point, self.prevalence, *self._geometry_points())),
+            zd,
+            f"{point.label} is undefined (0/0: {point.metric.metric.undefined}) "
+            f"on {self!r}; returning NaN.",
+            stacklevel=2,
+        )
 
     def confusion_matrix(
         self,
