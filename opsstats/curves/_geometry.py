@@ -47,6 +47,10 @@ __all__ = [
     "parse_area",
     "parse_at",
     "resolve_quantity",
+    "Gini",
+    "EqualErrorRate",
+    "SUMMARIES",
+    "CurveQuantity",
 ]
 
 CURVES = ("roc", "pr", "lift", "gain")
@@ -302,6 +306,84 @@ def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) ->
     return out[0] if squeeze else out
 
 
+# ------------------------------------------------------------ ROC summaries
+# The Gini coefficient and the equal error rate (the evaluation-metrics notes, section
+# 2.6): curve quantities like CurveArea, so that references rank them with this code.
+# Gini is increasing in the AUC, so its OPS is the AUC's; the equal error rate is
+# lower-is-better.
+
+_ROC = CurveArea("roc", "trapezoid")
+
+
+@dataclass(frozen=True, slots=True)
+class Gini:
+    """The Gini coefficient 2 AUC - 1 of the trapezoid ROC curve.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(Gini()(0.3, np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.5, 0.0])))
+    0.5
+    """
+
+    curve = "roc"
+    rule = "trapezoid"
+    direction = "higher"
+    higher_is_better = True
+    name = "gini"
+    label = "Gini (2 AUC - 1)"
+    key = "gini"
+    cache_key = "gini"
+    range = (-1.0, 1.0)
+
+    def __call__(self, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+        return 2.0 * curve_area(_ROC, prevalence, alpha, beta) - 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class EqualErrorRate:
+    """The equal error rate: the FPR (= FNR) where the ROC curve, straight between its
+    points, crosses TPR = 1 - FPR.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(EqualErrorRate()(0.3, np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.5, 0.0])))
+    0.3333333333333333
+    """
+
+    curve = "roc"
+    rule = "trapezoid"
+    direction = "lower"
+    higher_is_better = False
+    name = "eer"
+    label = "equal error rate"
+    key = "eer"
+    cache_key = "eer"
+    range = (0.0, 1.0)
+
+    def __call__(self, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+        a = np.atleast_2d(np.asarray(alpha, dtype=float))
+        b = np.atleast_2d(np.asarray(beta, dtype=float))
+        d = a - b  # FPR - FNR: from -1 at the start to 1 at the end, non-decreasing
+        rows = np.arange(d.shape[0])
+        k = np.argmax(d >= 0, axis=1)  # first point at or past the crossing
+        prev = np.maximum(k - 1, 0)
+        d0, d1 = d[rows, prev], d[rows, k]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(d1 > d0, -d0 / (d1 - d0), 1.0)
+        t = np.where(d1 == 0, 1.0, t)
+        out = a[rows, prev] + t * (a[rows, k] - a[rows, prev])
+        return out[0] if np.ndim(alpha) == 1 else out
+
+
+#: Every kind of curve quantity a reference, an interval or ``ops`` accepts.
+CurveQuantity = CurveArea | OperatingPoint | PartialArea | Gini | EqualErrorRate
+
+#: The ROC summaries by name, as ``ops`` and ``interval`` spell them.
+SUMMARIES: dict[str, Any] = {"gini": Gini(), "eer": EqualErrorRate()}
+
+
 def parse_area(name: str, rule: str | None = None) -> CurveArea:
     """``"pr_auc"`` / ``"npr_auc"`` (and ``"roc_auc"``, ``"lift_auc"``, ``"gain_auc"``)
     to a :class:`CurveArea`, with the curve's default rule unless ``rule`` is given."""
@@ -311,7 +393,7 @@ def parse_area(name: str, rule: str | None = None) -> CurveArea:
     normalized = key.startswith("n") and key[1:].endswith("_auc") and key[1:-4] in CURVES
     curve = key[1:-4] if normalized else key[:-4] if key.endswith("_auc") else ""
     if curve not in CURVES:
-        valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES] + [PARTIAL_NAME]
+        valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES] + [PARTIAL_NAME, *SUMMARIES]
         raise ValueError(
             f"`metric` must be a curve quantity, {', '.join(valid)} (or a registered "
             "metric with `at={'recall': u}`, `{'fpr': u}` or `{'rate': u}`); got the "
@@ -339,9 +421,7 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
     return OperatingPoint(resolve_metric(metric, **params), axis, u)
 
 
-def resolve_quantity(
-    name: Any, at: Any, rule: str | None, params: dict[str, Any]
-) -> CurveArea | OperatingPoint | PartialArea:
+def resolve_quantity(name: Any, at: Any, rule: str | None, params: dict[str, Any]) -> CurveQuantity:
     """The curve quantity ``name`` stands for: an area (``"roc_auc"``, a
     :class:`CurveArea`, with an optional ``rule``), the partial ROC area
     (``"roc_pauc"`` with ``fpr_range`` or ``tpr_range`` and ``correct`` in ``params``),
@@ -349,7 +429,14 @@ def resolve_quantity(
     :class:`OperatingPoint` or :class:`PartialArea` as it is."""
     if isinstance(name, str) and name.strip().lower() == PARTIAL_NAME and at is None:
         return parse_partial(params, rule)
-    if isinstance(name, OperatingPoint | PartialArea):
+    if isinstance(name, str) and name.strip().lower() in SUMMARIES and at is None:
+        if params or rule not in (None, "trapezoid"):
+            raise TypeError(
+                f"{name!r} takes no metric parameters and the trapezoid rule only; got "
+                f"rule={describe(rule)}, parameters {sorted(params)}."
+            )
+        return SUMMARIES[name.strip().lower()]
+    if isinstance(name, OperatingPoint | PartialArea | Gini | EqualErrorRate):
         if at is not None or rule is not None or params:
             raise TypeError(
                 f"a {type(name).__name__} is already fixed; do not pass an "

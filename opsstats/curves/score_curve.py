@@ -616,6 +616,28 @@ class ScoreCurve:
         )
         return float(spec(self.prevalence, *self._geometry_points()))
 
+    def gini(self) -> float:
+        """The Gini coefficient 2 AUC - 1 (trapezoid ROC AUC); its OPS is the AUC's
+        (``curve.ops("gini")``).
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).gini()
+        0.5
+        """
+        return float(geo.SUMMARIES["gini"](self.prevalence, *self._geometry_points()))
+
+    def eer(self) -> float:
+        """The equal error rate: the FPR (= FNR) where the ROC curve, straight between its
+        points, crosses TPR = 1 - FPR (``curve.ops("eer")``, lower is better).
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).eer()
+        0.5
+        """
+        return float(geo.SUMMARIES["eer"](self.prevalence, *self._geometry_points()))
+
     def best_threshold(self, method: str = "youden", weights: Any = (1.0, 0.5)) -> pd.DataFrame:
         """The best threshold(s): Youden's J or the point closest to the top-left corner,
         as pROC's ``coords(x="best", best.method=, best.weights=)``.
