@@ -426,7 +426,7 @@ def resolve_quantity(name: Any, at: Any, rule: str | None, params: dict[str, Any
     :class:`CurveArea`, with an optional ``rule``), the partial ROC area
     (``"roc_pauc"`` with ``fpr_range`` or ``tpr_range`` and ``correct`` in ``params``),
     or with ``at`` a metric read off the curve at that operating point (eq. 9); an
-    :class:`OperatingPoint` or :class:`PartialArea` as it is."""
+    :class:`OperatingPoint` or ``PartialArea`` as it is."""
     if isinstance(name, str) and name.strip().lower() == PARTIAL_NAME and at is None:
         return parse_partial(params, rule)
     if isinstance(name, str) and name.strip().lower() in SUMMARIES and at is None:

@@ -597,7 +597,7 @@ class ScoreCurve:
         Notes
         -----
         The trapezoid ROC curve cut by linear interpolation at both ends of the range
-        (:class:`opsstats.curves._partial.PartialArea`, docs/method.md#vocabulary). Its
+        (``opsstats.curves._partial.PartialArea``, docs/method.md#vocabulary). Its
         OPS, intervals and reference values: ``curve.ops("roc_pauc", fpr_range=...)``,
         ``curve.interval("roc_pauc", fpr_range=..., correct=True)``.
 
