@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_1d, check_choice, check_real_array, describe
+from ..metrics.multiclass import class_index
 from .score_curve import ScoreCurve
 
 __all__ = ["MULTI_CLASS", "AVERAGES", "multiclass_roc_auc", "pairwise_auc"]
@@ -78,8 +79,7 @@ def _inputs(y_true: Any, y_score: Any, labels: Any) -> tuple[np.ndarray, np.ndar
             f"`y_score` must have one column per class ({classes.size}) or a single "
             f"column; got {scores.shape[1]} columns."
         )
-    index = {c: k for k, c in enumerate(classes.tolist())}
-    return np.array([index[v] for v in y.tolist()]), scores, classes
+    return class_index(y, classes), scores, classes
 
 
 def pairwise_auc(

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._validation import check_1d, check_choice, check_same_length, check_sample_weight, describe
 
-__all__ = ["KAPPA_WEIGHTS", "class_confusion", "cohen_kappa", "multiclass_mcc"]
+__all__ = ["KAPPA_WEIGHTS", "class_confusion", "class_index", "cohen_kappa", "multiclass_mcc"]
 
 #: Accepted ``weights`` of Cohen's kappa (None: unweighted).
 KAPPA_WEIGHTS = ("linear", "quadratic")
@@ -49,13 +49,20 @@ def class_confusion(
             stray = [v for v in arr.tolist() if v not in known]
             if stray:
                 raise ValueError(f"`{name}` holds the class {stray[0]!r}, which `labels` lacks.")
-    index = {c: k for k, c in enumerate(classes.tolist())}
-    ti = np.array([index[v] for v in t.tolist()])
-    pi = np.array([index[v] for v in p.tolist()])
+    ti, pi = class_index(t, classes), class_index(p, classes)
     K = classes.size
-    C = np.zeros((K, K))
-    np.add.at(C, (ti, pi), 1.0 if w is None else w)
+    C = np.bincount(ti * K + pi, weights=w, minlength=K * K).reshape(K, K).astype(float)
     return C, classes
+
+
+def class_index(values: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """The position of each value in ``classes`` (every value is one of them): a
+    binary search over the sorted classes, or a dictionary for mixed object labels."""
+    if values.dtype.kind != "O" and classes.dtype.kind != "O":
+        order = np.argsort(classes, kind="stable")
+        return order[np.searchsorted(classes[order], values)]
+    index = {c: k for k, c in enumerate(classes.tolist())}
+    return np.array([index[v] for v in values.tolist()], dtype=np.intp)
 
 
 def multiclass_mcc(
