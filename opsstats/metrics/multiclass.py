@@ -11,7 +11,7 @@ c = trace C, t_k and p_k the true and predicted totals of class k:
 * R_K = (c s - sum_k p_k t_k) / sqrt((s^2 - sum_k p_k^2) (s^2 - sum_k t_k^2))
   (Gorodkin 2004), 0 where a factor of the denominator is 0 (as scikit-learn).
 * kappa = 1 - sum_ij w_ij C_ij / sum_ij w_ij E_ij with E = t p^T / s the counts expected
-  under independence and w_ij = 1 - [i = j] (unweighted), |i - j| (linear) or
+  under independence and w_ij = 1 - [i = j] (unweighted), ``abs(i - j)`` (linear) or
   (i - j)^2 (quadratic) for classes in the order of ``labels`` (Cohen 1960, 1968).
 """
 
