@@ -34,6 +34,7 @@ from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
 from .metrics import get_metric
 from .ops import _check_reference, confusion_matrix_ops, curve_ops, default_reference
+from .uncertainty._cm_groups import covered, group_point_columns
 from .uncertainty._draws import root_seed, unit_rng
 from .uncertainty.confusion import _Draws, _Quantity, interval_from_draws, ops_from_draws
 from .uncertainty.curve import METHODS as CURVE_METHODS
@@ -605,8 +606,36 @@ def evaluate(
                 ],
                 pis,
             )
-    rows = []
+    rows: list[dict[str, Any]] = []
     confusion: dict[tuple, ConfusionMatrix] = {}
+    if (
+        by_cols
+        and labelled
+        and all(sp.kind == "point" for sp in specs)
+        and covered([sp.name for sp in specs], ci, point_reference)
+    ):
+        # many groups' confusion-matrix metrics as arrays over groups (same numbers)
+        predicted = (
+            all_pred
+            if all_score is None or threshold is None
+            else all_score >= threshold_for(all_score.dtype, threshold)
+        )
+        out = _array_rows(
+            cast(Any, groups),
+            all_truth,
+            cast(np.ndarray, predicted),
+            specs,
+            confusion,
+            by_cols,
+            ci=ci,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            reference=point_reference,
+            root=root,
+        )
+        _warn_undefined(out, by_cols)  # before attrs, which pandas deep-copies on a filter
+        out.attrs["confusion_matrices"] = confusion
+        return out
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)
         rows_of_group = frame.index.get_indexer(g.index) if by_cols else slice(None)
@@ -642,6 +671,70 @@ def evaluate(
     out.attrs["confusion_matrices"] = confusion  # per group, for reports
     _warn_undefined(out, by_cols)
     return out
+
+
+def _array_rows(
+    groups: Any,
+    truth: np.ndarray,
+    predicted: np.ndarray,
+    specs: list[MetricSpec],
+    confusion: dict[tuple, ConfusionMatrix],
+    by_cols: list[str],
+    **options: Any,
+) -> pd.DataFrame:
+    """The rows :func:`evaluate_unit` gives each group, from the groups' counts (one
+    ``np.bincount`` over (group, cell)) through
+    :func:`~opsstats.uncertainty._cm_groups.group_point_columns`, as columns; the groups
+    it leaves (a class absent, a metric 0/0, ...) go through :func:`evaluate_unit`."""
+    codes = groups.ngroup().to_numpy()
+    keys = [k if isinstance(k, tuple) else (k,) for k in groups.size().index]
+    cell = 2 * (~truth).astype(np.int64) + (~predicted)  # tp 0, fp 1, fn 2, tn 3
+    counts = np.bincount(4 * codes + np.array([0, 2, 1, 3])[cell], minlength=4 * len(keys))
+    counts = counts.reshape(len(keys), 4)
+    done, columns = group_point_columns(keys, counts, [sp.name for sp in specs], **options)
+    for key, c in zip(keys, counts.tolist(), strict=True):
+        confusion[key] = ConfusionMatrix(tp=c[0], fp=c[1], fn=c[2], tn=c[3])
+    m, kept = len(specs), np.flatnonzero(done)
+    # the groups done here: column by column, each (group, metric) as _row makes it
+    table: dict[str, Any] = {
+        c: [keys[g][j] for g in kept for _ in range(m)] for j, c in enumerate(by_cols)
+    }
+    for col in COLUMNS:
+        per_spec = [columns[sp.name].get(col, np.nan) for sp in specs]
+        if col == "metric":
+            table[col] = [sp.label for sp in specs] * len(kept)
+        elif any(isinstance(v, np.ndarray) for v in per_spec):
+            table[col] = np.column_stack(
+                [np.broadcast_to(v, (len(kept),)) for v in per_spec]
+            ).ravel()
+        else:
+            table[col] = per_spec * len(kept)
+    frames = [(m * kept, pd.DataFrame(table, columns=[*by_cols, *COLUMNS]))]
+    # the others through the per-group path
+    rows: list[dict[str, Any]] = []
+    order: list[int] = []
+    for g in np.flatnonzero(~done):
+        unit = evaluate_unit(
+            specs,
+            cm=confusion[keys[g]],
+            ci=options["ci"],
+            confidence_level=options["confidence_level"],
+            n_resamples=options["n_resamples"],
+            point_reference=options["reference"],
+            root=options["root"],
+            key=keys[g],
+        )
+        group = dict(zip(by_cols, keys[g], strict=True))
+        rows.extend({**group, **r} for r in unit)
+        order.append(m * g)
+    if rows:
+        frames.append((np.array(order), pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])))
+    frames = [(o, f) for o, f in frames if len(f)]
+    if len(frames) < 2:
+        return frames[0][1] if frames else pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
+    position = np.concatenate([np.repeat(o, m) + np.tile(np.arange(m), len(o)) for o, _ in frames])
+    both = pd.concat([f for _, f in frames], ignore_index=True)
+    return both.iloc[np.argsort(position, kind="stable")].reset_index(drop=True)
 
 
 def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:

@@ -226,13 +226,20 @@ def _snap(lo: float, hi: float, estimate: float) -> tuple[float, float]:
     in extended precision (``ConfusionMatrix.metric``) and the draws in float64, so an
     interval whose draws all equal the observed value could otherwise miss it by one
     unit in the last place."""
-    if not np.isfinite(estimate):
-        return lo, hi
-    tol = 8 * np.finfo(float).eps * max(1.0, abs(estimate))
-    return (
-        estimate if abs(lo - estimate) <= tol else lo,
-        estimate if abs(hi - estimate) <= tol else hi,
-    )
+    low, high = _snap_many(lo, hi, estimate)
+    return float(low), float(high)
+
+
+def _snap_many(lo: Any, hi: Any, estimate: Any) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_snap` elementwise, for arrays of interval ends and estimates (groups)."""
+    lo, hi, estimate = (np.asarray(x, dtype=float) for x in (lo, hi, estimate))
+    with np.errstate(invalid="ignore"):
+        tol = 8 * np.finfo(float).eps * np.maximum(1.0, np.abs(estimate))
+        finite = np.isfinite(estimate)
+        return (
+            np.where(finite & (np.abs(lo - estimate) <= tol), estimate, lo),
+            np.where(finite & (np.abs(hi - estimate) <= tol), estimate, hi),
+        )
 
 
 def _boundary(lo: float, hi: float, estimate: float, method: str) -> tuple[float, float]:
