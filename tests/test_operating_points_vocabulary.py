@@ -134,3 +134,17 @@ def test_at_outside_the_unit_interval(at):
     key = next(iter(at))
     with pytest.raises(ValueError, match=rf"`at\['{key}'\]`"):
         curve.value_at("precision", at=at)
+
+
+def test_direction_is_announced_in_ops_and_interval_results():
+    y, s = _data("aSAH")
+    with pytest.warns(UserWarning, match="direction='auto'"):
+        c = ScoreCurve.from_scores(y, -s, direction="auto")
+    ref = DirectedBinaryTree(depth=4, n_curves=500)
+    r = c.ops("roc_auc", reference=ref)
+    assert r.method.endswith("scores' direction > (auto)") and "direction > (auto)" in str(r)
+    i = c.interval("roc_auc", method="delong")
+    assert "scores' direction > (auto)" in i.method
+    plain = ScoreCurve.from_scores(y, s)
+    assert "direction" not in plain.ops("roc_auc", reference=ref).method
+    assert i.ci == plain.interval("roc_auc", method="delong").ci  # same curve, same numbers

@@ -16,6 +16,7 @@ off them by ``opsstats.curves._operating_points``. This module holds the class.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -913,23 +914,25 @@ class ScoreCurve:
         >>> r.ci.low <= r.estimate <= r.ci.high
         True
         """
-        return upcall("curve_ops")(
-            self,
-            metric,
-            at=at,
-            top_k=top_k,
-            reference=reference,
-            rule=rule,
-            ties=ties,
-            ci=ci,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            interval=interval,
-            stratified=stratified,
-            rng=rng,
-            progress=progress,
-            prior=prior,
-            **params,
+        return self._announce(
+            upcall("curve_ops")(
+                self,
+                metric,
+                at=at,
+                top_k=top_k,
+                reference=reference,
+                rule=rule,
+                ties=ties,
+                ci=ci,
+                confidence_level=confidence_level,
+                n_resamples=n_resamples,
+                interval=interval,
+                stratified=stratified,
+                rng=rng,
+                progress=progress,
+                prior=prior,
+                **params,
+            )
         )
 
     def interval(
@@ -1141,22 +1144,32 @@ class ScoreCurve:
         >>> r.method
         '2000 stratified bootstrap resamples, BCa'
         """
-        return upcall("curve_interval")(
-            self,
-            name,
-            method=method,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            interval=interval,
-            stratified=stratified,
-            rng=rng,
-            progress=progress,
-            at=at,
-            top_k=top_k,
-            rule=rule,
-            prior=prior,
-            **params,
+        return self._announce(
+            upcall("curve_interval")(
+                self,
+                name,
+                method=method,
+                confidence_level=confidence_level,
+                n_resamples=n_resamples,
+                interval=interval,
+                stratified=stratified,
+                rng=rng,
+                progress=progress,
+                at=at,
+                top_k=top_k,
+                rule=rule,
+                prior=prior,
+                **params,
+            )
         )
+
+    def _announce(self, result: Any) -> Any:
+        """The result of ``ops`` or ``interval``, its method saying the scores' direction
+        when it is not the default "<" (docs/method.md#vocabulary)."""
+        if self._direction == "<":
+            return result
+        note = f"; scores' direction {self._direction}"
+        return dataclasses.replace(result, method=result.method + note)
 
     # ------------------------------------------------- score-distribution measures
     def dm(self, kernel: int | str = 1) -> float:
