@@ -864,8 +864,11 @@ class ScoreCurve:
         ----------
         metric : str
             An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"`` or their
-            ``"n..."`` NAUC forms) or, with ``at``/``top_k``, a registered metric read off
-            the curve (eq. 9), e.g. ``"precision"`` with ``at={"recall": 0.9}``.
+            ``"n..."`` NAUC forms), the partial ROC area ``"roc_pauc"`` (with
+            ``fpr_range=`` or ``tpr_range=`` and ``correct=``, as :meth:`partial_auc`),
+            ``"gini"``, ``"eer"`` (equal error rate) or, with ``at``/``top_k``, a
+            registered metric read off the curve (eq. 9), e.g. ``"precision"`` with
+            ``at={"recall": 0.9}``.
         at, top_k
             The operating point, as in :meth:`value_at`.
         reference : CurveReference, optional
@@ -958,8 +961,9 @@ class ScoreCurve:
         ----------
         name : str
             An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``, NAUC
-            forms ``"nroc_auc"``, ...) or, with ``at``/``top_k``, a registered metric read
-            off the curve (eq. 9).
+            forms ``"nroc_auc"``, ...), ``"roc_pauc"`` (with ``fpr_range=`` or
+            ``tpr_range=`` and ``correct=``), ``"gini"``, ``"eer"`` or, with
+            ``at``/``top_k``, a registered metric read off the curve (eq. 9).
         method : {"auto", "bootstrap", "delong", "dirichlet", "jackknife"}
             ``"auto"`` (default): the method the coverage studies found nearest to
             nominal for the quantity (see Notes). For the ROC and PR AUC (and the other
