@@ -182,6 +182,8 @@ def test_bad_interval_arguments():
         threshold_interval(curve, [np.nan])
     with pytest.raises(ValueError, match="`confidence_level`"):
         threshold_interval(curve, [0.2], confidence_level=1.5)
+    with pytest.raises((ValueError, TypeError), match="`n_resamples`"):
+        best_threshold_interval(curve, n_resamples=0)
     weighted = ScoreCurve.from_scores([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], sample_weight=[0.5] * 4)
     with pytest.raises(ValueError, match="whole-number counts"):
         threshold_interval(weighted, [0.2])

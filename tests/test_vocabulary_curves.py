@@ -124,8 +124,11 @@ def test_det_matches_sklearn(dataset, drop):
 
 
 def test_drop_intermediate_bad_input():
+    c = ScoreCurve.from_scores([0, 1], [0.1, 0.2])
     with pytest.raises(TypeError, match="`drop_intermediate` must be True or False"):
-        ScoreCurve.from_scores([0, 1], [0.1, 0.2]).roc(drop_intermediate="yes")
+        c.roc(drop_intermediate="yes")
+    with pytest.raises(TypeError, match="`drop_intermediate` must be True or False"):
+        c.det(drop_intermediate=1)
 
 
 @pytest.mark.parametrize("zd", [0, 1, 0.0, 1.0, np.nan])

@@ -49,6 +49,12 @@ _COLUMNS = {
 
 
 # --------------------------------------------------------------------------- helpers
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be True or False; got {describe(value)}.")
+    return bool(value)
+
+
 def _fmt_count(x: int | float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
 
@@ -403,10 +409,7 @@ class ScoreCurve:
             where it is 0/0 (precision and lift at the first row).
         """
         kind = check_choice("kind", kind, geo.CURVES)
-        if not isinstance(drop_intermediate, bool | np.bool_):
-            raise TypeError(
-                f"`drop_intermediate` must be True or False; got {describe(drop_intermediate)}."
-            )
+        _check_flag("drop_intermediate", drop_intermediate)
         x, y = geo.curve_xy(kind, self.prevalence, self.alpha, self.beta)
         xname, yname = _COLUMNS[kind]
         frame = pd.DataFrame(
@@ -434,7 +437,12 @@ class ScoreCurve:
         1       0.40  0.5  0.5
         2       0.80  0.0  0.5
         """
-        return points.det_points(self._thresholds, self._tps, self._fps, bool(drop_intermediate))
+        return points.det_points(
+            self._thresholds,
+            self._tps,
+            self._fps,
+            _check_flag("drop_intermediate", drop_intermediate),
+        )
 
     def smooth(self, method: str = "binormal", n: int = 512) -> BinormalSmooth:
         """The binormal smoothing of the ROC curve, as pROC's ``smooth(method=
