@@ -44,6 +44,9 @@ module                          holds
                                 resampled curves, percentile, BCa and logit-t intervals
 :mod:`.dirichlet`               the Dirichlet posterior of each class's scores and the
                                 bias-extended interval
+:mod:`.best`                    bootstrap intervals for a fixed threshold and for the
+                                best threshold re-selected per resample (pROC's
+                                ``ci.thresholds``, ``ci.coords(x="best")``)
 :mod:`.auto`                    ``method="auto"``: the method and interval per quantity
                                 and class size
 :mod:`.intervals`               :func:`~opsstats.uncertainty.curve.curve_interval`, which

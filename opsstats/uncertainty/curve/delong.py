@@ -28,6 +28,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from ...curves._geometry import CurveArea
+from ...curves._partial import PartialArea
 from ._options import _check_whole_counts, _logit_t, _warn_no_width
 
 __all__ = ["DeLongResult", "delong_components", "delong_components_from_counts", "delong_roc"]
@@ -216,7 +217,13 @@ def _check_delong_quantity(quantity: Any) -> None:
         raise ValueError(
             "`method='delong'` gives an interval for the ROC AUC with the "
             "trapezoid rule (the Mann-Whitney statistic) only; got "
-            f"{quantity.label}. Use method='bootstrap'."
+            f"{quantity.label}. Use method='bootstrap'"
+            + (
+                " or method='jackknife' (its two-sample jackknife variance is DeLong's "
+                "for the full AUC); pROC refuses DeLong for a partial AUC too."
+                if isinstance(quantity, PartialArea)
+                else "."
+            )
         )
 
 
