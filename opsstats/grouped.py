@@ -34,6 +34,7 @@ from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
 from .metrics import get_metric
 from .ops import _check_reference, confusion_matrix_ops, curve_ops, default_reference
+from .reference.dbt import DirectedBinaryTree
 from .uncertainty._cm_groups import covered, group_point_columns
 from .uncertainty._draws import root_seed, unit_rng
 from .uncertainty.confusion import _Draws, _Quantity, interval_from_draws, ops_from_draws
@@ -474,7 +475,9 @@ def evaluate(
         Posterior draws or bootstrap resamples per interval.
     point_reference, curve_reference : optional
         References for confusion-matrix metrics (default ``Uniform()``) and curve
-        quantities (default ``DirectedBinaryTree()``).
+        quantities (default ``DirectedBinaryTree()``; with many distinct group
+        prevalences, ``DirectedBinaryTree(prevalence_step=0.125)``, which interpolates
+        curve areas in prevalence: docs/method.md#prevalence-grid).
     rng : None, int or numpy.random.Generator
         Seeds every group's draws: one integer is drawn from it, and each group's
         generator is derived from that integer and the group's key, so that a group's
@@ -588,17 +591,17 @@ def evaluate(
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs and score is not None:
         # one pass over the reference curves serves every group's prevalence
+        group_pis = (
+            pd.Series(all_truth, index=frame.index)
+            .groupby([frame[c] for c in by_cols], dropna=False, observed=True)
+            .mean()
+            if by_cols
+            else pd.Series([all_truth.mean()])
+        )
+        pis = [p for p in group_pis.to_numpy(dtype=float) if 0 < p < 1]
         if curve_reference is None:
-            curve_reference = default_reference("curve")
+            curve_reference = _default_curve_reference(pis)
         if hasattr(curve_reference, "precompute"):
-            group_pis = (
-                pd.Series(all_truth, index=frame.index)
-                .groupby([frame[c] for c in by_cols], dropna=False, observed=True)
-                .mean()
-                if by_cols
-                else pd.Series([all_truth.mean()])
-            )
-            pis = [p for p in group_pis.to_numpy(dtype=float) if 0 < p < 1]
             curve_reference.precompute(
                 [
                     parse_area(sp.name) if sp.at is None else parse_at(sp.name, sp.at)
@@ -671,6 +674,21 @@ def evaluate(
     out.attrs["confusion_matrices"] = confusion  # per group, for reports
     _warn_undefined(out, by_cols)
     return out
+
+
+#: The step in logit(prevalence) of the grid on which the default curve reference
+#: interpolates curve areas when there are many distinct prevalences
+#: (docs/method.md#prevalence-grid).
+PREVALENCE_STEP = 0.125
+
+
+def _default_curve_reference(pis: list[float]) -> Any:
+    """The default curve reference (the DBT), interpolating in prevalence when its grid
+    needs fewer passes over the curves than the distinct prevalences would."""
+    grid = DirectedBinaryTree(prevalence_step=PREVALENCE_STEP)
+    if grid.grid_nodes(np.unique(pis)).size < len(set(pis)):
+        return grid
+    return default_reference("curve")
 
 
 def _array_rows(
