@@ -161,10 +161,16 @@ class StreamedCurveReference(CurveReference):
 
     @abstractmethod
     def _draw(
-        self, m: int, rng: np.random.Generator, out: tuple[np.ndarray, np.ndarray]
+        self,
+        m: int,
+        rng: np.random.Generator,
+        out: tuple[np.ndarray, np.ndarray],
+        columns: tuple[int, int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Draw m curves into ``out`` (two buffers of shape (n_points, CHUNK)) and
-        return (alpha, beta) of shape (m, n_points) ordered by decreasing threshold."""
+        return (alpha, beta) of shape (m, n_points) ordered by decreasing threshold;
+        with ``columns=(c0, c1)``, only the curves c0 to c1 - 1 of the m (the same
+        curves as in the full draw), into buffers of at least c1 - c0 columns."""
 
     @property
     def method(self) -> str:
@@ -204,11 +210,15 @@ class StreamedCurveReference(CurveReference):
         return np.empty(shape), np.empty(shape)
 
     def _chunk(
-        self, index: int, out: tuple[np.ndarray, np.ndarray]
+        self,
+        index: int,
+        out: tuple[np.ndarray, np.ndarray],
+        columns: tuple[int, int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
+        """Chunk ``index`` (or the curves ``columns`` of it) drawn into ``out``."""
         m = min(CHUNK, self.n_curves - index * CHUNK)
         rng = np.random.default_rng(np.random.SeedSequence([self.seed, index]))
-        return self._draw(m, rng, out)
+        return self._draw(m, rng, out, columns)
 
     def iter_curves(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Stream the reference curves as ``(alpha, beta)`` chunks of up to 10,000
@@ -345,20 +355,19 @@ class StreamedCurveReference(CurveReference):
         step = _slice(self.n_points)
 
         def work(index: int) -> list[np.ndarray]:
+            m = min(CHUNK, self.n_curves - index * CHUNK)
             if not hasattr(local, "buffers"):
-                local.buffers = self._buffers()
-            alpha, beta = self._chunk(index, local.buffers)
-            # Evaluate on slices of curves: temporaries of about 8 MB stay on the heap,
-            # where 41 MB ones would be mapped and page-faulted afresh each time.
-            return [
-                np.concatenate(
-                    [
-                        np.asarray(q(pi, alpha[i : i + step], beta[i : i + step]), dtype=float)
-                        for i in range(0, alpha.shape[0], step)
-                    ]
-                )
-                for q, pi in pairs
-            ]
+                shape = (self.n_points, min(step, m))
+                local.buffers = (np.empty(shape), np.empty(shape))
+            # The chunk is drawn and evaluated a slice of curves at a time (the slice's
+            # curves are those of the whole chunk's draw): buffers of about 8 MB, where
+            # a whole chunk's are 41 MB each, and temporaries that stay on the heap.
+            parts: list[list[np.ndarray]] = [[] for _ in pairs]
+            for c0 in range(0, m, step):
+                alpha, beta = self._chunk(index, local.buffers, (c0, min(m, c0 + step)))
+                for part, (q, pi) in zip(parts, pairs, strict=True):
+                    part.append(np.asarray(q(pi, alpha, beta), dtype=float))
+            return [np.concatenate(part) for part in parts]
 
         # Chunks are independent (each has its own seed), so threads give the same
         # values as a serial pass; numpy releases the GIL in the array work.
