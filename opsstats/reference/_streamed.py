@@ -195,10 +195,8 @@ class StreamedCurveReference(CurveReference):
     def _method_for(self, quantity: Any) -> str:
         if not self._interpolates(quantity):
             return self.method
-        return (
-            f"{self.method}; each curve's value interpolated in logit(prevalence) (cubic, "
-            f"step {self.prevalence_step:g}; docs/method.md#prevalence-grid)"
-        )
+        # docs/method.md#prevalence-grid
+        return f"{self.method}, interpolated in logit(prevalence) (step {self.prevalence_step:g})"
 
     # ------------------------------------------------------------------ curves
     @property
