@@ -3,9 +3,10 @@ area at the grid's nodes, cubic interpolation in logit(prevalence) in between; c
 against the direct computation (the same reference without a grid)."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from opsstats import DirectedBinaryTree
+from opsstats import DirectedBinaryTree, evaluate
 from opsstats.curves._geometry import parse_area
 from opsstats.grouped import PREVALENCE_STEP, _default_curve_reference
 
@@ -81,3 +82,22 @@ def test_evaluate_interpolates_when_the_grid_is_cheaper():
     ref = _default_curve_reference(many)
     assert ref.prevalence_step == PREVALENCE_STEP
     assert ref.grid_nodes(np.array(many)).size < 50
+
+
+def test_evaluate_with_the_grid_agrees_with_the_direct_reference():
+    rng = np.random.default_rng(4)
+    g = np.repeat(np.arange(30), 120)
+    y = rng.random(g.size) < rng.uniform(0.05, 0.4, 30)[g]
+    df = pd.DataFrame({"y": y.astype(int), "s": rng.normal(y * 1.2, 1.0), "g": g})
+    kw = {"truth": "y", "score": "s", "metrics": ["pr_auc", "roc_auc"], "by": "g", "rng": 1}
+    grid = evaluate(
+        df, curve_reference=DirectedBinaryTree(depth=6, n_curves=3000, prevalence_step=0.125), **kw
+    )
+    direct = evaluate(df, curve_reference=DirectedBinaryTree(depth=6, n_curves=3000), **kw)
+    quarter = direct["ops_se"] / 4
+    for col in ("ops", "ops_ci_low", "ops_ci_high"):
+        assert (np.abs(grid[col] - direct[col]) <= quarter + 1e-15).all(), col
+    np.testing.assert_array_equal(grid["value"], direct["value"])  # the data's side: same
+    pr = grid[grid.metric == "pr_auc"]
+    assert pr["method"].str.contains(r"interpolated in logit\(prevalence\)").all()
+    assert not grid[grid.metric == "roc_auc"]["method"].str.contains("interpolated").any()
