@@ -35,6 +35,7 @@ from .exceptions import UndefinedMetricWarning
 from .frames import CountTables, count_tables, is_frame
 from .metrics import get_metric
 from .ops import _check_reference, confusion_matrix_ops, curve_ops, default_reference
+from .reference.dbt import DirectedBinaryTree
 from .uncertainty._cm_groups import covered, group_point_columns
 from .uncertainty._draws import root_seed, unit_rng
 from .uncertainty.confusion import _Draws, _Quantity, interval_from_draws, ops_from_draws
@@ -480,7 +481,9 @@ def evaluate(
         Posterior draws or bootstrap resamples per interval.
     point_reference, curve_reference : optional
         References for confusion-matrix metrics (default ``Uniform()``) and curve
-        quantities (default ``DirectedBinaryTree()``).
+        quantities (default ``DirectedBinaryTree()``; with many distinct group
+        prevalences, ``DirectedBinaryTree(prevalence_step=0.125)``, which interpolates
+        curve areas in prevalence: docs/method.md#prevalence-grid).
     rng : None, int or numpy.random.Generator
         Seeds every group's draws: one integer is drawn from it, and each group's
         generator is derived from that integer and the group's key, so that a group's
@@ -620,17 +623,18 @@ def evaluate(
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs and score is not None:
         # one pass over the reference curves serves every group's prevalence
+        group_pis = (
+            pd.Series(all_truth, index=frame.index)
+            .groupby([frame[c] for c in by_cols], dropna=False, observed=True)
+            .mean()
+            if by_cols
+            else pd.Series([all_truth.mean()])
+        )
+        pis = [p for p in group_pis.to_numpy(dtype=float) if 0 < p < 1]
         if curve_reference is None:
-            curve_reference = default_reference("curve")
+            curve_reference = _default_curve_reference(pis)
         if hasattr(curve_reference, "precompute"):
-            group_pis = (
-                pd.Series(all_truth, index=frame.index)
-                .groupby([frame[c] for c in by_cols], dropna=False, observed=True)
-                .mean()
-                if by_cols
-                else pd.Series([all_truth.mean()])
-            )
-            _precompute(curve_reference, curve_specs, group_pis.to_numpy(dtype=float))
+            _precompute(curve_reference, curve_specs, np.asarray(pis))
     rows: list[dict[str, Any]] = []
     confusion: dict[tuple, ConfusionMatrix] = {}
     if (
@@ -723,9 +727,10 @@ def _evaluate_tables(
     keys, cells, classes = tables.keys, tables.cells, tables.class_counts
     curve_specs = [sp for sp in specs if sp.kind == "curve"]
     if curve_specs:
+        pis = classes[:, 0] / classes.sum(axis=1)
         if options["curve_reference"] is None:
-            options["curve_reference"] = default_reference("curve")
-        _precompute(options["curve_reference"], curve_specs, classes[:, 0] / classes.sum(axis=1))
+            options["curve_reference"] = _default_curve_reference([p for p in pis if 0 < p < 1])
+        _precompute(options["curve_reference"], curve_specs, pis)
     confusion: dict[tuple, ConfusionMatrix] = {}
     if (
         by_cols
@@ -765,6 +770,21 @@ def _point_options(options: dict[str, Any]) -> dict[str, Any]:
         "reference": options["point_reference"],
         "root": options["root"],
     }
+
+
+#: The step in logit(prevalence) of the grid on which the default curve reference
+#: interpolates curve areas when there are many distinct prevalences
+#: (docs/method.md#prevalence-grid).
+PREVALENCE_STEP = 0.125
+
+
+def _default_curve_reference(pis: list[float]) -> Any:
+    """The default curve reference (the DBT), interpolating in prevalence when its grid
+    needs fewer passes over the curves than the distinct prevalences would."""
+    grid = DirectedBinaryTree(prevalence_step=PREVALENCE_STEP)
+    if grid.grid_nodes(np.unique(pis)).size < len(set(pis)):
+        return grid
+    return default_reference("curve")
 
 
 def _array_rows(

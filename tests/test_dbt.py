@@ -351,9 +351,9 @@ def test_precompute_takes_ops_spellings_pairs_and_one_pass_for_many_prevalences(
     calls = []
     original = ref._chunk
 
-    def counting(index, out):
+    def counting(index, out, columns=None):
         calls.append(index)
-        return original(index, out)
+        return original(index, out, columns)
 
     ref._chunk = counting
     r = ref.ops("lift_auc", [2.0, 2.0, 2.0], prevalence=[0.1, 0.2, 0.3])
@@ -394,3 +394,21 @@ def test_precompute_refreshes_cached_entries_it_is_asked_for():
     ref.precompute([q], [0.1, 0.2])
     ref.precompute([q], [0.1, 0.3, 0.4])
     assert sorted(k[1] for k in ref._cache.values) == [0.1, 0.3, 0.4]
+
+
+def test_a_slice_of_a_chunk_is_those_curves_of_the_whole_draw():
+    # the pass draws each chunk a slice of curves at a time (less memory): the slice's
+    # curves must be exactly the full draw's (the generator advanced past the others)
+    def rng():
+        return np.random.default_rng(np.random.SeedSequence([5, 3]))
+
+    alpha, beta = dbt_curves(1000, 6, rng())
+    for c0, c1 in [(0, 300), (300, 700), (700, 1000), (999, 1000)]:
+        a, b = dbt_curves(1000, 6, rng(), columns=(c0, c1))
+        np.testing.assert_array_equal(a, alpha[c0:c1])
+        np.testing.assert_array_equal(b, beta[c0:c1])
+    ref = DirectedBinaryTree(depth=5, n_curves=12_000, seed=3)
+    q = parse_area("pr_auc")
+    (values,) = ref._one_pass([(q, 0.1)])
+    whole = np.concatenate([q(0.1, a, b) for a, b in ref.iter_curves()])
+    np.testing.assert_array_equal(values, whole)

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -24,9 +24,10 @@ from .._validation import (
     check_1d,
     check_choice,
     check_positive_int,
+    check_real,
     check_size,
 )
-from ..curves._geometry import CurveQuantity, OperatingPoint, parse_at
+from ..curves._geometry import CurveArea, CurveQuantity, OperatingPoint, parse_at
 from .base import CurveReference, check_prevalence, rank_in_sorted
 
 __all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
@@ -87,6 +88,10 @@ class _Shared:
         self.pending: dict[tuple, threading.Event] = {}
         self.lock = threading.Lock()
         self.nbytes = 0
+        #: value vectors at the nodes of prevalence grids, in curve order (not sorted),
+        #: by (quantity, step, node), and the last interpolated vectors
+        self.grid: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self.interpolated: OrderedDict[tuple, np.ndarray] = OrderedDict()
 
     def store(self, key: tuple, values: np.ndarray, cache_size: int) -> None:
         values.flags.writeable = False  # handed out as is: nobody may write into it
@@ -121,8 +126,15 @@ class StreamedCurveReference(CurveReference):
     _shared: ClassVar[dict[tuple, _Shared]] = {}
     _lock = threading.Lock()
 
-    def __init__(self, n_curves: int, seed: int, cache_size: int) -> None:
+    def __init__(
+        self, n_curves: int, seed: int, cache_size: int, prevalence_step: float | None = None
+    ) -> None:
         n_points = self.n_points
+        self.prevalence_step = (
+            None
+            if prevalence_step is None
+            else check_real("prevalence_step", prevalence_step, low=0.01, high=1.0)
+        )
         self.n_curves = check_size(
             "n_curves",
             n_curves,
@@ -149,10 +161,16 @@ class StreamedCurveReference(CurveReference):
 
     @abstractmethod
     def _draw(
-        self, m: int, rng: np.random.Generator, out: tuple[np.ndarray, np.ndarray]
+        self,
+        m: int,
+        rng: np.random.Generator,
+        out: tuple[np.ndarray, np.ndarray],
+        columns: tuple[int, int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Draw m curves into ``out`` (two buffers of shape (n_points, CHUNK)) and
-        return (alpha, beta) of shape (m, n_points) ordered by decreasing threshold."""
+        return (alpha, beta) of shape (m, n_points) ordered by decreasing threshold;
+        with ``columns=(c0, c1)``, only the curves c0 to c1 - 1 of the m (the same
+        curves as in the full draw), into buffers of at least c1 - c0 columns."""
 
     @property
     def method(self) -> str:
@@ -162,14 +180,23 @@ class StreamedCurveReference(CurveReference):
         if type(self) is not type(other):
             return False
         assert isinstance(other, StreamedCurveReference)  # narrowed for the type checker
-        return (self._params(), self.n_curves, self.seed) == (
+        return (self._params(), self.n_curves, self.seed, self.prevalence_step) == (
             other._params(),
             other.n_curves,
             other.seed,
+            other.prevalence_step,
         )
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._params(), self.n_curves, self.seed))
+        return hash(
+            (type(self).__name__, self._params(), self.n_curves, self.seed, self.prevalence_step)
+        )
+
+    def _method_for(self, quantity: Any) -> str:
+        if not self._interpolates(quantity):
+            return self.method
+        # docs/method.md#prevalence-grid
+        return f"{self.method}, interpolated in logit(prevalence) (step {self.prevalence_step:g})"
 
     # ------------------------------------------------------------------ curves
     @property
@@ -181,11 +208,15 @@ class StreamedCurveReference(CurveReference):
         return np.empty(shape), np.empty(shape)
 
     def _chunk(
-        self, index: int, out: tuple[np.ndarray, np.ndarray]
+        self,
+        index: int,
+        out: tuple[np.ndarray, np.ndarray],
+        columns: tuple[int, int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
+        """Chunk ``index`` (or the curves ``columns`` of it) drawn into ``out``."""
         m = min(CHUNK, self.n_curves - index * CHUNK)
         rng = np.random.default_rng(np.random.SeedSequence([self.seed, index]))
-        return self._draw(m, rng, out)
+        return self._draw(m, rng, out, columns)
 
     def iter_curves(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Stream the reference curves as ``(alpha, beta)`` chunks of up to 10,000
@@ -247,7 +278,13 @@ class StreamedCurveReference(CurveReference):
         )
         wanted = [(self._as_quantity(q), float(pi)) for q in quantities for pi in grid]
         wanted += [(self._as_quantity(q), float(check_prevalence(pi))) for q, pi in pairs]
-        self._values(wanted)
+        by_grid: dict[Any, tuple[Any, list[float]]] = {}
+        for q, pi in wanted:
+            if self._interpolates(q):
+                by_grid.setdefault(q.cache_key, (q, []))[1].append(pi)
+        self._values([(q, pi) for q, pi in wanted if not self._interpolates(q)])
+        for q, pis in by_grid.values():
+            self._grid(q, self.grid_nodes(np.asarray(pis)))
 
     def _values(self, wanted: list[tuple[CurveQuantity, float]]) -> dict[tuple, np.ndarray]:
         """The sorted value vectors of the (quantity, prevalence) pairs, by key: from
@@ -312,20 +349,19 @@ class StreamedCurveReference(CurveReference):
         step = _slice(self.n_points)
 
         def work(index: int) -> list[np.ndarray]:
+            m = min(CHUNK, self.n_curves - index * CHUNK)
             if not hasattr(local, "buffers"):
-                local.buffers = self._buffers()
-            alpha, beta = self._chunk(index, local.buffers)
-            # Evaluate on slices of curves: temporaries of about 8 MB stay on the heap,
-            # where 41 MB ones would be mapped and page-faulted afresh each time.
-            return [
-                np.concatenate(
-                    [
-                        np.asarray(q(pi, alpha[i : i + step], beta[i : i + step]), dtype=float)
-                        for i in range(0, alpha.shape[0], step)
-                    ]
-                )
-                for q, pi in pairs
-            ]
+                shape = (self.n_points, min(step, m))
+                local.buffers = (np.empty(shape), np.empty(shape))
+            # The chunk is drawn and evaluated a slice of curves at a time (the slice's
+            # curves are those of the whole chunk's draw): buffers of about 8 MB, where
+            # a whole chunk's are 41 MB each, and temporaries that stay on the heap.
+            parts: list[list[np.ndarray]] = [[] for _ in pairs]
+            for c0 in range(0, m, step):
+                alpha, beta = self._chunk(index, local.buffers, (c0, min(m, c0 + step)))
+                for part, (q, pi) in zip(parts, pairs, strict=True):
+                    part.append(np.asarray(q(pi, alpha, beta), dtype=float))
+            return [np.concatenate(part) for part in parts]
 
         # Chunks are independent (each has its own seed), so threads give the same
         # values as a serial pass; numpy releases the GIL in the array work.
@@ -334,9 +370,119 @@ class StreamedCurveReference(CurveReference):
             per_chunk = list(pool.map(work, range(self.n_chunks)))
         return [np.concatenate([chunk[i] for chunk in per_chunk]) for i in range(len(pairs))]
 
+    # ------------------------------------------------------------------ prevalence grid
+    def _interpolates(self, quantity: Any) -> bool:
+        """Whether this reference interpolates the quantity's values in prevalence: with
+        a ``prevalence_step``, for the curve areas that depend on prevalence (each
+        curve's area is a smooth function of logit(prevalence); an operating point's is
+        not, where the neighbouring points change)."""
+        return (
+            self.prevalence_step is not None
+            and isinstance(quantity, CurveArea)
+            and depends_on_prevalence(quantity)
+        )
+
+    def grid_nodes(self, pis: np.ndarray) -> np.ndarray:
+        """The grid nodes k (at logit(prevalence) = k * step) that the cubic
+        interpolation at these prevalences reads: floor - 1 to floor + 2."""
+        j = np.floor(_logit(pis) / cast(float, self.prevalence_step)).astype(np.int64)
+        return np.unique(np.concatenate([j - 1, j, j + 1, j + 2]))
+
+    def _grid(self, quantity: CurveArea, nodes: np.ndarray) -> dict[int, np.ndarray]:
+        """Each curve's value at the grid nodes (curve order), computed in one pass for
+        the nodes not already kept."""
+        h = cast(float, self.prevalence_step)
+        shared = self._cache
+        key = (quantity.cache_key, h)
+        with shared.lock:
+            have = {int(k): shared.grid.get((key[0], h, int(k))) for k in nodes}
+        missing = [k for k, v in have.items() if v is None]
+        per_pass = max(1, int(PASS_BYTES // (8 * self.n_curves)))
+        for start in range(0, len(missing), per_pass):
+            batch = missing[start : start + per_pass]
+            pairs: list[tuple[CurveQuantity, float]] = [
+                (quantity, _expit(k * h)) for k in batch
+            ]
+            for k, (_, pi), values in zip(batch, pairs, self._one_pass(pairs), strict=True):
+                if np.isnan(values).any():
+                    raise ValueError(
+                        f"{quantity.label} is undefined (0/0) on some reference curves at "
+                        f"prevalence {pi:g}; it cannot be ranked against {self!r}."
+                    )
+                values.flags.writeable = False
+                have[k] = values
+                with shared.lock:
+                    shared.grid[(key[0], h, k)] = values
+                    while len(shared.grid) > 1 and (
+                        len(shared.grid) * 8 * self.n_curves > CACHE_BYTES
+                    ):
+                        shared.grid.popitem(last=False)
+        return cast(dict[int, np.ndarray], have)
+
+    def interpolated_values(self, quantity: Any, prevalence: float) -> np.ndarray:
+        """Each reference curve's value of ``quantity`` at ``prevalence`` (curve order,
+        unsorted), by cubic Lagrange interpolation in logit(prevalence) between the four
+        nearest nodes of the grid of step ``prevalence_step``
+        (docs/method.md#prevalence-grid)."""
+        quantity = self._as_quantity(quantity)
+        if not self._interpolates(quantity):
+            raise ValueError(
+                f"{self!r} does not interpolate {quantity.label} in prevalence (it needs "
+                "`prevalence_step` and a curve area that depends on prevalence)."
+            )
+        pi = float(check_prevalence(prevalence))
+        h = cast(float, self.prevalence_step)
+        memo = (quantity.cache_key, h, pi)
+        with self._cache.lock:
+            found = self._cache.interpolated.get(memo)
+        if found is not None:
+            return found
+        s = _logit(np.array([pi]))[0] / h
+        j = int(np.floor(s))
+        t = s - j
+        weights = (
+            -t * (t - 1) * (t - 2) / 6,
+            (t + 1) * (t - 1) * (t - 2) / 2,
+            -(t + 1) * t * (t - 2) / 2,
+            (t + 1) * t * (t - 1) / 6,
+        )
+        grid = self._grid(quantity, np.arange(j - 1, j + 3))
+        out = weights[0] * grid[j - 1]
+        for w, k in zip(weights[1:], (j, j + 1, j + 2), strict=True):
+            out += w * grid[k]
+        out.flags.writeable = False
+        with self._cache.lock:
+            self._cache.interpolated[memo] = out
+            while len(self._cache.interpolated) > 4:
+                self._cache.interpolated.popitem(last=False)
+        return out
+
+    def _ops_interpolated(
+        self, quantity: Any, values: np.ndarray, prevalences: np.ndarray, ties: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        pis = np.unique(prevalences)
+        self._grid(quantity, self.grid_nodes(pis))  # every node needed, in one pass
+        est = np.empty(values.shape)
+        se = np.empty(values.shape)
+        g = self.n_curves
+        for pi in pis:
+            mask = prevalences == pi
+            ref = self.interpolated_values(quantity, float(pi))
+            v = values[mask]
+            below = (ref[None, :] < v[:, None]).sum(axis=1)
+            above = (ref[None, :] > v[:, None]).sum(axis=1)
+            count = below if quantity.higher_is_better else above
+            if ties == "mid":
+                count = count + 0.5 * (g - below - above)
+            p = count / g
+            est[mask], se[mask] = p, np.sqrt(p * (1 - p) / g)  # as rank_in_sorted
+        return est, se
+
     def _ops_many(
         self, quantity: Any, values: np.ndarray, prevalences: np.ndarray, ties: str
     ) -> tuple[np.ndarray, np.ndarray]:
+        if self._interpolates(quantity):
+            return self._ops_interpolated(quantity, values, prevalences, ties)
         # every distinct prevalence in one pass over the curves, then the ranks
         pis = np.unique(prevalences)
         found = self._values([(quantity, float(pi)) for pi in pis])
@@ -379,6 +525,14 @@ class StreamedCurveReference(CurveReference):
         pi = float(check_prevalence(prevalence))
         found = self._values([(p, pi) for p in points])
         return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    return np.log(p) - np.log1p(-p)
+
+
+def _expit(s: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-s)))
 
 
 def depends_on_prevalence(quantity: CurveQuantity) -> bool:

@@ -96,11 +96,16 @@ class BinormalCurves(StreamedCurveReference):
         )
 
     def _draw(
-        self, m: int, rng: np.random.Generator, out: tuple[np.ndarray, np.ndarray]
+        self,
+        m: int,
+        rng: np.random.Generator,
+        out: tuple[np.ndarray, np.ndarray],
+        columns: tuple[int, int] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        a = rng.uniform(*self.separation, size=m)
-        b = np.exp(rng.normal(0.0, self.log_slope_sd, size=m))
-        alpha, beta = out[0][:, :m], out[1][:, :m]
+        c0, c1 = (0, m) if columns is None else columns
+        a = rng.uniform(*self.separation, size=m)[c0:c1]
+        b = np.exp(rng.normal(0.0, self.log_slope_sd, size=m))[c0:c1]
+        alpha, beta = out[0][:, : c1 - c0], out[1][:, : c1 - c0]
         t = self._thresholds[:, None]
         alpha[0], alpha[-1] = 0.0, 1.0
         beta[0], beta[-1] = 1.0, 0.0

@@ -30,7 +30,9 @@ the counts or NaN in some draw.
 
 from __future__ import annotations
 
+import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -48,6 +50,7 @@ from .methods import get_interval_method
 
 __all__ = ["covered", "group_point_columns"]
 
+_WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: The prior and prevalence mode :func:`opsstats.evaluate` draws with.
 _PRIOR, _PREVALENCE = "jeffreys", "fixed"
 
@@ -203,11 +206,19 @@ def _block(
     cells, prior_label = _prior(_PRIOR)
     a = np.empty((len(c), n_resamples))
     b = np.empty((len(c), n_resamples))
-    for g, key in enumerate(keys_done):
-        rng = unit_rng(root, key, "confusion matrix")
-        tp, fp, fn, tn = (float(x) for x in c[g])
-        a[g] = rng.beta(fp + cells["fp"], tn + cells["tn"], n_resamples)
-        b[g] = rng.beta(fn + cells["fn"], tp + cells["tp"], n_resamples)
+
+    def draw(rows: range) -> None:
+        for g in rows:
+            rng = unit_rng(root, keys_done[g], "confusion matrix")
+            tp, fp, fn, tn = (float(x) for x in c[g])
+            a[g] = rng.beta(fp + cells["fp"], tn + cells["tn"], n_resamples)
+            b[g] = rng.beta(fn + cells["fn"], tp + cells["tp"], n_resamples)
+
+    # each group has its own generator, so two threads (numpy draws without the GIL)
+    # give the same draws as one
+    half = len(c) // 2
+    with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+        list(pool.map(draw, [range(half), range(half, len(c))]))
     description = (
         f"Dirichlet-multinomial, {prior_label}, {n_resamples} draws, prevalence {_PREVALENCE}"
     )

@@ -19,7 +19,7 @@ import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from ..._validation import check_choice, check_resamples, describe
 from ...curves import _geometry as geo
@@ -194,6 +194,8 @@ def _logit_t(
         return 0.0, 1.0 - tail ** (1.0 / smaller_class), "perfect separation: one-sided"
     if not (se_logit > 0 and np.isfinite(se_logit) and df > 0):
         return float("nan"), float("nan"), "standard error 0: undefined"
+    from scipy import stats  # third-party, on first use: scipy.stats is slow to import
+
     half = float(stats.t.ppf(1.0 - tail, df)) * se_logit
     centre = float(np.log(estimate) - np.log1p(-estimate)) - shift
     return (

@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy.special import ndtr
 
 from ...curves._geometry import CurveArea
 from ...reference._streamed import depends_on_prevalence
@@ -53,7 +53,7 @@ _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
 
 #: Share of the logit-scale resamples whose spread gives the bootstrap logit-t standard
 #: error: their central 68.27% spans +-1 standard deviation of a normal distribution.
-_CENTRAL = (float(stats.norm.cdf(-1.0)), float(stats.norm.cdf(1.0)))
+_CENTRAL = (float(ndtr(-1.0)), float(ndtr(1.0)))  # the normal CDF (scipy.stats.norm.cdf)
 
 #: Logit-scale draws are clipped to [_EPS, 1 - _EPS] (resamples at 0 or 1)
 _EPS = 1e-12
@@ -132,6 +132,8 @@ class _Multinomial:
         length = np.ceil(lam + 12.0 * np.sqrt(lam) + 40.0).astype(np.int64) - low + 1
         starts = np.concatenate(([0], np.cumsum(length)[:-1]))
         k = np.arange(int(length.sum())) - np.repeat(starts - low, length)
+        from scipy import stats  # third-party, on first use: scipy.stats is slow to import
+
         cdf = stats.poisson.cdf(k, np.repeat(lam, length))
         cdf[np.cumsum(length) - 1] = 1.0
         guides, guide_start = [], np.empty(values.size, dtype=np.int64)
