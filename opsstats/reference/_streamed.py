@@ -400,9 +400,7 @@ class StreamedCurveReference(CurveReference):
         per_pass = max(1, int(PASS_BYTES // (8 * self.n_curves)))
         for start in range(0, len(missing), per_pass):
             batch = missing[start : start + per_pass]
-            pairs: list[tuple[CurveQuantity, float]] = [
-                (quantity, _expit(k * h)) for k in batch
-            ]
+            pairs: list[tuple[CurveQuantity, float]] = [(quantity, _expit(k * h)) for k in batch]
             for k, (_, pi), values in zip(batch, pairs, self._one_pass(pairs), strict=True):
                 if np.isnan(values).any():
                     raise ValueError(
