@@ -275,3 +275,35 @@ def test_without_sklearn_the_error_says_how_to_install():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 'pip install "opsstats[sklearn]"' in out.stdout
+
+
+def test_display_from_estimator_and_two_models_on_one_axes(cancer):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from opsstats import DirectedBinaryTree
+    from opsstats.sklearn import OPSCurveDisplay
+
+    X, y = cancer
+    ref = DirectedBinaryTree(depth=5, n_curves=2000)
+    a = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
+    b = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[::2], y[::2])
+    d1 = OPSCurveDisplay.from_estimator(a, X[1::2], y[1::2], kind="roc", reference=ref, rng=0)
+    d2 = OPSCurveDisplay.from_estimator(
+        b, X[1::2], y[1::2], kind="roc", reference=ref, rng=0, ax=d1.ax_, band=None
+    )
+    assert d2.ax_ is d1.ax_ and d1.figure_ is d1.ax_.figure
+    curve = ScoreCurve.from_scores(y[1::2], a.predict_proba(X[1::2])[:, 1])
+    ops = curve.ops("roc_auc", reference=ref, ci="auto", rng=0)
+    assert d1.ops.estimate == ops.estimate and d1.ops.ci == ops.ci
+    label = d1.line_.get_label()
+    assert label.startswith("LogisticRegression: AUC(ROC, trapezoid) = ")
+    assert f"OPS {ops.estimate:.3f} (95% CI {ops.ci.low:.3f}-{ops.ci.high:.3f})" in label
+    assert d2.line_.get_label().startswith("DecisionTreeClassifier: ")
+    np.testing.assert_allclose(d1.line_.get_xdata()[-1], 1.0)
+    legend = [t.get_text() for t in d1.ax_.get_legend().get_texts()]
+    assert label in legend and d2.line_.get_label() in legend
+    assert len(d1.ax_.collections) == 1  # one band, drawn once
+    plt.close(d1.figure_)

@@ -19,9 +19,11 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
     ) from exc
 
 from .cross_validation import cross_evaluate
+from .display import OPSCurveDisplay
 from .scorers import make_metric_scorer, make_ops_scorer, metric_score, ops_score
 
 __all__ = [
+    "OPSCurveDisplay",
     "cross_evaluate",
     "make_metric_scorer",
     "make_ops_scorer",

@@ -19,6 +19,8 @@ from opsstats._validation import check_confidence_level, describe
 from opsstats.grouped import evaluate, parse_metrics
 from opsstats.metrics import get_metric
 
+from ._response import scores_of
+
 __all__ = ["CrossValidationResult", "cross_evaluate", "corrected_t_interval"]
 
 _RESPONSES = ("predict_proba", "decision_function")
@@ -55,22 +57,6 @@ def corrected_t_interval(
     se = float(np.sqrt((1 / j + test_to_train) * v.var(ddof=1)))
     q = float(stats.t.ppf(0.5 + confidence_level / 2, j - 1))
     return mean, mean - q * se, mean + q * se, se
-
-
-def _scores(est: Any, X: Any, pos: Any, response_method: Any) -> np.ndarray:
-    methods = (response_method,) if isinstance(response_method, str) else response_method
-    for name in methods:
-        if hasattr(est, name):
-            out = np.asarray(getattr(est, name)(X))
-            if name == "predict_proba":
-                return out[:, list(est.classes_).index(pos)]
-            if out.ndim == 1:
-                return out if pos == est.classes_[-1] else -out
-            return out[:, list(est.classes_).index(pos)]
-    raise TypeError(
-        f"the estimator has none of the methods `response_method` names ({methods}); got "
-        f"{describe(est)}."
-    )
 
 
 def _range(spec: Any) -> tuple[float, float]:
@@ -227,7 +213,7 @@ def cross_evaluate(
         part = {
             "fold": j if per_repeat is None else j % per_repeat,
             "y": (y_arr[test] == pos).astype(int),
-            "s": _scores(est, X_test, pos, response_method),
+            "s": scores_of(est, X_test, pos, response_method),
             "row": test,
         }
         if per_repeat is not None and len(splits) > per_repeat:
