@@ -31,6 +31,8 @@ class OPSCurveDisplay:
         The OPS of the curve's area, with its interval.
     name : str, optional
         The classifier's name in the legend.
+    reference : CurveReference, optional
+        The reference of the band and the OPS (default the DBT).
 
     Examples
     --------
@@ -45,8 +47,16 @@ class OPSCurveDisplay:
     'model: AUC(ROC, trapezoid) = 0.8..., OPS 0.9... (95% CI 0.9...-0.9...)'
     """
 
-    def __init__(self, curve: ScoreCurve, kind: str, ops: Any, name: str | None = None):
+    def __init__(
+        self,
+        curve: ScoreCurve,
+        kind: str,
+        ops: Any,
+        name: str | None = None,
+        reference: Any = None,
+    ):
         self.curve = curve
+        self.reference = reference
         self.kind = check_choice("kind", kind, CURVES)
         self.ops = ops
         self.name = name
@@ -81,8 +91,7 @@ class OPSCurveDisplay:
             confidence_level=confidence_level,
             rng=rng,
         )
-        display = cls(curve, kind, ops, name)
-        display._reference = reference
+        display = cls(curve, kind, ops, name, reference)
         if plot:
             display.plot(ax=ax, **kwargs)
         return display
@@ -129,7 +138,7 @@ class OPSCurveDisplay:
         self.ax_ = plot_curve(
             self.curve,
             self.kind,
-            reference=getattr(self, "_reference", None),
+            reference=self.reference,
             band=band,
             ax=ax,
             label=label,
