@@ -306,4 +306,6 @@ def test_display_from_estimator_and_two_models_on_one_axes(cancer):
     legend = [t.get_text() for t in d1.ax_.get_legend().get_texts()]
     assert label in legend and d2.line_.get_label() in legend
     assert len(d1.ax_.collections) == 1  # one band, drawn once
+    assert d1.line_.get_color() != d2.line_.get_color()
+    assert sum(t.startswith("chance") for t in legend) == 1
     plt.close(d1.figure_)

@@ -135,6 +135,10 @@ class OPSCurveDisplay:
             f"{interval}"
         )
         before = len(ax.get_lines()) if ax is not None else 0
+        if ax is not None:  # another model on these Axes: its own colour, one chance line
+            shown = sum(", OPS " in line.get_label() for line in ax.get_lines())
+            kwargs.setdefault("color", f"C{shown}")
+            kwargs.setdefault("chance", False)
         self.ax_ = plot_curve(
             self.curve,
             self.kind,
