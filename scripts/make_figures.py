@@ -137,8 +137,14 @@ def main(argv: list[str] | None = None) -> None:
         ax = None
         for i, model in enumerate(models):
             display = OPSCurveDisplay.from_estimator(
-                model.fit(X_train, y_train), X_test, y_test, kind="pr", reference=dbt, rng=0,
-                ax=ax, band=(0.05, 0.95) if i == 0 else None,
+                model.fit(X_train, y_train),
+                X_test,
+                y_test,
+                kind="pr",
+                reference=dbt,
+                rng=0,
+                ax=ax,
+                band=(0.05, 0.95) if i == 0 else None,
             )
             ax = display.ax_
         save(ax, "sklearn_display_two_models_pr")
