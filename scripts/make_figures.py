@@ -117,6 +117,37 @@ def main(argv: list[str] | None = None) -> None:
     save(
         plot_distribution(cm.interval("f1", method="bootstrap", rng=1)), "distribution_f1_bootstrap"
     )
+    # scikit-learn display (optional dependency): two models of the affairs data on one Axes
+    try:
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.tree import DecisionTreeClassifier
+
+        from opsstats.sklearn import OPSCurveDisplay
+    except ImportError:
+        print("scikit-learn is not installed: the display figure is left out")
+    else:
+        # the held-out rows split again: fitted on one half, drawn on the other
+        features = [c for c in test.columns if c not in ("had_affair", "score", "affairs")]
+        X, y = test[features].to_numpy(float), test["had_affair"].to_numpy()
+        X_train, y_train, X_test, y_test = X[::2], y[::2], X[1::2], y[1::2]
+        models = [
+            LogisticRegression(max_iter=5000),
+            DecisionTreeClassifier(max_depth=3, random_state=0),
+        ]
+        ax = None
+        for i, model in enumerate(models):
+            display = OPSCurveDisplay.from_estimator(
+                model.fit(X_train, y_train),
+                X_test,
+                y_test,
+                kind="pr",
+                reference=dbt,
+                rng=0,
+                ax=ax,
+                band=(0.05, 0.95) if i == 0 else None,
+            )
+            ax = display.ax_
+        save(ax, "sklearn_display_two_models_pr")
     print(f"wrote the figures to {out}")
 
 

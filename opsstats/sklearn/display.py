@@ -1,0 +1,155 @@
+"""A scikit-learn style display: a ROC, PR, lift or gain curve over the reference band,
+with the OPS of its area and the interval in the legend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from opsstats._validation import check_choice
+from opsstats.curves._geometry import CURVES
+from opsstats.curves.score_curve import ScoreCurve
+from opsstats.plotting.curve import plot_curve
+
+from ._response import scores_of
+
+__all__ = ["OPSCurveDisplay"]
+
+
+class OPSCurveDisplay:
+    """A classifier's curve over the reference band, with the OPS of its area.
+
+    Build it with :meth:`from_estimator` or :meth:`from_predictions` (as scikit-learn's
+    ``RocCurveDisplay``), then :meth:`plot` draws it and stores ``ax_``, ``figure_`` and
+    ``line_``. Several classifiers go on one Axes by passing ``ax=`` (and ``band=None``
+    after the first, to draw the band once).
+
+    Parameters
+    ----------
+    curve : ScoreCurve
+    kind : {"pr", "roc", "lift", "gain"}
+    ops : OPSResult
+        The OPS of the curve's area, with its interval.
+    name : str, optional
+        The classifier's name in the legend.
+    reference : CurveReference, optional
+        The reference of the band and the OPS (default the DBT).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from opsstats import DirectedBinaryTree
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(400) < 0.2
+    >>> d = OPSCurveDisplay.from_predictions(y, rng.normal(y * 1.2, 1), kind="roc",
+    ...     name="model", reference=DirectedBinaryTree(depth=5, n_curves=2000), rng=0)
+    >>> d.line_.get_label()  # doctest: +ELLIPSIS
+    'model: AUC(ROC, trapezoid) = 0.8..., OPS 0.9... (95% CI 0.9...-0.9...)'
+    """
+
+    def __init__(
+        self,
+        curve: ScoreCurve,
+        kind: str,
+        ops: Any,
+        name: str | None = None,
+        reference: Any = None,
+    ):
+        self.curve = curve
+        self.reference = reference
+        self.kind = check_choice("kind", kind, CURVES)
+        self.ops = ops
+        self.name = name
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        kind: str = "pr",
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        name: str | None = None,
+        reference: Any = None,
+        confidence_level: float = 0.95,
+        rng: Any = None,
+        ax: Any = None,
+        plot: bool = True,
+        **kwargs: Any,
+    ) -> OPSCurveDisplay:
+        """From true labels and scores; draws it unless ``plot=False`` (``kwargs`` go to
+        :meth:`plot`)."""
+        kind = check_choice("kind", kind, CURVES)
+        curve = ScoreCurve.from_scores(
+            y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+        )
+        ops = curve.ops(
+            f"{kind}_auc",
+            reference=reference,
+            ci="auto",
+            confidence_level=confidence_level,
+            rng=rng,
+        )
+        display = cls(curve, kind, ops, name, reference)
+        if plot:
+            display.plot(ax=ax, **kwargs)
+        return display
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator: Any,
+        X: Any,
+        y: Any,
+        *,
+        kind: str = "pr",
+        pos_label: Any = None,
+        response_method: Any = ("predict_proba", "decision_function"),
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> OPSCurveDisplay:
+        """From a fitted classifier and test data (the scores as scikit-learn's
+        displays take them: the positive class's column of ``predict_proba``, or
+        ``decision_function``)."""
+        pos = estimator.classes_[-1] if pos_label is None else pos_label
+        scores = scores_of(estimator, X, pos, response_method)
+        return cls.from_predictions(
+            y, scores, kind=kind, pos_label=pos, name=name or type(estimator).__name__, **kwargs
+        )
+
+    def plot(
+        self, ax: Any = None, *, name: str | None = None, band: Any = (0.05, 0.95), **kwargs: Any
+    ) -> OPSCurveDisplay:
+        """Draw the curve over the band; returns the display with ``ax_``, ``figure_``
+        and ``line_`` set."""
+        name = name or self.name or "classifier"
+        ci = self.ops.ci
+        interval = (
+            ""
+            if ci is None
+            else (f" ({self.ops.confidence_level:.0%} CI {ci.low:.3f}-{ci.high:.3f})")
+        )
+        label = (
+            f"{name}: {self.ops.metric} = {self.ops.value:.3f}, OPS {self.ops.estimate:.3f}"
+            f"{interval}"
+        )
+        before = len(ax.get_lines()) if ax is not None else 0
+        if ax is not None:  # another model on these Axes: its own colour, one chance line
+            shown = sum(", OPS " in line.get_label() for line in ax.get_lines())
+            kwargs.setdefault("color", f"C{shown}")
+            kwargs.setdefault("chance", False)
+        self.ax_ = plot_curve(
+            self.curve,
+            self.kind,
+            reference=self.reference,
+            band=band,
+            ax=ax,
+            label=label,
+            **kwargs,
+        )
+        self.figure_ = self.ax_.figure
+        self.line_ = next(
+            line for line in self.ax_.get_lines()[before:] if line.get_label() == label
+        )
+        return self
