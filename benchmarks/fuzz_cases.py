@@ -1510,8 +1510,12 @@ def _message_cases() -> list[Case]:
             15,
             "evaluate",
             "a 200,000-row pyarrow Table as data",
-            lambda: evaluate(table, truth="y", score="s", ci=None).equals(
-                evaluate(table.to_pandas(), truth="y", score="s", ci=None)
+            lambda: evaluate(
+                table, truth="y", score="s", threshold=0.5, metrics=["f1"], rng=0
+            ).equals(
+                evaluate(
+                    table.to_pandas(), truth="y", score="s", threshold=0.5, metrics=["f1"], rng=0
+                )
             ),
             expect=bool,
         ),
