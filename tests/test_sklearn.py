@@ -309,3 +309,58 @@ def test_display_from_estimator_and_two_models_on_one_axes(cancer):
     assert d1.line_.get_color() != d2.line_.get_color()
     assert sum(t.startswith("chance") for t in legend) == 1
     plt.close(d1.figure_)
+
+
+def test_display_standardized_curves():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from opsstats import DirectedBinaryTree
+    from opsstats.ops import standardized_curve
+    from opsstats.sklearn import OPSCurveDisplay
+
+    rng = np.random.default_rng(0)
+    y = rng.random(400) < 0.2
+    s = rng.normal(y * 1.2, 1)
+    ref = DirectedBinaryTree(depth=5, n_curves=2000)
+    d = OPSCurveDisplay.from_predictions(
+        y, s, kind="pr", name="m", reference=ref, rng=0, standardized=True
+    )
+    legend = [t.get_text() for t in d.ax_.get_legend().get_texts()]
+    assert legend[0].startswith("m: AUC(PR, step) = ") and ", OPS " in legend[0]
+    expected = standardized_curve(ScoreCurve.from_scores(y, s), reference=ref)
+    np.testing.assert_allclose(d.line_.get_ydata(), expected["ops"], rtol=0, atol=0)
+    assert "OPRC" in d.ax_.get_title()
+    plt.close(d.figure_)
+    with pytest.raises(ValueError, match="`standardized`"):
+        OPSCurveDisplay.from_predictions(y, s, kind="roc", reference=ref, standardized=True)
+
+
+def test_randomized_search_with_an_ops_scorer(cancer):
+    from sklearn.model_selection import RandomizedSearchCV
+
+    X, y = cancer
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    search = RandomizedSearchCV(
+        LogisticRegression(max_iter=5000),
+        {"C": [0.01, 0.1, 1.0]},
+        n_iter=2,
+        cv=cv,
+        scoring=make_ops_scorer("mcc"),
+        random_state=0,
+    ).fit(X, y)
+    for params, mean in zip(
+        search.cv_results_["params"], search.cv_results_["mean_test_score"], strict=True
+    ):
+        hand = _by_hand(
+            LogisticRegression(max_iter=5000, **params),
+            X,
+            y,
+            cv,
+            lambda m, Xt, yt: (
+                ConfusionMatrix.from_predictions(yt, m.predict(Xt)).ops("mcc").estimate
+            ),
+        )
+        assert mean == pytest.approx(hand.mean(), abs=1e-15)

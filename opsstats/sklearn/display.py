@@ -9,6 +9,7 @@ from opsstats._validation import check_choice
 from opsstats.curves._geometry import CURVES
 from opsstats.curves.score_curve import ScoreCurve
 from opsstats.plotting.curve import plot_curve
+from opsstats.plotting.standardized_curve import plot_standardized_curve
 
 from ._response import scores_of
 
@@ -119,10 +120,21 @@ class OPSCurveDisplay:
         )
 
     def plot(
-        self, ax: Any = None, *, name: str | None = None, band: Any = (0.05, 0.95), **kwargs: Any
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        band: Any = (0.05, 0.95),
+        standardized: bool = False,
+        **kwargs: Any,
     ) -> OPSCurveDisplay:
         """Draw the curve over the band; returns the display with ``ax_``, ``figure_``
-        and ``line_`` set."""
+        and ``line_`` set.
+
+        ``standardized=True`` draws the standardized curve instead: the OPS of the
+        precision along the recall (OPRC) for ``kind="pr"``, the OPS of the lift along
+        the rate for ``kind="lift"`` (:func:`opsstats.plotting.plot_standardized_curve`).
+        """
         name = name or self.name or "classifier"
         ci = self.ops.ci
         interval = (
@@ -134,6 +146,8 @@ class OPSCurveDisplay:
             f"{name}: {self.ops.metric} = {self.ops.value:.3f}, OPS {self.ops.estimate:.3f}"
             f"{interval}"
         )
+        if standardized:
+            return self._plot_standardized(ax, label, kwargs)
         before = len(ax.get_lines()) if ax is not None else 0
         if ax is not None:  # another model on these Axes: its own colour, one chance line
             shown = sum(", OPS " in line.get_label() for line in ax.get_lines())
@@ -152,4 +166,21 @@ class OPSCurveDisplay:
         self.line_ = next(
             line for line in self.ax_.get_lines()[before:] if line.get_label() == label
         )
+        return self
+
+    def _plot_standardized(self, ax: Any, label: str, kwargs: dict[str, Any]) -> OPSCurveDisplay:
+        if self.kind not in ("pr", "lift"):
+            raise ValueError(
+                f"`standardized` curves are drawn for kind 'pr' (OPRC) and 'lift'; got "
+                f"{self.kind!r}."
+            )
+        metric, axis = ("precision", "recall") if self.kind == "pr" else ("lift", "rate")
+        if ax is not None:
+            shown = sum(", OPS " in str(c.get_label()) for c in ax.containers)
+            kwargs.setdefault("color", f"C{shown}")
+        self.ax_ = plot_standardized_curve(
+            self.curve, metric, axis, reference=self.reference, ax=ax, label=label, **kwargs
+        )
+        self.figure_ = self.ax_.figure
+        self.line_ = next(c for c in self.ax_.containers if c.get_label() == label).lines[0]
         return self
