@@ -795,6 +795,20 @@ def build_parser() -> argparse.ArgumentParser:
         "memory; duckdb (the default for a directory or a glob of Parquet or CSV files) "
         "counts in DuckDB and brings only the count tables into memory",
     )
+    rep.add_argument(
+        "--bins",
+        type=whole_number,
+        metavar="K",
+        help="curves from K equal-width score bins (counted by the engine); each curve "
+        "row then states the range of the unbinned value",
+    )
+    rep.add_argument(
+        "--max-distinct",
+        type=whole_number,
+        metavar="M",
+        help="bin (into --bins bins, default 1000) only when a group has more than M "
+        "distinct scores",
+    )
     add_output_options(rep)
     rep.set_defaults(run=_report)
 
@@ -836,6 +850,8 @@ def _report(args: argparse.Namespace) -> Output:
         n_resamples=args.n_resamples,
         rng=args.seed,
         title=f"Evaluation of {args.file}",
+        bins=args.bins,
+        max_distinct=args.max_distinct,
     )
     return Output(
         rep.render(args.format, digits=args.digits),
@@ -861,6 +877,8 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
         n_resamples=args.n_resamples,
         rng=args.seed,
         title=f"Evaluation of {args.file} (counted by DuckDB)",
+        bins=args.bins,
+        max_distinct=args.max_distinct,
     )
 
     def draw(fig: Any) -> None:

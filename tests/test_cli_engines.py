@@ -140,3 +140,26 @@ def test_plot_needs_groups(dataset, tmp_path):
     )
     assert status == 0, err
     assert (tmp_path / "g.png").stat().st_size > 0
+
+
+def test_cli_bins_print_the_range(dataset):
+    status, out, err = invoke(
+        "report",
+        dataset,
+        "--truth",
+        "y",
+        "--score",
+        "s",
+        "--metric",
+        "roc_auc",
+        "--bins",
+        "20",
+        "--ci",
+        "none",
+    )
+    assert status == 0, err
+    assert "scores in 20 equal-width bins (ties inside a bin): the unbinned value lies in [" in out
+    assert_one_line_error(
+        *invoke("report", dataset, "--truth", "y", "--score", "s", "--bins", "1"),
+        starts="`bins` must be an integer >= 2",
+    )
