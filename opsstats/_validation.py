@@ -84,6 +84,8 @@ MAX_DEPTH = 12
 MAX_CURVE_POINTS = 2**MAX_DEPTH + 1
 #: Points of a standardized curve, of a plotted curve or OPS function, histogram bins.
 MAX_GRID_POINTS = 1_000
+#: Score bins of a binned curve (evaluate(bins=)): a curve of this many points is cheap.
+MAX_BINS = 1_000_000
 #: Digits of printed numbers (a float64 carries 17 significant digits).
 MAX_DIGITS = 17
 

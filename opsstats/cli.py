@@ -245,6 +245,64 @@ class _InterruptNote:
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def is_dataset(path: str) -> bool:
+    """A directory or a glob pattern (``*``, ``?``, ``[``): read through DuckDB."""
+    return any(c in path for c in "*?[") or Path(path).is_dir()
+
+
+def read_relation(path: str) -> Any:
+    """A DuckDB relation over a Parquet or CSV file, a directory of Parquet files (read
+    recursively) or a glob of either: nothing is read until a query runs, and queries
+    stream, so memory does not grow with the number of rows."""
+    try:
+        import duckdb
+    except ImportError:
+        raise CommandError("--engine duckdb needs DuckDB: pip install 'opsstats[duckdb]'") from None
+    p = Path(path)
+    if p.is_dir():
+        if next(p.rglob("*.parquet"), None) is None:
+            raise CommandError(
+                f"{path} is a directory without Parquet files; give a CSV or Parquet file, "
+                "or a directory or glob of Parquet files"
+            )
+        pattern, kind = str(p / "**" / "*.parquet"), "parquet"
+    else:
+        name = path.lower()
+        if not any(c in path for c in "*?[") and not p.exists():
+            raise CommandError(f"no such file: {path}")
+        if name.endswith(_PARQUET_SUFFIXES):
+            pattern, kind = path, "parquet"
+        elif name.endswith(_CSV_SUFFIXES):
+            pattern, kind = path, "csv"
+        else:
+            raise CommandError(f"{path}: unsupported file type; use .csv, .tsv or .parquet")
+    reader = "read_parquet" if kind == "parquet" else "read_csv"
+    try:
+        relation = duckdb.connect().sql(f"SELECT * FROM {reader}(?)", params=[pattern])
+        _duplicates(relation.columns, path)
+        return relation
+    except CommandError:
+        raise
+    except Exception as exc:  # DuckDB's IO and parser errors
+        raise CommandError(f"cannot read {path}: {one_line(exc) or type(exc).__name__}") from None
+
+
+def _relation_pos_label(relation: Any, column: str, text: str | None) -> Any:
+    """:func:`parse_pos_label` from the column's DuckDB type (no rows are read)."""
+    if text is None or column not in relation.columns:
+        return text
+    kind = str(relation.types[relation.columns.index(column)]).upper()
+    if kind == "BOOLEAN":
+        sample = pd.DataFrame({column: pd.Series([True], dtype=bool)})
+    elif kind in ("DOUBLE", "FLOAT", "REAL") or kind.startswith("DECIMAL"):
+        sample = pd.DataFrame({column: [0.0]})
+    elif "INT" in kind:
+        sample = pd.DataFrame({column: [0]})
+    else:
+        return text
+    return parse_pos_label(sample, column, text)
+
+
 def _reading_error(exc: Exception, path: str) -> NoReturn:
     if isinstance(exc, CommandError):
         raise exc
@@ -729,6 +787,28 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"draws per interval, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default 1000)",
     )
     rep.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+    rep.add_argument(
+        "--engine",
+        choices=("pandas", "duckdb"),
+        default=None,
+        help="how the file is read: pandas (the default for one file) reads it into "
+        "memory; duckdb (the default for a directory or a glob of Parquet or CSV files) "
+        "counts in DuckDB and brings only the count tables into memory",
+    )
+    rep.add_argument(
+        "--bins",
+        type=whole_number,
+        metavar="K",
+        help="curves from K equal-width score bins (counted by the engine); each curve "
+        "row then states the range of the unbinned value",
+    )
+    rep.add_argument(
+        "--max-distinct",
+        type=whole_number,
+        metavar="M",
+        help="bin (into --bins bins, default 1000) only when a group has more than M "
+        "distinct scores",
+    )
     add_output_options(rep)
     rep.set_defaults(run=_report)
 
@@ -748,6 +828,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _report(args: argparse.Namespace) -> Output:
+    if args.engine == "duckdb" or (args.engine is None and is_dataset(args.file)):
+        return _report_in_duckdb(args)
     data = read_table(args.file)
     check_columns(
         data,
@@ -768,11 +850,46 @@ def _report(args: argparse.Namespace) -> Output:
         n_resamples=args.n_resamples,
         rng=args.seed,
         title=f"Evaluation of {args.file}",
+        bins=args.bins,
+        max_distinct=args.max_distinct,
     )
     return Output(
         rep.render(args.format, digits=args.digits),
         lambda fig: draw_report(fig, rep, data),
     )
+
+
+def _report_in_duckdb(args: argparse.Namespace) -> Output:
+    """``report`` with the counting done by DuckDB (opsstats/frames.py): the rows never
+    come into Python, so memory does not grow with their number."""
+    relation = read_relation(args.file)
+    rep = report(
+        relation,
+        truth=args.truth,
+        score=args.score,
+        pred=args.pred,
+        threshold=args.threshold,
+        metrics=args.metric,
+        by=args.group,
+        pos_label=_relation_pos_label(relation, args.truth, args.pos_label),
+        ci=None if args.ci == "none" else args.ci,
+        confidence_level=args.confidence_level,
+        n_resamples=args.n_resamples,
+        rng=args.seed,
+        title=f"Evaluation of {args.file} (counted by DuckDB)",
+        bins=args.bins,
+        max_distinct=args.max_distinct,
+    )
+
+    def draw(fig: Any) -> None:
+        if not rep.by:
+            raise CommandError(
+                "--plot with --engine duckdb draws the forest plot of groups (give --group); "
+                "a curve needs the rows: use --engine pandas"
+            )
+        draw_report(fig, rep, pd.DataFrame())
+
+    return Output(rep.render(args.format, digits=args.digits), draw)
 
 
 def _example(args: argparse.Namespace) -> Output:

@@ -57,6 +57,9 @@ class CountTables:
         when scores were asked for.
     pos_label : object
         The positive class, as the pandas path infers it.
+    bins : int or None
+        The number of equal-width score bins when ``scores`` counts bins (their numbers
+        stand for the scores), None when it counts distinct scores.
     """
 
     keys: list[tuple]
@@ -64,6 +67,7 @@ class CountTables:
     class_counts: np.ndarray
     scores: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None
     pos_label: Any
+    bins: int | None = None
 
 
 def _lazy(data: Any) -> Any:
@@ -142,6 +146,8 @@ def count_tables(
     by: Sequence[str] = (),
     pos_label: Any = None,
     curves: bool = False,
+    bins: int | None = None,
+    max_distinct: int | None = None,
 ) -> CountTables:
     """The count tables of :func:`opsstats.evaluate`, computed by the frame's engine.
 
@@ -154,6 +160,12 @@ def count_tables(
         ``score >= threshold``).
     curves : bool
         Also count positives and negatives per group and distinct score.
+    bins : int, optional
+        Count per score bin instead: ``bins`` equal-width bins between the smallest and
+        the largest score, computed by the engine (`docs/method.md#binned-curves`).
+    max_distinct : int, optional
+        Bin (into ``bins`` bins, default 1,000) only when some group has more distinct
+        scores than this.
 
     Returns
     -------
@@ -207,13 +219,42 @@ def count_tables(
     if not labelled:
         cells[:] = 0
     class_counts = np.bincount(2 * codes + (~positive), weights=n, minlength=2 * g).astype(np.int64)
-    per_score = None
+    per_score, n_bins = None, None
     if curves and score is not None:
+        if max_distinct is not None:
+            distinct = _collect(
+                marked.group_by(by or [_POS], drop_null_keys=False).agg(
+                    nw.col(score).n_unique().alias(_N)
+                )
+            )[_N].max()
+            if int(distinct) > max_distinct:
+                n_bins = bins or DEFAULT_BINS
+        elif bins is not None:
+            n_bins = bins
+        column = score
+        if n_bins is not None:
+            marked, column = _binned(marked, score, n_bins), _BIN
         tab = _collect(
-            marked.group_by([*by, score, _POS], drop_null_keys=False).agg(nw.len().alias(_N))
+            marked.group_by([*by, column, _POS], drop_null_keys=False).agg(nw.len().alias(_N))
         )
-        per_score = _per_score(tab, by, keys, score)
-    return CountTables(keys, cells, class_counts.reshape(g, 2), per_score, pos)
+        per_score = _per_score(tab, by, keys, column)
+    return CountTables(keys, cells, class_counts.reshape(g, 2), per_score, pos, n_bins)
+
+
+DEFAULT_BINS = 1000
+_BIN = "__opsstats_bin"
+
+
+def _binned(lf: Any, score: str, bins: int) -> Any:
+    """The frame with each row's bin number (0 to bins - 1): equal-width bins between
+    the smallest and the largest score, computed by the engine."""
+    ends = _collect(lf.select(nw.col(score).min().alias("lo"), nw.col(score).max().alias("hi")))
+    lo, hi = float(ends["lo"].iloc[0]), float(ends["hi"].iloc[0])
+    width = (hi - lo) / bins if hi > lo else 1.0
+    position = ((nw.col(score).cast(nw.Float64) - lo) / width).floor()
+    return lf.with_columns(
+        nw.when(position >= bins).then(bins - 1).otherwise(position).cast(nw.Int64).alias(_BIN)
+    )
 
 
 def _keys(tab: pd.DataFrame, by: list[str]) -> tuple[list[tuple], np.ndarray]:

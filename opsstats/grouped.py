@@ -16,14 +16,18 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from ._labels import positive_mask
 from ._validation import (
+    MAX_BINS,
+    MAX_COUNT,
     check_1d,
     check_choice,
     check_confidence_level,
     check_resamples,
     check_scores,
+    check_size,
     check_threshold,
     describe,
     threshold_for,
@@ -435,6 +439,8 @@ def evaluate(
     point_reference: Any = None,
     curve_reference: Any = None,
     rng: Any = None,
+    bins: int | None = None,
+    max_distinct: int | None = None,
 ) -> pd.DataFrame:
     """Evaluate a classifier on every group of a data frame: metrics, OPS and intervals.
 
@@ -488,6 +494,13 @@ def evaluate(
         Seeds every group's draws: one integer is drawn from it, and each group's
         generator is derived from that integer and the group's key, so that a group's
         intervals do not depend on the other groups nor on the other metrics.
+    bins : int, optional
+        Curves from ``bins`` equal-width score bins counted by the engine instead of
+        from every distinct score; each curve row's ``method`` then gives the exact
+        range of the unbinned value (`docs/method.md#binned-curves`).
+    max_distinct : int, optional
+        Bin (into ``bins`` bins, default 1,000) only when some group has more distinct
+        scores than this.
 
     Returns
     -------
@@ -578,7 +591,12 @@ def evaluate(
         "curve_reference": curve_reference,
         "root": root,
     }
-    if not native:  # the engine counts; only the count tables come here
+    if bins is not None:
+        bins = check_size("bins", bins, minimum=2, maximum=MAX_BINS)
+    if max_distinct is not None:
+        max_distinct = check_size("max_distinct", max_distinct, minimum=1, maximum=MAX_COUNT)
+    if not native or bins is not None or max_distinct is not None:
+        # the engine counts (pandas too, when binning); only the count tables come here
         tables = count_tables(
             data,
             truth=truth,
@@ -588,6 +606,8 @@ def evaluate(
             by=by_cols,
             pos_label=pos_label,
             curves=any(sp.kind == "curve" for sp in specs),
+            bins=bins,
+            max_distinct=max_distinct,
         )
         return _evaluate_tables(tables, specs, by_cols, labelled, **options)
 
@@ -754,11 +774,75 @@ def _evaluate_tables(
         unit = evaluate_unit(
             specs, cm=cm, curve=curve, key=key, class_counts=(positives, negatives), **options
         )
+        if tables.bins is not None and tables.scores is not None and curve is not None:
+            _note_bin_bounds(unit, specs, tables.scores[g], tables.bins, options)
         rows.extend({**dict(zip(by_cols, key, strict=True)), **r} for r in unit)
     out = pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
     out.attrs["confusion_matrices"] = confusion
     _warn_undefined(out, by_cols)
     return out
+
+
+def bin_bounds(
+    quantity: Any, scores: np.ndarray, positives: np.ndarray, negatives: np.ndarray
+) -> tuple[float, float]:
+    """The range of the ROC AUC or the PR AUC (step rule) over every order of the rows
+    inside each score bin, which holds the value of the unbinned scores
+    (`docs/method.md#binned-curves`); NaN for other quantities (no bound derived).
+
+    ROC AUC: the binned AUC counts each pair inside a bin as one half; the unbinned
+    pair counts 0, 1/2 or 1, so the range is the binned AUC +- sum_b p_b n_b / (2 P N).
+    PR AUC (average precision): highest with each bin's positives tied above its
+    negatives, lowest with its negatives above its positives, these one by one:
+    sum over the bin's k = 1..p_b of (a + k) / (c + k) = p_b - (c - a) (psi(c + p_b + 1)
+    - psi(c + 1)), with a the true positives above the bin and c the rows above it plus
+    the bin's negatives.
+    """
+    order = np.argsort(-np.asarray(scores, dtype=float), kind="stable")
+    s = np.asarray(scores, dtype=float)[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(s)) + 1]
+    p = np.add.reduceat(np.asarray(positives, dtype=float)[order], starts)
+    n = np.add.reduceat(np.asarray(negatives, dtype=float)[order], starts)
+    big_p, big_n = p.sum(), n.sum()
+    tp0 = np.r_[0.0, np.cumsum(p)[:-1]]  # true and false positives above each bin
+    fp0 = np.r_[0.0, np.cumsum(n)[:-1]]
+    name = getattr(quantity, "name", "")
+    if name == "roc_auc":
+        # pairs (positive, negative) with the positive's bin above, and half the ties
+        auc = float(np.sum(p * (big_n - fp0 - n)) + 0.5 * np.sum(p * n)) / (big_p * big_n)
+        half = float(np.sum(p * n) / (2 * big_p * big_n))
+        return auc - half, auc + half
+    if name == "pr_auc" and getattr(quantity, "rule", "") == "step":
+        above = tp0 + fp0 + p  # 0 only for a bin without positives on top: no term
+        share = np.divide(tp0 + p, above, out=np.zeros_like(above), where=above > 0)
+        high = float(np.sum(p * share) / big_p)
+        c = tp0 + fp0 + n
+        low_terms = p - (c - tp0) * (special.digamma(c + p + 1) - special.digamma(c + 1))
+        return float(np.sum(low_terms) / big_p), high
+    return np.nan, np.nan
+
+
+def _note_bin_bounds(
+    unit: list[dict[str, Any]],
+    specs: list[MetricSpec],
+    counts: tuple[np.ndarray, np.ndarray, np.ndarray],
+    bins: int,
+    options: dict[str, Any],
+) -> None:
+    """Say in each curve row's method that the curve was binned, with the range."""
+    ref = _check_reference(options["curve_reference"], "curve", "a curve quantity")
+    for row, spec in zip(unit, specs, strict=True):
+        if spec.kind != "curve" or np.isnan(row["value"]):
+            continue
+        lo, hi = bin_bounds(ref._quantity(spec.name, spec.at, None, {}), *counts)
+        where = (
+            f"the unbinned value lies in [{lo:.6g}, {hi:.6g}]"
+            if np.isfinite(lo)
+            else "no bound on the unbinned value is derived for this quantity"
+        )
+        row["method"] = (
+            f"{row['method']}; scores in {bins} equal-width bins (ties inside a bin): {where}"
+        )
 
 
 def _point_options(options: dict[str, Any]) -> dict[str, Any]:

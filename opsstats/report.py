@@ -296,6 +296,8 @@ def report(
     curve_reference: Any = None,
     rng: Any = 0,
     title: str | None = None,
+    bins: int | None = None,
+    max_distinct: int | None = None,
 ) -> EvaluationReport:
     """Evaluate a classifier on a data frame and return an :class:`EvaluationReport`.
 
@@ -339,6 +341,8 @@ def report(
         point_reference=point_reference,
         curve_reference=curve_reference,
         rng=rng,
+        bins=bins,
+        max_distinct=max_distinct,
     )
     by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
     if title is None:

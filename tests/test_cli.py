@@ -227,7 +227,10 @@ def test_help_and_usage_errors_return_their_status_from_main():
 
 ERRORS = [  # (command with {folder}, the start of its one-line error)
     ("report {folder}/missing.csv --truth y --pred pred", "no such file: {folder}/missing.csv"),
-    ("report {folder} --truth y --pred pred", "{folder} is a directory, not a CSV or Parquet file"),
+    (  # a directory is a Parquet dataset for DuckDB (tests/test_cli_engines.py), not pandas
+        "report {folder} --truth y --pred pred --engine pandas",
+        "{folder} is a directory, not a CSV or Parquet file",
+    ),
     (
         "report {folder}/empty.csv --truth y --pred pred",
         "cannot read {folder}/empty.csv: No columns to parse from file",
