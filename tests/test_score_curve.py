@@ -30,7 +30,7 @@ from sklearn import metrics as skm
 
 from opsstats import ConfusionMatrix, UndefinedMetricWarning
 from opsstats.curves import DEFAULT_RULE, ScoreCurve
-from opsstats.curves._counting import sorted_with_weights, weighted_blocks
+from opsstats.curves._counting import class_sorted, weighted_blocks
 from opsstats.curves._geometry import curve_area, parse_area, parse_at, value_at
 
 TOL = 1e-12
@@ -680,29 +680,26 @@ class TestErrors:
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
 def test_weighted_counts_by_one_sort_match_argsort_and_sklearn(dtype):
-    # the weighted path sorts (score, weight) pairs as complex numbers for float
-    # scores (curves/_counting.py sorted_with_weights); the argsort of each class and
-    # scikit-learn's roc_curve must give the same curve, ties and all
+    # float scores are sorted with their signed weights as complex numbers
+    # (curves/_counting.py weighted_blocks), integer ones by an argsort per class
+    # (class_sorted): both must give each score's weight per class, ties and all, and
+    # the curve scikit-learn's roc_curve gives
     rng = np.random.default_rng(11)
     n = 20_000
     y = (rng.random(n) < 0.3).astype(int)
     s = np.round(rng.normal(y * 1.0, 1.0) * 20).astype(dtype)  # many ties
     w = rng.exponential(1.0, n)
-    w[::7] = 0.0  # zero weights are dropped
+    w[::7] = 0.0  # zero weights (of either class)
     w[::11] = 2.0  # equal weights inside tie blocks
-    ss, ws = sorted_with_weights(s, w)
-    assert ss.dtype == s.dtype
-    assert np.all(ss[1:] >= ss[:-1])
-    o = np.argsort(s, kind="stable")
-    np.testing.assert_array_equal(ss, s[o])
-    for v in np.unique(s)[:50]:  # each score keeps exactly its own weights
-        np.testing.assert_array_equal(np.sort(ws[ss == v]), np.sort(w[s == v]))
     thr, wpos, wneg = weighted_blocks(s, y == 1, w)
-    want_thr = np.unique(s)[::-1]
-    np.testing.assert_array_equal(thr, want_thr)
+    assert thr.dtype == s.dtype
+    np.testing.assert_array_equal(thr, np.unique(s)[::-1])
     for got, cls in ((wpos, 1), (wneg, 0)):  # per score and class, summed by pandas
         want = pd.Series(w * (y == cls)).groupby(s).sum().sort_index(ascending=False)
         np.testing.assert_allclose(got, want.to_numpy(), rtol=1e-12, atol=0)
+    desc, positive, weight = class_sorted(s, y == 1, w)
+    np.testing.assert_array_equal(desc, np.sort(s)[::-1])
+    assert positive.sum() == (y == 1).sum() and weight.sum() == pytest.approx(w.sum())
     keep = w > 0
     curve = ScoreCurve.from_scores(y, s, sample_weight=w)
     fpr, tpr, thresholds = skm.roc_curve(
