@@ -8,6 +8,7 @@ test set's prevalence (Zhao, Bui, Yu and Dzieciolowski).
 from . import curves, metrics, reference
 from ._citation import cite
 from ._version import __version__
+from .comparison import ComparisonResult, compare, compare_test_sets
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
 from .exceptions import SmallCountWarning, UndefinedMetricWarning
@@ -29,6 +30,9 @@ __all__ = [
     "ScoreCurve",
     "MultiLabel",
     "evaluate",
+    "compare",
+    "compare_test_sets",
+    "ComparisonResult",
     "cite",
     "Uniform",
     "BetaErrors",

@@ -44,6 +44,8 @@ import pandas as pd
 from . import plotting
 from ._summary import printable
 from ._validation import MAX_DIGITS
+from .comparison import METHODS as COMPARE_METHODS
+from .comparison import ComparisonResult, ComparisonTable, compare, compare_test_sets
 from .curves.score_curve import ScoreCurve
 from .examples import affairs_example
 from .exceptions import UndefinedMetricWarning
@@ -730,6 +732,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_output_options(rep)
     rep.set_defaults(run=_report)
 
+    add_compare_parser(sub)
+
     ex = sub.add_parser("example", help="the full report on the bundled affairs data")
     ex.add_argument(
         "--threshold",
@@ -814,6 +818,148 @@ def draw_report(fig: Any, rep: EvaluationReport, data: pd.DataFrame) -> None:
     plotting.plot_unit_square(
         first["metric"], first["value"], first["prevalence"], ax=fig.subplots()
     )
+
+
+# ---------------------------------------------------------------------------------------
+# opsstats compare
+
+
+def add_compare_parser(sub: Any) -> None:
+    """``opsstats compare FILE --truth COL (--score COL --score COL ... | --pred COL ...)``,
+    or one ``--score``/``--pred`` with ``--between COL`` for independent test sets."""
+    cmp = sub.add_parser(
+        "compare",
+        help="compare classifiers on the same rows, or test sets (--between)",
+    )
+    cmp.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
+    cmp.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
+    what = cmp.add_mutually_exclusive_group(required=True)
+    what.add_argument(
+        "--score",
+        action="append",
+        metavar="COL",
+        help="column of a classifier's scores (repeat for each classifier)",
+    )
+    what.add_argument(
+        "--pred",
+        action="append",
+        metavar="COL",
+        help="column of a classifier's predicted labels (repeat for each classifier)",
+    )
+    cmp.add_argument(
+        "--between",
+        metavar="COL",
+        help="compare the test sets this column defines (e.g. a month), one --score or "
+        "--pred, independent (unpaired) comparisons",
+    )
+    cmp.add_argument(
+        "--metric",
+        metavar="NAME",
+        help="what to compare (default roc_auc with --score, f1 with --pred)",
+    )
+    cmp.add_argument("--ops", action="store_true", help="compare the OPS of the metric")
+    cmp.add_argument(
+        "--method",
+        choices=COMPARE_METHODS,
+        default="auto",
+        help="default auto: DeLong for the ROC AUC, the paired bootstrap for other curve "
+        "quantities, the Dirichlet posterior for confusion-matrix metrics",
+    )
+    cmp.add_argument("--alternative", choices=("two-sided", "greater", "less"), default="two-sided")
+    cmp.add_argument(
+        "--rope",
+        nargs=2,
+        type=finite_float,
+        metavar=("LOW", "HIGH"),
+        help="region of practical equivalence of the difference (Dirichlet method)",
+    )
+    cmp.add_argument("--adjust", choices=("holm", "bonferroni"), default="holm")
+    cmp.add_argument("--pos-label", metavar="LABEL", help="the positive class of --truth")
+    cmp.add_argument(
+        "--confidence-level", type=open_unit_float, default=0.95, help="(default 0.95)"
+    )
+    cmp.add_argument(
+        "--n-resamples",
+        type=resample_count,
+        default=2000,
+        help=f"draws, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default 2000)",
+    )
+    cmp.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+    add_output_options(cmp)
+    cmp.set_defaults(run=_compare)
+
+
+def _compare(args: argparse.Namespace) -> Output:
+    data = read_table(args.file)
+    columns = args.score or args.pred
+    check_columns(
+        data,
+        args.file,
+        {
+            "--truth": args.truth,
+            "--score": args.score,
+            "--pred": args.pred,
+            "--between": args.between,
+        },
+        complete=("--truth", "--score", "--pred", "--between"),
+    )
+    option = "--score" if args.score else "--pred"
+    if len(set(columns)) < len(columns):
+        raise CommandError(f"{option}: a column is named twice")
+    metric = args.metric or ("roc_auc" if args.score else "f1")
+    pos_label = parse_pos_label(data, args.truth, args.pos_label)
+    common: dict[str, Any] = {
+        "metric": metric,
+        "ops": args.ops,
+        "method": args.method,
+        "alternative": args.alternative,
+        "confidence_level": args.confidence_level,
+        "n_resamples": args.n_resamples,
+        "rope": args.rope,
+        "adjust": args.adjust,
+        "pos_label": pos_label,
+        "rng": args.seed,
+    }
+    if args.between is not None:
+        if len(columns) != 1:
+            raise CommandError(f"--between compares test sets: give one {option}")
+        groups = {
+            str(k): (g[args.truth].to_numpy(), g[columns[0]].to_numpy())
+            for k, g in data.groupby(args.between, sort=True)
+        }
+        if len(groups) < 2:
+            raise CommandError(
+                f"--between {args.between!r} has {len(groups)} value(s); 2 or more needed"
+            )
+        result = compare_test_sets(groups, **common)
+    else:
+        if len(columns) < 2:
+            raise CommandError(f"give {option} at least twice (the classifiers to compare)")
+        arrays = {c: data[c].to_numpy() for c in columns}
+        y = data[args.truth].to_numpy()
+        if args.score:
+            result = compare(y, arrays, **common)
+        else:
+            result = compare(y, y_pred=arrays, **common)
+    return Output(
+        render_comparison(result, args.format, args.digits),
+        lambda fig: result.plot(ax=fig.subplots()),
+    )
+
+
+def render_comparison(result: ComparisonResult | ComparisonTable, fmt: str, digits: int) -> str:
+    """The comparison as text (R's printed test, or the table of pairs), CSV, JSON or
+    HTML."""
+    if fmt == "text":
+        if isinstance(result, ComparisonResult):
+            return result.to_string(digits)
+        return result.summary(digits).as_text()
+    if fmt == "html":
+        return result.summary(digits).as_html()
+    frame = result.to_frame()
+    if fmt == "csv":
+        return frame.to_csv(index=False, quoting=1)
+    return frame.to_json(orient="records", indent=2)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

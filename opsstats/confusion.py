@@ -22,6 +22,7 @@ from ._validation import (
 )
 from .exceptions import UndefinedMetricWarning
 from .metrics import BoundMetric, Metric, available_metrics, get_metric, resolve_metric
+from .metrics._zero_division import check_zero_division, undefined
 
 __all__ = ["ConfusionMatrix"]
 
@@ -274,13 +275,19 @@ class ConfusionMatrix:
             return float(bound(*self.rates()))
 
     # ------------------------------------------------------------------ metrics
-    def metric(self, name: str | Metric | BoundMetric, **params: Any) -> float:
+    def metric(
+        self, name: str | Metric | BoundMetric, *, zero_division: Any = "warn", **params: Any
+    ) -> float:
         """The value of a registered metric.
 
         Parameters
         ----------
         name : str
             A metric name or alias (see :func:`opsstats.metrics.available_metrics`).
+        zero_division : {"warn", 0, 1, numpy.nan}, default "warn"
+            Where the metric is 0/0: ``"warn"`` returns NaN with an
+            :class:`~opsstats.exceptions.UndefinedMetricWarning`; a number returns it
+            without a warning (scikit-learn's ``zero_division``).
         **params
             The metric's parameters, e.g. ``beta=2`` for ``"fbeta"``.
 
@@ -288,18 +295,22 @@ class ConfusionMatrix:
         -------
         float
             NaN, with an :class:`~opsstats.exceptions.UndefinedMetricWarning`, where
-            the metric is 0/0 for these counts.
+            the metric is 0/0 for these counts (unless ``zero_division`` says otherwise).
+
+        Examples
+        --------
+        >>> ConfusionMatrix(tp=0, fp=0, fn=3, tn=7).metric("precision", zero_division=0)
+        0.0
         """
+        zd = check_zero_division(zero_division)
         bound = resolve_metric(name, **params)
-        value = self._evaluate(bound)
-        if np.isnan(value):
-            warnings.warn(
-                f"{bound.label} is undefined (0/0: {bound.metric.undefined}) for "
-                f"{self!r}; returning NaN.",
-                UndefinedMetricWarning,
-                stacklevel=2,
-            )
-        return value
+        return undefined(
+            self._evaluate(bound),
+            zd,
+            f"{bound.label} is undefined (0/0: {bound.metric.undefined}) for "
+            f"{self!r}; returning NaN.",
+            stacklevel=2,
+        )
 
     def metrics(self) -> pd.Series:
         """Every registered metric (parameters at their defaults), as a Series.

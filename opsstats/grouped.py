@@ -32,6 +32,7 @@ from .confusion import ConfusionMatrix
 from .curves._geometry import CURVES, parse_area, parse_at
 from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
+from .frames import CountTables, count_tables, is_frame
 from .metrics import get_metric
 from .ops import _check_reference, confusion_matrix_ops, curve_ops, default_reference
 from .reference.dbt import DirectedBinaryTree
@@ -197,12 +198,14 @@ def evaluate_unit(
     root: int = 0,
     key: tuple = (),
     truth: np.ndarray | None = None,
+    class_counts: tuple[int, int] | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of the tidy table for one unit (a group, a label, a test set).
 
     Confusion-matrix metrics need ``cm``; curve quantities need ``curve``. Every
     quantity that cannot be computed gets a row with NaN and the reason; ``truth`` (the
-    unit's true labels) gives n and the prevalence when there is neither.
+    unit's true labels), or ``class_counts`` (its positives and negatives), gives n and
+    the prevalence when there is neither.
 
     Intervals: every confusion-matrix metric of the unit takes its value interval and
     its OPS interval from one set of draws of the unit's confusion matrix, the OPS
@@ -217,6 +220,9 @@ def evaluate_unit(
         n, pi = source.n, float(source.prevalence)
     elif truth is not None and truth.size:
         n, pi = int(truth.size), float(np.mean(truth))
+    elif class_counts is not None and class_counts[0] + class_counts[1]:
+        n = int(class_counts[0] + class_counts[1])
+        pi = class_counts[0] / n
     else:
         n, pi = np.nan, np.nan
     one_class = not np.isnan(pi) and not 0 < pi < 1
@@ -510,8 +516,12 @@ def evaluate(
     >>> bool(((out["ops_ci_low"] <= out["ops"]) & (out["ops"] <= out["ops_ci_high"])).all())
     True
     """
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"`data` must be a pandas DataFrame; got {describe(data)}.")
+    native = isinstance(data, pd.DataFrame)
+    if not native and not is_frame(data):
+        raise TypeError(
+            "`data` must be a data frame (pandas, polars, pyarrow, DuckDB, PySpark or Dask); "
+            f"got {describe(data)}."
+        )
     by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
     for arg, col in [
         ("truth", truth),
@@ -523,7 +533,7 @@ def evaluate(
             continue
         if not isinstance(col, str | int) or isinstance(col, bool):
             raise TypeError(f"`{arg}` must be a column name; got {describe(col)}.")
-        if col not in data.columns:
+        if native and col not in data.columns:
             shown = ", ".join(map(str, list(data.columns)[:20]))
             more = f", ... ({len(data.columns)} in all)" if len(data.columns) > 20 else ""
             raise ValueError(
@@ -558,6 +568,28 @@ def evaluate(
             + ", ".join(s.label for s in specs if s.kind == "curve")
             + ") need `score`."
         )
+
+    options = {
+        "ci": ci,
+        "curve_ci": curve_ci,
+        "confidence_level": confidence_level,
+        "n_resamples": n_resamples,
+        "point_reference": point_reference,
+        "curve_reference": curve_reference,
+        "root": root,
+    }
+    if not native:  # the engine counts; only the count tables come here
+        tables = count_tables(
+            data,
+            truth=truth,
+            score=score,
+            pred=pred,
+            threshold=threshold,
+            by=by_cols,
+            pos_label=pos_label,
+            curves=any(sp.kind == "curve" for sp in specs),
+        )
+        return _evaluate_tables(tables, specs, by_cols, labelled, **options)
 
     # positions, not labels, locate a group's rows: any index (repeated labels too) works
     frame = data[
@@ -602,13 +634,7 @@ def evaluate(
         if curve_reference is None:
             curve_reference = _default_curve_reference(pis)
         if hasattr(curve_reference, "precompute"):
-            curve_reference.precompute(
-                [
-                    parse_area(sp.name) if sp.at is None else parse_at(sp.name, sp.at)
-                    for sp in curve_specs
-                ],
-                pis,
-            )
+            _precompute(curve_reference, curve_specs, np.asarray(pis))
     rows: list[dict[str, Any]] = []
     confusion: dict[tuple, ConfusionMatrix] = {}
     if (
@@ -676,6 +702,76 @@ def evaluate(
     return out
 
 
+def _precompute(reference: Any, curve_specs: list[MetricSpec], pis: np.ndarray) -> None:
+    """One pass over a curve reference for every group's prevalence (where it can)."""
+    if hasattr(reference, "precompute"):
+        reference.precompute(
+            [
+                parse_area(sp.name) if sp.at is None else parse_at(sp.name, sp.at)
+                for sp in curve_specs
+            ],
+            [p for p in pis if 0 < p < 1],
+        )
+
+
+def _evaluate_tables(
+    tables: CountTables,
+    specs: list[MetricSpec],
+    by_cols: list[str],
+    labelled: bool,
+    **options: Any,
+) -> pd.DataFrame:
+    """:func:`evaluate` from count tables (:func:`opsstats.frames.count_tables`): the
+    same rows as from the rows themselves, each group's confusion matrix from its cells
+    and its curve from :meth:`ScoreCurve.from_counts`."""
+    keys, cells, classes = tables.keys, tables.cells, tables.class_counts
+    curve_specs = [sp for sp in specs if sp.kind == "curve"]
+    if curve_specs:
+        pis = classes[:, 0] / classes.sum(axis=1)
+        if options["curve_reference"] is None:
+            options["curve_reference"] = _default_curve_reference([p for p in pis if 0 < p < 1])
+        _precompute(options["curve_reference"], curve_specs, pis)
+    confusion: dict[tuple, ConfusionMatrix] = {}
+    if (
+        by_cols
+        and labelled
+        and not curve_specs
+        and covered([sp.name for sp in specs], options["ci"], options["point_reference"])
+    ):
+        out = _count_rows(keys, cells, specs, confusion, by_cols, **_point_options(options))
+        _warn_undefined(out, by_cols)
+        out.attrs["confusion_matrices"] = confusion
+        return out
+    rows: list[dict[str, Any]] = []
+    for g, key in enumerate(keys):
+        cm = curve = None
+        positives, negatives = (int(c) for c in classes[g])
+        if labelled:
+            tp, fp, fn, tn = (int(c) for c in cells[g])
+            cm = confusion[key] = ConfusionMatrix(tp=tp, fp=fp, fn=fn, tn=tn)
+        if tables.scores is not None and curve_specs and positives and negatives:
+            curve = ScoreCurve.from_counts(*tables.scores[g])
+        unit = evaluate_unit(
+            specs, cm=cm, curve=curve, key=key, class_counts=(positives, negatives), **options
+        )
+        rows.extend({**dict(zip(by_cols, key, strict=True)), **r} for r in unit)
+    out = pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
+    out.attrs["confusion_matrices"] = confusion
+    _warn_undefined(out, by_cols)
+    return out
+
+
+def _point_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options of :func:`_count_rows` from those of :func:`evaluate_unit`."""
+    return {
+        "ci": options["ci"],
+        "confidence_level": options["confidence_level"],
+        "n_resamples": options["n_resamples"],
+        "reference": options["point_reference"],
+        "root": options["root"],
+    }
+
+
 #: The step in logit(prevalence) of the grid on which the default curve reference
 #: interpolates curve areas when there are many distinct prevalences
 #: (docs/method.md#prevalence-grid).
@@ -700,15 +796,27 @@ def _array_rows(
     by_cols: list[str],
     **options: Any,
 ) -> pd.DataFrame:
-    """The rows :func:`evaluate_unit` gives each group, from the groups' counts (one
-    ``np.bincount`` over (group, cell)) through
-    :func:`~opsstats.uncertainty._cm_groups.group_point_columns`, as columns; the groups
-    it leaves (a class absent, a metric 0/0, ...) go through :func:`evaluate_unit`."""
+    """:func:`_count_rows` of the groups of a pandas groupby: the counts by one
+    ``np.bincount`` over (group, cell)."""
     codes = groups.ngroup().to_numpy()
     keys = [k if isinstance(k, tuple) else (k,) for k in groups.size().index]
     cell = 2 * (~truth).astype(np.int64) + (~predicted)  # tp 0, fp 1, fn 2, tn 3
     counts = np.bincount(4 * codes + np.array([0, 2, 1, 3])[cell], minlength=4 * len(keys))
-    counts = counts.reshape(len(keys), 4)
+    return _count_rows(keys, counts.reshape(len(keys), 4), specs, confusion, by_cols, **options)
+
+
+def _count_rows(
+    keys: list[tuple],
+    counts: np.ndarray,
+    specs: list[MetricSpec],
+    confusion: dict[tuple, ConfusionMatrix],
+    by_cols: list[str],
+    **options: Any,
+) -> pd.DataFrame:
+    """The rows :func:`evaluate_unit` gives each group, from the groups' (G, 4) counts
+    (tp, fp, fn, tn) through
+    :func:`~opsstats.uncertainty._cm_groups.group_point_columns`, as columns; the groups
+    it leaves (a class absent, a metric 0/0, ...) go through :func:`evaluate_unit`."""
     done, columns = group_point_columns(keys, counts, [sp.name for sp in specs], **options)
     for key, c in zip(keys, counts.tolist(), strict=True):
         confusion[key] = ConfusionMatrix(tp=c[0], fp=c[1], fn=c[2], tn=c[3])

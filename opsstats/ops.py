@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import MAX_GRID_POINTS, check_1d, check_choice, check_size, describe
-from .curves._geometry import X_AXES, CurveArea, curve_area, parse_at, value_at
+from .curves._geometry import X_AXES, parse_at
 from .exceptions import UndefinedMetricWarning
 from .reference.base import CurveReference, PointReference, ReferenceDistribution
 from .reference.dbt import DirectedBinaryTree
@@ -135,10 +135,7 @@ def curve_ops(
     quantity = ref._quantity(metric, at, rule, params)
     pi = curve.prevalence
     with np.errstate(divide="ignore", invalid="ignore"):
-        if isinstance(quantity, CurveArea):
-            value = float(curve_area(quantity, pi, curve.alpha, curve.beta))
-        else:
-            value = float(value_at(quantity, pi, curve.alpha, curve.beta))
+        value = float(quantity(pi, curve.alpha, curve.beta))
     if np.isnan(value):
         return _undefined(
             {

@@ -262,9 +262,9 @@ def test_result_says_how_it_was_made(dbt):
             "`metric` must be a curve quantity.*at=.*unknown curve quantity 'f1'",
         ),
         (
-            {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": 0.0}},
+            {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": -0.1}},
             ValueError,
-            r"must be in \(0, 1\]; got 0.0",
+            r"`at\['recall'\]` must be in \[0, 1\]; got -0.1",
         ),
         (
             {"metric": "precision", "value": 0.5, "prevalence": 0.1, "at": {"recall": 1.2}},

@@ -212,7 +212,7 @@ def test_errors(frame, kwargs, exc, match):
 
 
 def test_data_must_be_a_frame():
-    with pytest.raises(TypeError, match="`data` must be a pandas DataFrame; got"):
+    with pytest.raises(TypeError, match=r"`data` must be a data frame \(pandas, polars, .*; got"):
         evaluate({"y": [1, 0]}, truth="y", pred="y")
 
 

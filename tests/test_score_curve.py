@@ -98,8 +98,9 @@ def curve_points(y, s, w=None):
 
 
 def slow_value_at(y, s, w, x_name, u, metric):
-    """Eq. 9 by a walk along the curve: find the first point with x >= u, interpolate the
-    counts linearly in x from the point before, compute the metric from counts."""
+    """Eq. 9 by a walk along the curve: find the first point with x >= u (on the FPR axis
+    the last of the points at u), interpolate the counts linearly in x from the point
+    before, compute the metric from counts."""
     w = np.ones(len(y)) if w is None else w
     P, N = float(np.sum(w * (y == 1))), float(np.sum(w * (y == 0)))
     pts = curve_points(y, s, w)
@@ -110,6 +111,11 @@ def slow_value_at(y, s, w, x_name, u, metric):
     for k, (tp, fp) in enumerate(pts):  # noqa: B007 (k is read after the loop)
         if x_of(tp, fp) >= u:
             break
+    if x_name == "fpr" and x_of(tp, fp) == u:
+        # several points at FPR u: the last (most true positives), as pROC's coords
+        while k + 1 < len(pts) and x_of(*pts[k + 1]) == u:
+            k += 1
+            tp, fp = pts[k]
     if k == 0 or x_of(tp, fp) == u:
         tp_u, fp_u = tp, fp
     else:
@@ -649,8 +655,8 @@ class TestErrors:
             c.value_at("precision", top_k=1.5)
         with pytest.raises(ValueError, match="the key of `at` must be one of"):
             c.value_at("precision", at={"precision": 0.5})
-        with pytest.raises(ValueError, match=r"must be in \(0, 1\]"):
-            c.value_at("precision", at={"recall": 0.0})
+        with pytest.raises(ValueError, match=r"`at\['recall'\]` must be in \[0, 1\]"):
+            c.value_at("precision", at={"recall": -0.01})
         with pytest.raises(ValueError, match=r"unknown metric|not a registered|no metric"):
             c.value_at("precisionn", at={"recall": 0.5})
         w = ScoreCurve.from_scores([0, 1], [0.1, 0.2], sample_weight=[0.5, 0.5])

@@ -30,6 +30,7 @@ _PROVENANCE = re.compile(
         ("coverage.py", "coverage_curve"),
         ("coverage.py", "coverage_curve_replication"),
         ("coverage_shapes.py", "coverage_shapes"),
+        ("compare_size.py", "compare_size"),
     ],
 )
 def test_rendering_the_committed_rows_gives_the_committed_markdown(tmp_path, script, name):

@@ -1,8 +1,12 @@
-"""Curves of a scoring classifier: ROC, precision-recall, lift and gain."""
+"""Curves of a scoring classifier: ROC, precision-recall, lift and gain; the ROC convex
+hull, binormal smoothing and multi-class AUCs."""
 
 from ._geometry import CURVES, DEFAULT_RULE, RULES, CurveArea, OperatingPoint, ideal_auc
+from .hull import calibrate, calibrated_curve, iso_line, optimal_point, roc_hull, skew_ratio
+from .multiclass import multiclass_roc_auc, pairwise_auc
 from .score_curve import TOP_K_TIES, ScoreCurve
 from .score_distribution import KERNELS, aupc, aurc, dm, error_ratio, pui, rui, score_measures
+from .smooth import BinormalSmooth, binormal_smooth
 
 __all__ = [
     "CURVES",
@@ -21,4 +25,14 @@ __all__ = [
     "aupc",
     "error_ratio",
     "score_measures",
+    "multiclass_roc_auc",
+    "pairwise_auc",
+    "roc_hull",
+    "optimal_point",
+    "iso_line",
+    "skew_ratio",
+    "calibrate",
+    "calibrated_curve",
+    "binormal_smooth",
+    "BinormalSmooth",
 ]

@@ -24,6 +24,7 @@ from .._validation import (
     check_scores,
     describe,
 )
+from ._direction import orient
 
 __all__ = [
     "EXACT_INT",
@@ -52,9 +53,16 @@ EXACT_INT = 2.0**53
 
 # ------------------------------------------------------------------ the constructors
 def score_counts(
-    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Thresholds and cumulative TP and FP counts of raw rows (``ScoreCurve.from_scores``).
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    direction: str = "<",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """Thresholds and cumulative TP and FP counts of raw rows (``ScoreCurve.from_scores``),
+    and the direction used (:func:`opsstats.curves._direction.orient`: for ``">"`` the
+    counts are those of the negated scores).
 
     Rows of weight 0 are dropped. Without weights the counts come from
     :func:`unweighted_counts`, already cumulated; with weights from the per-block sums
@@ -72,9 +80,10 @@ def score_counts(
             s, is_pos, w = s[keep], is_pos[keep], w[keep]
             check_both_classes(is_pos, w)
 
+    s, chosen = orient(s, is_pos, direction)
     if w is None:
-        return unweighted_counts(s, is_pos)
-    return cumulate(*weighted_blocks(s, is_pos, w))
+        return (*unweighted_counts(s, is_pos), chosen)
+    return (*cumulate(*weighted_blocks(s, is_pos, w)), chosen)
 
 
 def aggregated_counts(

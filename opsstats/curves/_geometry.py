@@ -28,6 +28,7 @@ import numpy as np
 
 from .._validation import check_choice, check_probability, describe
 from ..metrics import BoundMetric, resolve_metric
+from ._partial import PARTIAL_NAME, PartialArea, parse_partial
 
 __all__ = [
     "CURVES",
@@ -38,6 +39,7 @@ __all__ = [
     "OperatingPoint",
     "curve_xy",
     "x_coordinate",
+    "axis_value",
     "area",
     "ideal_auc",
     "curve_area",
@@ -45,6 +47,10 @@ __all__ = [
     "parse_area",
     "parse_at",
     "resolve_quantity",
+    "Gini",
+    "EqualErrorRate",
+    "SUMMARIES",
+    "CurveQuantity",
 ]
 
 CURVES = ("roc", "pr", "lift", "gain")
@@ -59,15 +65,22 @@ X_AXES = {
     "alpha": "fpr",
     "rate": "rate",
     "q": "rate",
+    "specificity": "specificity",
+    "tnr": "specificity",
 }
 
 
 def x_coordinate(axis: str, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
-    """The x coordinate ``recall``, ``fpr`` or ``rate`` of curve points."""
+    """The x coordinate ``recall``, ``fpr`` or ``rate`` of curve points; for
+    ``specificity`` its negative -(1 - alpha), which increases along the curve (compare
+    it with :func:`axis_value`): a specificity is matched in its own units, as pROC's
+    ``coords(input="specificity")`` does, where 1 - 0.9 would miss the point 0.9."""
     if axis == "recall":
         return 1.0 - beta
     if axis == "fpr":
         return np.asarray(alpha, dtype=float)
+    if axis == "specificity":
+        return -(1.0 - np.asarray(alpha, dtype=float))
     return prevalence * (1.0 - beta) + (1.0 - prevalence) * alpha
 
 
@@ -245,13 +258,26 @@ def curve_area(spec: CurveArea, prevalence: float, alpha: Any, beta: Any) -> np.
     return value / ideal_auc(spec.curve, prevalence) if spec.normalized else value
 
 
+def axis_value(point: OperatingPoint) -> float:
+    """The x of an operating point in the units of :func:`x_coordinate`."""
+    return -point.x if point.axis == "specificity" else point.x
+
+
 def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
     """The y-metric of each curve (row) at x = u (Zhao et al., eq. 9).
 
     The neighbours x_l <= u <= x_r are found on each curve; alpha and beta are
     interpolated linearly in x between them and the metric is computed from the
-    interpolated (alpha, beta). When some points have x exactly equal to u, the first
-    of them (the highest threshold) is used, with no interpolation.
+    interpolated (alpha, beta). When several points have x exactly equal to u, the
+    upper-left-most of them is used, with no interpolation, as pROC's ``coords`` does:
+    on the recall and rate axes the first (highest threshold: the fewest false
+    positives), on the FPR and specificity axes the last (the most true positives), so that the
+    sensitivity at specificity 0 is 1 (docs/method.md#vocabulary). At the start of the
+    recall or rate axis (u = 0) the first point, where nothing is predicted positive,
+    makes precision and lift 0/0; where it does, the next point is used: another point at
+    recall 0 (precision 0), or the end of the curve's first segment, a ray from the
+    origin along which every ratio of the predicted positives' counts is constant (its
+    limit as u -> 0).
     """
     alpha = np.asarray(alpha, dtype=float)
     beta = np.asarray(beta, dtype=float)
@@ -259,7 +285,7 @@ def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) ->
     a2 = np.atleast_2d(alpha)
     b2 = np.atleast_2d(beta)
     x = x_coordinate(point.axis, prevalence, a2, b2)
-    u = point.x
+    u = axis_value(point)
     rows = np.arange(x.shape[0])
     r = np.minimum((x < u).sum(axis=1), x.shape[1] - 1)  # first index with x >= u
     left = np.maximum(r - 1, 0)
@@ -267,10 +293,95 @@ def value_at(point: OperatingPoint, prevalence: float, alpha: Any, beta: Any) ->
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(xr > xl, (u - xl) / (xr - xl), 1.0)
     t = np.where(xr == u, 1.0, np.clip(t, 0.0, 1.0))
+    if point.axis in ("fpr", "specificity"):  # ties: the last (the most true positives)
+        r = np.where(xr == u, np.maximum((x <= u).sum(axis=1) - 1, 0), r)
     a_hat = a2[rows, left] + t * (a2[rows, r] - a2[rows, left])
     b_hat = b2[rows, left] + t * (b2[rows, r] - b2[rows, left])
     out = np.asarray(point.metric(prevalence, a_hat, b_hat), dtype=float)
+    if u == 0.0 and point.axis in ("recall", "rate") and x.shape[1] > 1:  # the start
+        start = np.isnan(out)
+        if start.any():
+            nxt = np.asarray(point.metric(prevalence, a2[:, 1], b2[:, 1]), dtype=float)
+            out = np.where(start, nxt, out)
     return out[0] if squeeze else out
+
+
+# ------------------------------------------------------------ ROC summaries
+# The Gini coefficient and the equal error rate (the evaluation-metrics notes, section
+# 2.6): curve quantities like CurveArea, so that references rank them with this code.
+# Gini is increasing in the AUC, so its OPS is the AUC's; the equal error rate is
+# lower-is-better.
+
+_ROC = CurveArea("roc", "trapezoid")
+
+
+@dataclass(frozen=True, slots=True)
+class Gini:
+    """The Gini coefficient 2 AUC - 1 of the trapezoid ROC curve.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(Gini()(0.3, np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.5, 0.0])))
+    0.5
+    """
+
+    curve = "roc"
+    rule = "trapezoid"
+    direction = "higher"
+    higher_is_better = True
+    name = "gini"
+    label = "Gini (2 AUC - 1)"
+    key = "gini"
+    cache_key = "gini"
+    range = (-1.0, 1.0)
+
+    def __call__(self, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+        return 2.0 * curve_area(_ROC, prevalence, alpha, beta) - 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class EqualErrorRate:
+    """The equal error rate: the FPR (= FNR) where the ROC curve, straight between its
+    points, crosses TPR = 1 - FPR.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(EqualErrorRate()(0.3, np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.5, 0.0])))
+    0.3333333333333333
+    """
+
+    curve = "roc"
+    rule = "trapezoid"
+    direction = "lower"
+    higher_is_better = False
+    name = "eer"
+    label = "equal error rate"
+    key = "eer"
+    cache_key = "eer"
+    range = (0.0, 1.0)
+
+    def __call__(self, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
+        a = np.atleast_2d(np.asarray(alpha, dtype=float))
+        b = np.atleast_2d(np.asarray(beta, dtype=float))
+        d = a - b  # FPR - FNR: from -1 at the start to 1 at the end, non-decreasing
+        rows = np.arange(d.shape[0])
+        k = np.argmax(d >= 0, axis=1)  # first point at or past the crossing
+        prev = np.maximum(k - 1, 0)
+        d0, d1 = d[rows, prev], d[rows, k]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(d1 > d0, -d0 / (d1 - d0), 1.0)
+        t = np.where(d1 == 0, 1.0, t)
+        out = a[rows, prev] + t * (a[rows, k] - a[rows, prev])
+        return out[0] if np.ndim(alpha) == 1 else out
+
+
+#: Every kind of curve quantity a reference, an interval or ``ops`` accepts.
+CurveQuantity = CurveArea | OperatingPoint | PartialArea | Gini | EqualErrorRate
+
+#: The ROC summaries by name, as ``ops`` and ``interval`` spell them.
+SUMMARIES: dict[str, Any] = {"gini": Gini(), "eer": EqualErrorRate()}
 
 
 def parse_area(name: str, rule: str | None = None) -> CurveArea:
@@ -282,7 +393,7 @@ def parse_area(name: str, rule: str | None = None) -> CurveArea:
     normalized = key.startswith("n") and key[1:].endswith("_auc") and key[1:-4] in CURVES
     curve = key[1:-4] if normalized else key[:-4] if key.endswith("_auc") else ""
     if curve not in CURVES:
-        valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES]
+        valid = [f"{p}{c}_auc" for p in ("", "n") for c in CURVES] + [PARTIAL_NAME, *SUMMARIES]
         raise ValueError(
             f"`metric` must be a curve quantity, {', '.join(valid)} (or a registered "
             "metric with `at={'recall': u}`, `{'fpr': u}` or `{'rate': u}`); got the "
@@ -297,7 +408,7 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
     if not isinstance(at, dict) or len(at) != 1:
         raise TypeError(
             "`at` must be a one-entry dict such as {'recall': 0.9}, "
-            f"{{'fpr': 0.1}} or {{'rate': 0.05}}; got {describe(at)}."
+            f"{{'fpr': 0.1}}, {{'specificity': 0.9}} or {{'rate': 0.05}}; got {describe(at)}."
         )
     ((axis_name, u),) = at.items()
     axis = X_AXES.get(str(axis_name).lower())
@@ -307,21 +418,28 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
             f"{describe(axis_name)}."
         )
     u = check_probability(f"at[{axis_name!r}]", u)
-    if u <= 0.0:
-        raise ValueError(f"the operating point `at[{axis_name!r}]` must be in (0, 1]; got {u!r}.")
     return OperatingPoint(resolve_metric(metric, **params), axis, u)
 
 
-def resolve_quantity(
-    name: Any, at: Any, rule: str | None, params: dict[str, Any]
-) -> CurveArea | OperatingPoint:
+def resolve_quantity(name: Any, at: Any, rule: str | None, params: dict[str, Any]) -> CurveQuantity:
     """The curve quantity ``name`` stands for: an area (``"roc_auc"``, a
-    :class:`CurveArea`, with an optional ``rule``), or with ``at`` a metric read off the
-    curve at that operating point (eq. 9); an :class:`OperatingPoint` as it is."""
-    if isinstance(name, OperatingPoint):
+    :class:`CurveArea`, with an optional ``rule``), the partial ROC area
+    (``"roc_pauc"`` with ``fpr_range`` or ``tpr_range`` and ``correct`` in ``params``),
+    or with ``at`` a metric read off the curve at that operating point (eq. 9); an
+    :class:`OperatingPoint` or ``PartialArea`` as it is."""
+    if isinstance(name, str) and name.strip().lower() == PARTIAL_NAME and at is None:
+        return parse_partial(params, rule)
+    if isinstance(name, str) and name.strip().lower() in SUMMARIES and at is None:
+        if params or rule not in (None, "trapezoid"):
+            raise TypeError(
+                f"{name!r} takes no metric parameters and the trapezoid rule only; got "
+                f"rule={describe(rule)}, parameters {sorted(params)}."
+            )
+        return SUMMARIES[name.strip().lower()]
+    if isinstance(name, OperatingPoint | PartialArea | Gini | EqualErrorRate):
         if at is not None or rule is not None or params:
             raise TypeError(
-                "an OperatingPoint already fixes its point; do not pass an "
+                f"a {type(name).__name__} is already fixed; do not pass an "
                 "operating point (`at`, `top_k`), `rule` or metric parameters "
                 "with it."
             )

@@ -16,7 +16,7 @@ off them by ``opsstats.curves._operating_points``. This module holds the class.
 
 from __future__ import annotations
 
-import warnings
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -24,14 +24,18 @@ import pandas as pd
 
 from .._seam import upcall
 from .._summary import Summary
-from .._validation import check_choice, check_threshold, describe
+from .._validation import check_1d, check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
-from ..exceptions import UndefinedMetricWarning
+from ..metrics._zero_division import check_zero_division, undefined
+from . import _best as best
 from . import _geometry as geo
 from . import _operating_points as op
+from . import _points as points
 from . import score_distribution as sd
-from ._counting import aggregated_counts, check_cumulative, scalar, score_counts
+from ._counting import aggregated_counts, check_cumulative, class_mask, scalar, score_counts
 from ._operating_points import TOP_K_TIES
+from ._partial import parse_partial
+from .smooth import BinormalSmooth, binormal_smooth
 
 __all__ = ["ScoreCurve", "TOP_K_TIES"]
 
@@ -45,6 +49,12 @@ _COLUMNS = {
 
 
 # --------------------------------------------------------------------------- helpers
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"`{name}` must be True or False; got {describe(value)}.")
+    return bool(value)
+
+
 def _fmt_count(x: int | float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
 
@@ -112,7 +122,8 @@ class ScoreCurve:
     0.8333
     """
 
-    __slots__ = ("_cache", "_fps", "_thresholds", "_tps")
+    __slots__ = ("_cache", "_direction", "_fps", "_thresholds", "_tps")
+    _direction: str
     _thresholds: np.ndarray
     _tps: np.ndarray
     _fps: np.ndarray
@@ -123,29 +134,43 @@ class ScoreCurve:
         # Own copies: the caller's arrays must stay writeable and unaliased.
         self._set(thr.copy(), tp.copy(), fp.copy())
 
-    def _set(self, thr: np.ndarray, tp: np.ndarray, fp: np.ndarray) -> None:
+    def _set(self, thr: np.ndarray, tp: np.ndarray, fp: np.ndarray, direction: str = "<") -> None:
         for name, arr in (("_thresholds", thr), ("_tps", tp), ("_fps", fp)):
             arr.flags.writeable = False
             object.__setattr__(self, name, arr)
+        object.__setattr__(self, "_direction", direction)
         object.__setattr__(self, "_cache", {})  # alpha and beta, made on first use
 
     @classmethod
-    def _trusted(cls, thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray) -> ScoreCurve:
+    def _trusted(
+        cls, thresholds: np.ndarray, tps: np.ndarray, fps: np.ndarray, direction: str = "<"
+    ) -> ScoreCurve:
         """A curve from arrays that are already valid and owned (no checks, no copies)."""
         self = object.__new__(cls)
-        self._set(thresholds, tps, fps)
+        self._set(thresholds, tps, fps, direction)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ScoreCurve is immutable.")
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self._direction != "<":
+            return (type(self)._trusted, (*self._arrays(), self._direction))
         return (type(self), (self._thresholds, self._tps, self._fps))
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self._thresholds.copy(), self._tps.copy(), self._fps.copy()
 
     # ----------------------------------------------------------------- builders
     @classmethod
     def from_scores(
-        cls, y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        direction: str = "<",
     ) -> ScoreCurve:
         """The curve of scores ``y_score`` for binary labels ``y_true``.
 
@@ -161,6 +186,13 @@ class ScoreCurve:
         sample_weight : array-like of shape (n,), optional
             Non-negative weights. Rows of weight 0 are dropped (they change no count and
             add no threshold, as in scikit-learn).
+        direction : {"<", ">", "auto"}, default "<"
+            ``"<"``: higher scores mean the positive class. ``">"``: lower scores do; the
+            curve is that of ``-y_score`` (its :attr:`thresholds` are the negated
+            scores). ``"auto"``: as pROC, ``">"`` when the negatives' median score is
+            above the positives', else ``"<"``; the choice is announced in a
+            ``UserWarning`` and kept in :attr:`direction` and the repr. Choosing it
+            from the data being evaluated biases the AUC upwards.
 
         Returns
         -------
@@ -195,9 +227,11 @@ class ScoreCurve:
         ...                        sample_weight=[2.0, 0.5, 1.0]).tps
         array([1., 3., 3.])
         """
-        return cls._trusted(
-            *score_counts(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        *arrays, chosen = score_counts(
+            y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, direction=direction
         )
+        thr, tps, fps = arrays
+        return cls._trusted(thr, tps, fps, chosen + (" (auto)" if direction == "auto" else ""))
 
     @classmethod
     def from_counts(cls, thresholds: Any, positives: Any, negatives: Any) -> ScoreCurve:
@@ -241,6 +275,12 @@ class ScoreCurve:
         """The distinct scores, decreasing, shape (J,) (read-only): float64, or int64
         (uint64 above 2**63) for integer scores, which are kept exact."""
         return self._thresholds
+
+    @property
+    def direction(self) -> str:
+        """``"<"`` (higher scores mean positive) or ``">"`` (the curve of the negated
+        scores), followed by ``" (auto)"`` when ``direction="auto"`` chose it."""
+        return self._direction
 
     @property
     def tps(self) -> np.ndarray:
@@ -348,12 +388,16 @@ class ScoreCurve:
         return out
 
     # ------------------------------------------------------------------- curves
-    def curve(self, kind: str = "roc") -> pd.DataFrame:
+    def curve(self, kind: str = "roc", *, drop_intermediate: bool = False) -> pd.DataFrame:
         """The points of the ROC, PR, lift or gain curve as a DataFrame.
 
         Parameters
         ----------
         kind : {"roc", "pr", "lift", "gain"}
+        drop_intermediate : bool, default False
+            Keep only the first point and the points where the ROC curve turns, as
+            scikit-learn's ``roc_curve(drop_intermediate=True)`` (the dropped points lie
+            on straight segments of the ROC curve; areas do not change for ROC and gain).
 
         Returns
         -------
@@ -365,17 +409,87 @@ class ScoreCurve:
             where it is 0/0 (precision and lift at the first row).
         """
         kind = check_choice("kind", kind, geo.CURVES)
+        _check_flag("drop_intermediate", drop_intermediate)
         x, y = geo.curve_xy(kind, self.prevalence, self.alpha, self.beta)
         xname, yname = _COLUMNS[kind]
-        return pd.DataFrame(
+        frame = pd.DataFrame(
             {
                 "threshold": np.concatenate((np.array([np.inf]), self._thresholds)),
                 xname: x,
                 yname: y,
             }
         )
+        if drop_intermediate:
+            rows = np.concatenate(([0], 1 + points.intermediate_kept(self._tps, self._fps)))
+            frame = frame.iloc[rows].reset_index(drop=True)
+        return frame
 
-    def roc(self) -> pd.DataFrame:
+    def det(self, drop_intermediate: bool = False) -> pd.DataFrame:
+        """The detection error tradeoff (DET) curve: columns ``threshold, fpr, fnr``,
+        the points scikit-learn's ``det_curve(drop_intermediate=)`` returns, in
+        increasing threshold order.
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).det()
+           threshold  fpr  fnr
+        0       0.35  0.5  0.0
+        1       0.40  0.5  0.5
+        2       0.80  0.0  0.5
+        """
+        return points.det_points(
+            self._thresholds,
+            self._tps,
+            self._fps,
+            _check_flag("drop_intermediate", drop_intermediate),
+        )
+
+    def smooth(self, method: str = "binormal", n: int = 512) -> BinormalSmooth:
+        """The binormal smoothing of the ROC curve, as pROC's ``smooth(method=
+        "binormal")`` (:func:`opsstats.curves.smooth.binormal_smooth`)."""
+        return binormal_smooth(self, method, n)
+
+    @classmethod
+    def roc_points(
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        pos_label: Any = None,
+        sample_weight: Any = None,
+        drop_intermediate: bool = False,
+        one_class: str = "error",
+    ) -> pd.DataFrame:
+        """The ROC points of raw data, as scikit-learn's ``roc_curve``.
+
+        ``one_class="nan"`` gives, for data with one class only, the points with the
+        absent class's rate NaN and an :class:`~opsstats.exceptions.UndefinedMetricWarning`
+        (scikit-learn's behaviour); the default ``"error"`` refuses such data, as
+        :meth:`from_scores` does (a curve, its areas and their OPS need both classes).
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     ScoreCurve.roc_points([1, 1], [0.2, 0.7], one_class="nan")
+           threshold  fpr  tpr
+        0        inf  NaN  0.0
+        1        0.7  NaN  0.5
+        2        0.2  NaN  1.0
+        """
+        one_class = points.check_one_class(one_class)
+        if one_class == "nan":
+            y = check_1d("y_true", y_true)
+            mask = class_mask(y, pos_label)
+            if mask.all() or not mask.any():
+                return points.one_class_roc(
+                    y, y_score, pos_label=pos_label, sample_weight=sample_weight
+                )
+        curve = cls.from_scores(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        return curve.roc(drop_intermediate=drop_intermediate)
+
+    def roc(self, drop_intermediate: bool = False) -> pd.DataFrame:
         """The ROC curve: columns ``threshold, fpr, tpr`` (see :meth:`curve`).
 
         Examples
@@ -388,7 +502,7 @@ class ScoreCurve:
         3       0.35  0.5  1.0
         4       0.10  1.0  1.0
         """
-        return self.curve("roc")
+        return self.curve("roc", drop_intermediate=drop_intermediate)
 
     def pr(self) -> pd.DataFrame:
         """The precision-recall curve: columns ``threshold, recall, precision``.
@@ -464,6 +578,135 @@ class ScoreCurve:
         """
         return self._area(kind, rule, normalized=True)
 
+    def partial_auc(
+        self, fpr_range: Any = None, tpr_range: Any = None, *, correct: bool = False
+    ) -> float:
+        """The partial area under the ROC curve over an FPR or a TPR range.
+
+        Parameters
+        ----------
+        fpr_range : (low, high), optional
+            FPR range, e.g. ``(0, 0.2)`` for specificity 0.8 to 1 (pROC
+            ``partial.auc=c(1, 0.8), partial.auc.focus="specificity"``; scikit-learn
+            ``max_fpr=0.2``): the integral of TPR over it.
+        tpr_range : (low, high), optional
+            Instead: a TPR (sensitivity) range, the integral of the specificity 1 - FPR
+            over it (pROC ``partial.auc.focus="sensitivity"``).
+        correct : bool, default False
+            McClish's standardization (1 + (A - A_min) / (A_max - A_min)) / 2: 0.5 for
+            chance, 1 for a perfect curve (pROC ``partial.auc.correct=TRUE``;
+            scikit-learn's ``roc_auc_score(max_fpr=)`` always applies it). Below the
+            diagonal it is below 0.5 (pROC returns NA there unless
+            ``allow.invalid.partial.auc.correct=TRUE``).
+
+        Returns
+        -------
+        float
+
+        Notes
+        -----
+        The trapezoid ROC curve cut by linear interpolation at both ends of the range
+        (``opsstats.curves._partial.PartialArea``, docs/method.md#vocabulary). Its
+        OPS, intervals and reference values: ``curve.ops("roc_pauc", fpr_range=...)``,
+        ``curve.interval("roc_pauc", fpr_range=..., correct=True)``.
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+        >>> round(curve.partial_auc(fpr_range=(0, 0.5)), 6)    # 2/3 * 1/3 + 1 * 1/6 = 7/18
+        0.388889
+        >>> round(curve.partial_auc(fpr_range=(0, 0.5), correct=True), 6)  # A_min 1/8, A_max 1/2
+        0.851852
+        """
+        spec = parse_partial(
+            {"fpr_range": fpr_range, "tpr_range": tpr_range, "correct": correct}
+            if fpr_range is not None or tpr_range is not None
+            else {"correct": correct}
+        )
+        return float(spec(self.prevalence, *self._geometry_points()))
+
+    def gini(self) -> float:
+        """The Gini coefficient 2 AUC - 1 (trapezoid ROC AUC); its OPS is the AUC's
+        (``curve.ops("gini")``).
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).gini()
+        0.5
+        """
+        return float(geo.SUMMARIES["gini"](self.prevalence, *self._geometry_points()))
+
+    def eer(self) -> float:
+        """The equal error rate: the FPR (= FNR) where the ROC curve, straight between its
+        points, crosses TPR = 1 - FPR (``curve.ops("eer")``, lower is better).
+
+        Examples
+        --------
+        >>> ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).eer()
+        0.5
+        """
+        return float(geo.SUMMARIES["eer"](self.prevalence, *self._geometry_points()))
+
+    def best_threshold(self, method: str = "youden", weights: Any = (1.0, 0.5)) -> pd.DataFrame:
+        """The best threshold(s): Youden's J or the point closest to the top-left corner,
+        as pROC's ``coords(x="best", best.method=, best.weights=)``.
+
+        Parameters
+        ----------
+        method : {"youden", "closest.topleft"}
+            Maximize se + r sp (Youden's J + 1 for r = 1) or minimize (1 - se)**2 +
+            r (1 - sp)**2.
+        weights : (cost, prevalence), default (1, 0.5)
+            pROC's ``best.weights``: the cost of a false negative relative to a false
+            positive and the prevalence; r = (1 - prevalence) / (cost * prevalence).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per tied optimum, in increasing threshold order (as pROC):
+            ``threshold`` (predict positive where score >= it; ``inf`` for nothing
+            positive), ``threshold_midpoint`` (pROC's threshold: midway to the next
+            lower score, ``-inf`` for everything positive), ``sensitivity``,
+            ``specificity``, ``tp``, ``fp``, ``tn``, ``fn``, ``youden`` (se + r sp) and
+            ``closest_topleft`` ((1 - se)**2 + r (1 - sp)**2), as pROC's columns.
+
+        Notes
+        -----
+        docs/method.md#vocabulary. Bootstrap intervals for the threshold and the
+        coordinates at it: :func:`opsstats.uncertainty.curve.best.best_threshold_interval`
+        (pROC's ``ci.coords(x="best")``) and
+        :func:`opsstats.uncertainty.curve.best.threshold_interval` (``ci.thresholds``).
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+        >>> curve.best_threshold()[["threshold", "sensitivity", "specificity", "youden"]]
+           threshold  sensitivity  specificity    youden
+        0       0.35     1.000000     0.666667  1.666667
+        1       0.50     0.666667     1.000000  1.666667
+        """
+        method, r = best.check_best(method, weights)
+        P, N = self.n_positive, self.n_negative
+        tp = np.concatenate(([0], self._tps))
+        fp = np.concatenate(([0], self._fps))
+        se, sp = tp / P, (N - fp) / N
+        rows = np.flatnonzero(best.optimal(method, r, se, sp))[::-1]  # increasing threshold
+        thr = np.concatenate(([np.inf], self._thresholds.astype(float)))
+        return pd.DataFrame(
+            {
+                "threshold": thr[rows],
+                "threshold_midpoint": best.proc_thresholds(self._thresholds)[rows],
+                "sensitivity": se[rows],
+                "specificity": sp[rows],
+                "tp": tp[rows],
+                "fp": fp[rows],
+                "tn": (N - fp)[rows],
+                "fn": (P - tp)[rows],
+                "youden": best.criterion("youden", r, se[rows], sp[rows]),
+                "closest_topleft": best.criterion("closest.topleft", r, se[rows], sp[rows]),
+            }
+        )
+
     # ---------------------------------------------------------- operating points
     def _check_top_k(self, top_k: Any) -> float:
         return op.check_top_k(top_k, self.n, self.is_integer)
@@ -474,6 +717,7 @@ class ScoreCurve:
         at: dict[str, float] | None = None,
         *,
         top_k: float | None = None,
+        zero_division: Any = "warn",
         **params: Any,
     ) -> float:
         """A metric read off the curve at a fixed x (Zhao et al., eq. 9).
@@ -489,6 +733,9 @@ class ScoreCurve:
         top_k : int, optional
             Instead of ``at``: the top K rows, i.e. ``at={"rate": K / n}`` (K in weight
             units for weighted data).
+        zero_division : {"warn", 0, 1, numpy.nan}, default "warn"
+            Where the metric is 0/0: NaN with a warning, or this value (scikit-learn's
+            convention), as :meth:`ConfusionMatrix.metric`.
         **params
             The metric's parameters (e.g. ``beta=2`` for ``"fbeta"``).
 
@@ -496,7 +743,7 @@ class ScoreCurve:
         -------
         float
             NaN, with an :class:`~opsstats.exceptions.UndefinedMetricWarning`, where the
-            metric is 0/0.
+            metric is 0/0 (unless ``zero_division`` says otherwise).
 
         Notes
         -----
@@ -524,16 +771,15 @@ class ScoreCurve:
             )
         if top_k is not None:
             at = {"rate": self._check_top_k(top_k) / self.n}
+        zd = check_zero_division(zero_division)
         point = geo.parse_at(metric, at, **params)
-        value = float(geo.value_at(point, self.prevalence, *self._geometry_points()))
-        if np.isnan(value):
-            warnings.warn(
-                f"{point.label} is undefined (0/0: {point.metric.metric.undefined}) "
-                f"on {self!r}; returning NaN.",
-                UndefinedMetricWarning,
-                stacklevel=2,
-            )
-        return value
+        return undefined(
+            float(geo.value_at(point, self.prevalence, *self._geometry_points())),
+            zd,
+            f"{point.label} is undefined (0/0: {point.metric.metric.undefined}) "
+            f"on {self!r}; returning NaN.",
+            stacklevel=2,
+        )
 
     def confusion_matrix(
         self,
@@ -626,8 +872,11 @@ class ScoreCurve:
         ----------
         metric : str
             An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"`` or their
-            ``"n..."`` NAUC forms) or, with ``at``/``top_k``, a registered metric read off
-            the curve (eq. 9), e.g. ``"precision"`` with ``at={"recall": 0.9}``.
+            ``"n..."`` NAUC forms), the partial ROC area ``"roc_pauc"`` (with
+            ``fpr_range=`` or ``tpr_range=`` and ``correct=``, as :meth:`partial_auc`),
+            ``"gini"``, ``"eer"`` (equal error rate) or, with ``at``/``top_k``, a
+            registered metric read off the curve (eq. 9), e.g. ``"precision"`` with
+            ``at={"recall": 0.9}``.
         at, top_k
             The operating point, as in :meth:`value_at`.
         reference : CurveReference, optional
@@ -676,23 +925,25 @@ class ScoreCurve:
         >>> r.ci.low <= r.estimate <= r.ci.high
         True
         """
-        return upcall("curve_ops")(
-            self,
-            metric,
-            at=at,
-            top_k=top_k,
-            reference=reference,
-            rule=rule,
-            ties=ties,
-            ci=ci,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            interval=interval,
-            stratified=stratified,
-            rng=rng,
-            progress=progress,
-            prior=prior,
-            **params,
+        return self._announce(
+            upcall("curve_ops")(
+                self,
+                metric,
+                at=at,
+                top_k=top_k,
+                reference=reference,
+                rule=rule,
+                ties=ties,
+                ci=ci,
+                confidence_level=confidence_level,
+                n_resamples=n_resamples,
+                interval=interval,
+                stratified=stratified,
+                rng=rng,
+                progress=progress,
+                prior=prior,
+                **params,
+            )
         )
 
     def interval(
@@ -718,8 +969,9 @@ class ScoreCurve:
         ----------
         name : str
             An area (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``, NAUC
-            forms ``"nroc_auc"``, ...) or, with ``at``/``top_k``, a registered metric read
-            off the curve (eq. 9).
+            forms ``"nroc_auc"``, ...), ``"roc_pauc"`` (with ``fpr_range=`` or
+            ``tpr_range=`` and ``correct=``), ``"gini"``, ``"eer"`` or, with
+            ``at``/``top_k``, a registered metric read off the curve (eq. 9).
         method : {"auto", "bootstrap", "delong", "dirichlet", "jackknife"}
             ``"auto"`` (default): the method the coverage studies found nearest to
             nominal for the quantity (see Notes). For the ROC and PR AUC (and the other
@@ -904,22 +1156,32 @@ class ScoreCurve:
         >>> r.method
         '2000 stratified bootstrap resamples, BCa'
         """
-        return upcall("curve_interval")(
-            self,
-            name,
-            method=method,
-            confidence_level=confidence_level,
-            n_resamples=n_resamples,
-            interval=interval,
-            stratified=stratified,
-            rng=rng,
-            progress=progress,
-            at=at,
-            top_k=top_k,
-            rule=rule,
-            prior=prior,
-            **params,
+        return self._announce(
+            upcall("curve_interval")(
+                self,
+                name,
+                method=method,
+                confidence_level=confidence_level,
+                n_resamples=n_resamples,
+                interval=interval,
+                stratified=stratified,
+                rng=rng,
+                progress=progress,
+                at=at,
+                top_k=top_k,
+                rule=rule,
+                prior=prior,
+                **params,
+            )
         )
+
+    def _announce(self, result: Any) -> Any:
+        """The result of ``ops`` or ``interval``, its method saying the scores' direction
+        when it is not the default "<" (docs/method.md#vocabulary)."""
+        if self._direction == "<":
+            return result
+        note = f"; scores' direction {self._direction}"
+        return dataclasses.replace(result, method=result.method + note)
 
     # ------------------------------------------------- score-distribution measures
     def dm(self, kernel: int | str = 1) -> float:
@@ -962,6 +1224,7 @@ class ScoreCurve:
             np.array_equal(self._thresholds, other._thresholds)
             and np.array_equal(self._tps, other._tps)
             and np.array_equal(self._fps, other._fps)
+            and self._direction == other._direction
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -971,7 +1234,8 @@ class ScoreCurve:
             f"ScoreCurve(n={_fmt_count(self.n)}, "
             f"n_positive={_fmt_count(self.n_positive)}, "
             f"n_negative={_fmt_count(self.n_negative)}, "
-            f"thresholds={self._thresholds.size}, roc_auc={self.auc('roc'):.4g})"
+            f"thresholds={self._thresholds.size}, roc_auc={self.auc('roc'):.4g}"
+            + (f", direction={self._direction!r})" if self._direction != "<" else ")")
         )
 
     def summary(self, digits: int = 4) -> Summary:
@@ -1040,7 +1304,16 @@ class ScoreCurve:
         ]
         if not self.is_integer:
             notes.append("Counts are weighted sums of `sample_weight`.")
-        if self._thresholds[-1] >= 0.0 and self._thresholds[0] <= 1.0:
+        if self._direction != "<":
+            notes.append(
+                f"direction = {self._direction!r}: "
+                + (
+                    "lower scores mean positive; thresholds are the negated scores."
+                    if self._direction.startswith(">")
+                    else "higher scores mean positive."
+                )
+            )
+        if self._direction == "<" and self._thresholds[-1] >= 0.0 and self._thresholds[0] <= 1.0:
             for name, value in self.score_measures().items():
                 rows.append(("score distribution", name, float(value)))
             notes.append(

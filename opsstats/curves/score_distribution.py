@@ -53,6 +53,11 @@ KERNELS: dict[int | str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
 def _unit_scores(curve: ScoreCurve) -> np.ndarray:
     """The curve's distinct scores (decreasing), checked to lie in [0, 1]."""
     thr = curve.thresholds
+    if curve.direction.startswith(">"):
+        raise ValueError(
+            "the score-distribution measures need scores where higher means positive "
+            f"(direction '<'); this curve has direction {curve.direction!r}."
+        )
     if thr[-1] < 0.0 or thr[0] > 1.0:
         raise ValueError(
             "the score-distribution measures need scores in [0, 1] "

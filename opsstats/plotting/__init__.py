@@ -16,12 +16,15 @@ function                         what it draws
                                  (Figures 4b-7b)
 :func:`plot_forest`              per-group or per-label OPS with intervals
 :func:`plot_distribution`        posterior or bootstrap draws behind an interval
+:func:`plot_hull`                ROC curves, their convex hull, iso-performance lines and
+                                 the operating point of least expected cost
 ===============================  ==========================================================
 """
 
 from .curve import plot_curve
 from .distribution import plot_distribution
 from .forest import plot_forest
+from .hull import plot_hull
 from .ops_function import plot_ops_function
 from .standardized_curve import plot_standardized_curve
 from .unit_square import plot_unit_square
@@ -33,4 +36,5 @@ __all__ = [
     "plot_standardized_curve",
     "plot_forest",
     "plot_distribution",
+    "plot_hull",
 ]

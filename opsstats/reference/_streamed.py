@@ -27,7 +27,7 @@ from .._validation import (
     check_real,
     check_size,
 )
-from ..curves._geometry import CurveArea, OperatingPoint, parse_at
+from ..curves._geometry import CurveArea, CurveQuantity, OperatingPoint, parse_at
 from .base import CurveReference, check_prevalence, rank_in_sorted
 
 __all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
@@ -228,13 +228,13 @@ class StreamedCurveReference(CurveReference):
             yield self._chunk(index, buffers)
 
     # ------------------------------------------------------------------ values
-    def _key(self, quantity: CurveArea | OperatingPoint, prevalence: float) -> tuple:
+    def _key(self, quantity: CurveQuantity, prevalence: float) -> tuple:
         return (quantity.cache_key, prevalence if depends_on_prevalence(quantity) else None)
 
-    def _as_quantity(self, item: Any) -> CurveArea | OperatingPoint:
+    def _as_quantity(self, item: Any) -> CurveQuantity:
         """A quantity from the spellings ``ops`` accepts: ``"pr_auc"``,
         ``("precision", {"recall": 0.9})``, or a ready CurveArea / OperatingPoint."""
-        if isinstance(item, CurveArea | OperatingPoint):
+        if isinstance(item, CurveQuantity):
             return item
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], dict):
             return self._quantity(item[0], item[1], None, {})
@@ -286,9 +286,7 @@ class StreamedCurveReference(CurveReference):
         for q, pis in by_grid.values():
             self._grid(q, self.grid_nodes(np.asarray(pis)))
 
-    def _values(
-        self, wanted: list[tuple[CurveArea | OperatingPoint, float]]
-    ) -> dict[tuple, np.ndarray]:
+    def _values(self, wanted: list[tuple[CurveQuantity, float]]) -> dict[tuple, np.ndarray]:
         """The sorted value vectors of the (quantity, prevalence) pairs, by key: from
         the cache, from another thread computing them, or computed here in one pass
         (several if they are many), and stored."""
@@ -296,7 +294,7 @@ class StreamedCurveReference(CurveReference):
         todo_all = {self._key(q, pi): (q, pi) for q, pi in wanted}
         found: dict[tuple, np.ndarray] = {}
         while len(found) < len(todo_all):
-            todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]] = {}
+            todo: dict[tuple, tuple[CurveQuantity, float]] = {}
             waits: list[threading.Event] = []
             with shared.lock:
                 for key, pair in todo_all.items():
@@ -322,9 +320,7 @@ class StreamedCurveReference(CurveReference):
                 event.wait()
         return found
 
-    def _compute(
-        self, todo: dict[tuple, tuple[CurveArea | OperatingPoint, float]]
-    ) -> dict[tuple, np.ndarray]:
+    def _compute(self, todo: dict[tuple, tuple[CurveQuantity, float]]) -> dict[tuple, np.ndarray]:
         """Value vectors of the pairs in ``todo``, in passes of at most ``PASS_BYTES`` of
         values, each stored in the cache and returned."""
         per_pass = max(1, int(PASS_BYTES // (8 * self.n_curves)))
@@ -347,7 +343,7 @@ class StreamedCurveReference(CurveReference):
                 out[key] = values
         return out
 
-    def _one_pass(self, pairs: list[tuple[CurveArea | OperatingPoint, float]]) -> list[np.ndarray]:
+    def _one_pass(self, pairs: list[tuple[CurveQuantity, float]]) -> list[np.ndarray]:
         """The values of every pair over the G curves, in one pass over the chunks."""
         local = threading.local()
         step = _slice(self.n_points)
@@ -404,9 +400,7 @@ class StreamedCurveReference(CurveReference):
         per_pass = max(1, int(PASS_BYTES // (8 * self.n_curves)))
         for start in range(0, len(missing), per_pass):
             batch = missing[start : start + per_pass]
-            pairs: list[tuple[CurveArea | OperatingPoint, float]] = [
-                (quantity, _expit(k * h)) for k in batch
-            ]
+            pairs: list[tuple[CurveQuantity, float]] = [(quantity, _expit(k * h)) for k in batch]
             for k, (_, pi), values in zip(batch, pairs, self._one_pass(pairs), strict=True):
                 if np.isnan(values).any():
                     raise ValueError(
@@ -498,9 +492,7 @@ class StreamedCurveReference(CurveReference):
             est[mask], se[mask] = rank_in_sorted(ref, values[mask], quantity.higher_is_better, ties)
         return est, se
 
-    def reference_values(
-        self, quantity: CurveArea | OperatingPoint, prevalence: float
-    ) -> np.ndarray:
+    def reference_values(self, quantity: CurveQuantity, prevalence: float) -> np.ndarray:
         """Sorted values of ``quantity`` over the reference curves at ``prevalence``
         (read-only: the array is shared by every reference with these parameters)."""
         quantity = self._as_quantity(quantity)
@@ -541,13 +533,13 @@ def _expit(s: float) -> float:
     return float(1.0 / (1.0 + np.exp(-s)))
 
 
-def depends_on_prevalence(quantity: CurveArea | OperatingPoint) -> bool:
+def depends_on_prevalence(quantity: CurveQuantity) -> bool:
     """Whether a curve quantity changes with prevalence (ROC quantities do not).
 
     For an operating point on the recall or FPR axis this is probed numerically: the
     metric is evaluated at fixed random (alpha, beta) points under two prevalences.
     """
-    if isinstance(quantity, CurveArea):
+    if not isinstance(quantity, OperatingPoint):  # an area or a ROC summary
         return quantity.curve != "roc"
     if quantity.axis == "rate":
         return True

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_1d, check_choice, check_real_array, describe
-from ..curves._geometry import CurveArea, OperatingPoint, resolve_quantity
+from ..curves._geometry import CurveArea, CurveQuantity, OperatingPoint, resolve_quantity
 from ..metrics import BoundMetric, Metric, resolve_metric
 from ..results import OPSResult
 
@@ -255,7 +255,7 @@ class CurveReference(ReferenceDistribution):
 
     def _quantity(
         self, metric: Any, at: Any, rule: str | None, params: dict[str, Any]
-    ) -> CurveArea | OperatingPoint:
+    ) -> CurveQuantity:
         return resolve_quantity(metric, at, rule, params)
 
     @abstractmethod

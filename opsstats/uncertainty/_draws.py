@@ -52,6 +52,8 @@ def root_seed(rng: Any) -> int:
 
 
 def _plain(value: Any) -> Any:
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return float("nan")  # every engine's missing key is one group, as NaN is
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, tuple):
@@ -67,7 +69,8 @@ def unit_rng(root: int, *key: Any) -> np.random.Generator:
     on which other units or metrics the call computes: a group's intervals are the same
     whether it is evaluated alone or with others, and with one metric or ten. Keys are
     compared by their repr after numpy scalars become Python ones (``np.int64(3)`` and
-    ``3`` are one group).
+    ``3`` are one group) and missing values NaN (None, ``pd.NA`` and ``NaT`` are the
+    missing key of NaN).
 
     Examples
     --------

@@ -44,6 +44,9 @@ module                          holds
                                 resampled curves, percentile, BCa and logit-t intervals
 :mod:`.dirichlet`               the Dirichlet posterior of each class's scores and the
                                 bias-extended interval
+:mod:`.best`                    bootstrap intervals for a fixed threshold and for the
+                                best threshold re-selected per resample (pROC's
+                                ``ci.thresholds``, ``ci.coords(x="best")``)
 :mod:`.auto`                    ``method="auto"``: the method and interval per quantity
                                 and class size
 :mod:`.intervals`               :func:`~opsstats.uncertainty.curve.curve_interval`, which
@@ -64,7 +67,7 @@ from ._options import DEFAULT_RESAMPLES as DEFAULT_RESAMPLES
 from ._options import METHODS
 from ._options import SMALL_CLASS as SMALL_CLASS
 from .auto import DIRICHLET_BELOW as DIRICHLET_BELOW
-from .delong import DeLongResult, delong_roc
+from .delong import DeLongResult, delong_components, delong_components_from_counts, delong_roc
 from .intervals import curve_interval
 from .ops_interval import curve_ops_interval, curve_ops_intervals
 
@@ -74,5 +77,7 @@ __all__ = [
     "curve_interval",
     "curve_ops_interval",
     "curve_ops_intervals",
+    "delong_components",
+    "delong_components_from_counts",
     "delong_roc",
 ]

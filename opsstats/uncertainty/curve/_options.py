@@ -23,7 +23,7 @@ from scipy import special
 
 from ..._validation import check_choice, check_resamples, describe
 from ...curves import _geometry as geo
-from ...curves._geometry import CurveArea, OperatingPoint
+from ...curves._geometry import CurveArea, CurveQuantity
 from ...exceptions import SmallCountWarning
 from .._draws import at_positions, quantile_positions
 
@@ -110,7 +110,7 @@ def _check_options(
 
 def _resolve(
     curve: Any, name: Any, at: Any, top_k: Any, rule: Any, params: dict[str, Any]
-) -> CurveArea | OperatingPoint:
+) -> CurveQuantity:
     """The curve quantity: an area, or a metric read off the curve at a point."""
     if top_k is not None:
         if at is not None:

@@ -28,9 +28,10 @@ import numpy as np
 from scipy.special import ndtri
 
 from ...curves._geometry import CurveArea
+from ...curves._partial import PartialArea
 from ._options import _check_whole_counts, _logit_t, _warn_no_width
 
-__all__ = ["DeLongResult", "delong_roc"]
+__all__ = ["DeLongResult", "delong_components", "delong_components_from_counts", "delong_roc"]
 
 
 class DeLongResult(NamedTuple):
@@ -126,9 +127,52 @@ def delong_roc(curve: Any) -> DeLongResult:
     >>> round(d.auc, 6), round(d.variance, 6)
     (0.888889, 0.024691)
     """
+    pos, neg, v10, v01, m, n_neg = delong_components(curve)
+    # weighted sums by einsum, not np.dot: BLAS's threaded ddot costs milliseconds on a
+    # busy machine for what einsum's loop does in microseconds
+    auc = float(np.einsum("i,i->", pos, v10) / m)
+    v10 -= auc
+    v10 *= v10
+    v01 -= auc
+    v01 *= v01
+    s10 = float(np.einsum("i,i->", pos, v10) / (m - 1))
+    s01 = float(np.einsum("i,i->", neg, v01) / (n_neg - 1))
+    return DeLongResult(auc, s10 / m + s01 / n_neg, s10, s01, m, n_neg)
+
+
+def delong_components(
+    curve: Any,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """DeLong's structural components per distinct score of the curve (Sun and Xu).
+
+    Returns ``(pos, neg, v10, v01, m, n)``: per distinct score (in the curve's
+    decreasing order) the numbers of positives and negatives with that score, the
+    component V10 of a positive with that score (the share of negatives it outscores,
+    ties one half) and V01 of a negative (the share of positives that outscore it), and
+    the class sizes. Every row of a score shares its class's component, so the rows'
+    placement values are these arrays indexed by each row's score: what DeLong's test
+    of two correlated curves (:mod:`opsstats.comparison`) needs for the covariance.
+    ``v10`` and ``v01`` are fresh arrays the caller may overwrite.
+
+    Examples
+    --------
+    >>> from opsstats.curves import ScoreCurve
+    >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
+    >>> pos, neg, v10, v01, m, n = delong_components(curve)
+    >>> v10[pos > 0].tolist(), v01[neg > 0].tolist()
+    ([1.0, 1.0, 0.6666666666666666], [0.6666666666666667, 1.0, 1.0])
+    """
     _check_whole_counts(curve, "DeLong's variance")
-    tps = np.asarray(curve.tps, dtype=np.int64)
-    fps = np.asarray(curve.fps, dtype=np.int64)
+    return delong_components_from_counts(curve.tps, curve.fps)
+
+
+def delong_components_from_counts(
+    tps: Any, fps: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """:func:`delong_components` from a curve's cumulative whole-number counts ``tps``,
+    ``fps`` (per distinct score, decreasing), for callers that counted them already."""
+    tps = np.asarray(tps, dtype=np.int64)
+    fps = np.asarray(fps, dtype=np.int64)
     m, n_neg = int(tps[-1]), int(fps[-1])
     if m < 2 or n_neg < 2:
         raise ValueError(
@@ -163,16 +207,7 @@ def delong_roc(curve: Any) -> DeLongResult:
     v01 = np.subtract(t_z, t_y, out=t_y)  # V01 = 1 - (T_Z - T_Y) / m
     v01 /= m
     np.subtract(1.0, v01, out=v01)
-    # weighted sums by einsum, not np.dot: BLAS's threaded ddot costs milliseconds on a
-    # busy machine for what einsum's loop does in microseconds
-    auc = float(np.einsum("i,i->", pos, v10) / m)
-    v10 -= auc
-    v10 *= v10
-    v01 -= auc
-    v01 *= v01
-    s10 = float(np.einsum("i,i->", pos, v10) / (m - 1))
-    s01 = float(np.einsum("i,i->", neg, v01) / (n_neg - 1))
-    return DeLongResult(auc, s10 / m + s01 / n_neg, s10, s01, m, n_neg)
+    return pos, neg, v10, v01, m, n_neg
 
 
 def _check_delong_quantity(quantity: Any) -> None:
@@ -182,7 +217,13 @@ def _check_delong_quantity(quantity: Any) -> None:
         raise ValueError(
             "`method='delong'` gives an interval for the ROC AUC with the "
             "trapezoid rule (the Mann-Whitney statistic) only; got "
-            f"{quantity.label}. Use method='bootstrap'."
+            f"{quantity.label}. Use method='bootstrap'"
+            + (
+                " or method='jackknife' (its two-sample jackknife variance is DeLong's "
+                "for the full AUC); pROC refuses DeLong for a partial AUC too."
+                if isinstance(quantity, PartialArea)
+                else "."
+            )
         )
 
 

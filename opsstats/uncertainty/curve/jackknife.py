@@ -34,6 +34,7 @@ from scipy.special import ndtri
 
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea
+from ...curves._partial import PartialArea
 from ._cells import _cell_mode, _Cells
 from ._options import _check_whole_counts, _logit_t, _unit_area, _warn_no_width
 
@@ -41,7 +42,12 @@ __all__: list[str] = []
 
 
 def _segments(
-    quantity: CurveArea, pi: float, a0: np.ndarray, b0: np.ndarray, a1: np.ndarray, b1: np.ndarray
+    quantity: CurveArea | PartialArea,
+    pi: float,
+    a0: np.ndarray,
+    b0: np.ndarray,
+    a1: np.ndarray,
+    b1: np.ndarray,
 ) -> np.ndarray:
     """Each segment's share of an area: the area of the two-point curve (a0, b0) ->
     (a1, b1). Both rules (and the NAUC normalization) are sums over segments of a
@@ -100,7 +106,7 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
             else:
                 a_S, b_S = np.concatenate(([0.0], (F - 1) / n2)), b_A
             c = np.flatnonzero(counts) + 1  # point index of each cell with rows
-            if isinstance(quantity, CurveArea):
+            if isinstance(quantity, CurveArea | PartialArea):
                 seg_A = _segments(quantity, pi2, a_A[:-1], b_A[:-1], a_A[1:], b_A[1:])
                 seg_S = _segments(quantity, pi2, a_S[:-1], b_S[:-1], a_S[1:], b_S[1:])
                 prefix_A = np.concatenate(([0.0], np.cumsum(seg_A)))  # points 0..j
@@ -108,7 +114,7 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
                 cross = _segments(quantity, pi2, a_A[c - 1], b_A[c - 1], a_S[c], b_S[c])
                 loo = prefix_A[c - 1] + cross + suffix_S[c]
             else:
-                u = quantity.x
+                u = geo.axis_value(quantity)
                 x_A = geo.x_coordinate(quantity.axis, pi2, a_A, b_A)
                 x_S = geo.x_coordinate(quantity.axis, pi2, a_S, b_S)
                 r_A = int(np.count_nonzero(x_A < u))  # first A point with x >= u
@@ -171,7 +177,7 @@ def _jackknife_interval(
     are functions of the other class's rows too (between k - 1 and 2 (k - 1)).
     """
     _check_whole_counts(curve, "The jackknife")
-    if not isinstance(quantity, CurveArea):
+    if not isinstance(quantity, CurveArea | PartialArea):
         raise ValueError(
             "the jackknife applies to curve areas; a value at an operating "
             f"point ({quantity.label}) is a non-smooth, quantile-like "

@@ -1,0 +1,115 @@
+"""The checks of a comparison's inputs: the classifiers' scores or predictions on one
+test set, or two test sets; every entry point of :mod:`opsstats.comparison` goes through
+them (one validation path, :mod:`opsstats._validation`)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_1d, check_choice, check_same_length, check_scores, describe
+from ..curves._counting import check_both_classes, class_mask
+from .result import ALTERNATIVES
+
+__all__: list[str] = []
+
+
+def check_alternative(alternative: Any) -> str:
+    """``"two-sided"`` (``"two.sided"`` as R spells it), ``"greater"`` or ``"less"``."""
+    if isinstance(alternative, str) and alternative == "two.sided":
+        alternative = "two-sided"
+    return check_choice("alternative", alternative, ALTERNATIVES)
+
+
+def named_columns(what: str, columns: Any, *, minimum: int = 2) -> dict[str, Any]:
+    """``{name: column}`` from a mapping, or from a list (named "A", "B", ...)."""
+    if isinstance(columns, Mapping):
+        named = {str(k): v for k, v in columns.items()}
+    elif isinstance(columns, list | tuple) and all(
+        not np.isscalar(c) and c is not None for c in columns
+    ):
+        named = {chr(ord("A") + i) if i < 26 else f"C{i}": v for i, v in enumerate(columns)}
+    else:
+        raise TypeError(
+            f"`{what}` must be a dict {{name: array}} (or a list of arrays) of the "
+            f"classifiers to compare; got {describe(columns)}."
+        )
+    if len(named) < minimum:
+        raise ValueError(
+            f"`{what}` must hold at least {minimum} classifiers to compare; got {len(named)}."
+        )
+    return named
+
+
+def _columns(
+    y_true: Any, columns: Any, name: str, check: Any, pos_label: Any
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """``y_true``, its positive mask (both classes present) and each named column
+    checked by ``check(argument_name, values)``, all of one length."""
+    named = named_columns(name, columns)
+    t = check_1d("y_true", y_true)
+    arrays = {k: check(f"{name}[{k!r}]", v) for k, v in named.items()}
+    check_same_length(y_true=t, **{f"{name}[{k!r}]": v for k, v in arrays.items()})
+    is_pos = class_mask(t, pos_label)
+    check_both_classes(is_pos, None)
+    return t, is_pos, arrays
+
+
+def paired_scores(
+    y_true: Any, y_score: Any, pos_label: Any
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The positive mask and each classifier's checked scores, all of one length."""
+    _, is_pos, scores = _columns(y_true, y_score, "y_score", check_scores, pos_label)
+    for k, v in scores.items():
+        if v.size and np.all(v == v[0]):
+            warnings.warn(
+                f"classifier {k!r} gives every row the same score: its ROC AUC is 0.5 "
+                "and its curve a single step.",
+                UserWarning,
+                stacklevel=3,
+            )
+    return is_pos, scores
+
+
+def paired_predictions(
+    y_true: Any, y_pred: Any, pos_label: Any
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The positive mask and each classifier's predictions as positive masks."""
+    t, is_pos, preds = _columns(y_true, y_pred, "y_pred", check_1d, pos_label)
+    label = t[np.flatnonzero(is_pos)[0]]
+    masks = {}
+    for k, v in preds.items():
+        labels = set(np.unique(np.concatenate([np.unique(t), np.unique(v)])).tolist())
+        if len(labels) > 2:
+            raise ValueError(
+                f"`y_pred[{k!r}]` must hold the labels of `y_true` (two classes); got "
+                f"the labels {sorted(map(str, labels))} together."
+            )
+        masks[k] = v == label
+    return is_pos, masks
+
+
+def ranked_counts(
+    is_pos: np.ndarray, scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One argsort of the scores gives both the curve's counts and each row's
+    place on it: ``(tps, fps, idx)``, the cumulative positives and negatives at or above
+    each distinct score (decreasing, as :class:`~opsstats.ScoreCurve` holds them) and the
+    index of each row's score among those distinct scores."""
+    order = np.argsort(scores, kind="stable")  # timsort: faster here than the default
+    ranked = scores[order]
+    new = np.empty(scores.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    ascending = np.cumsum(new) - 1
+    j = int(ascending[-1]) + 1
+    rows = np.bincount(ascending, minlength=j)
+    pos = np.bincount(ascending[is_pos[order]], minlength=j)
+    tps = np.cumsum(pos[::-1])
+    fps = np.cumsum((rows - pos)[::-1])
+    idx = np.empty(scores.size, dtype=np.intp)
+    idx[order] = j - 1 - ascending
+    return tps, fps, idx

@@ -1,0 +1,128 @@
+"""Binormal smoothing of an empirical ROC curve, as pROC's ``smooth(method="binormal")``
+(docs/method.md#vocabulary).
+
+pROC's fit is not a maximum-likelihood binormal fit: it is the least-squares line
+qnorm(sp) = c0 + c1 qnorm(se) through the empirical ROC points whose sensitivity and
+specificity are both strictly between 0 and 1 (finite probits). The smoothed curve is
+evaluated at n sensitivities se_k = k / (n - 1), k = 0..n-1, with sp_k =
+Phi(c0 + c1 qnorm(se_k)); its AUC is Phi(c0 / sqrt(1 + c1^2)) exactly (the area under a
+binormal curve), its partial areas and values at a fixed x are read off the n points
+by the package's one geometry (trapezoids, linear interpolation), as pROC reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from .._validation import check_choice, check_positive_int, describe
+from . import _best as best
+from . import _geometry as geo
+from ._partial import parse_partial
+
+__all__ = ["SMOOTH_METHODS", "BinormalSmooth", "binormal_smooth"]
+
+#: Accepted ``method`` of :func:`binormal_smooth`.
+SMOOTH_METHODS = ("binormal",)
+
+
+@dataclass(frozen=True)
+class BinormalSmooth:
+    """A binormal smoothed ROC curve: qnorm(sp) = intercept + slope qnorm(se).
+
+    ``alpha`` (FPR) and ``beta`` (FNR) hold the n points, increasing FPR.
+    """
+
+    intercept: float
+    slope: float
+    n_fit_points: int
+    alpha: np.ndarray
+    beta: np.ndarray
+
+    @property
+    def auc(self) -> float:
+        """Phi(c0 / sqrt(1 + c1^2)), the area under the binormal line."""
+        return float(stats.norm.cdf(self.intercept / np.sqrt(1.0 + self.slope**2)))
+
+    @property
+    def method(self) -> str:
+        return (
+            f"binormal smoothing (pROC): least squares qnorm(sp) ~ qnorm(se) over "
+            f"{self.n_fit_points} ROC points, {self.alpha.size} curve points"
+        )
+
+    def partial_auc(
+        self, fpr_range: Any = None, tpr_range: Any = None, *, correct: bool = False
+    ) -> float:
+        """Partial area of the smoothed curve (trapezoids over its points), as
+        :meth:`ScoreCurve.partial_auc`."""
+        params = {"fpr_range": fpr_range, "tpr_range": tpr_range, "correct": correct}
+        spec = parse_partial({k: v for k, v in params.items() if v is not None})
+        return float(spec(0.5, self.alpha, self.beta))
+
+    def value_at(self, metric: str, at: dict[str, float]) -> float:
+        """A ROC quantity (``"recall"``, ``"specificity"``, ``"fpr"``) of the smoothed
+        curve at a fixed FPR, specificity or recall, interpolated between its points."""
+        point = geo.parse_at(metric, at)
+        if point.axis == "rate" or point.metric.name not in ("recall", "specificity", "fpr"):
+            raise ValueError(
+                "a smoothed ROC curve knows sensitivity and specificity only: `metric` "
+                "must be 'recall', 'specificity' or 'fpr' and `at` on the 'fpr', "
+                f"'specificity' or 'recall' axis; got {describe(metric)} at {at!r}."
+            )
+        return float(geo.value_at(point, 0.5, self.alpha, self.beta))
+
+    def best_point(self, method: str = "youden", weights: Any = (1.0, 0.5)) -> tuple[float, float]:
+        """(sensitivity, specificity) of the best point of the smoothed curve (pROC's
+        ``coords(s, x="best")``; the first optimum when tied)."""
+        method, r = best.check_best(method, weights)
+        se, sp = 1.0 - self.beta, 1.0 - self.alpha
+        k = int(np.argmax(best.optimal(method, r, se, sp)))
+        return float(se[k]), float(sp[k])
+
+
+def binormal_smooth(curve: Any, method: str = "binormal", n: int = 512) -> BinormalSmooth:
+    """The binormal smoothing of ``curve``'s ROC curve (pROC ``smooth(method=
+    "binormal", n=512)``).
+
+    Raises
+    ------
+    ValueError
+        When fewer than 2 ROC points have finite probits, or they all share one
+        sensitivity (pROC: "ROC curve not smoothable"), e.g. a perfectly separated
+        curve.
+
+    Examples
+    --------
+    >>> from opsstats import ScoreCurve
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], [300, 200])
+    >>> s = binormal_smooth(ScoreCurve.from_scores(y, rng.normal(y, 1)))
+    >>> round(s.auc, 3), round(s.slope, 3)      # true binormal AUC Phi(1/sqrt(2)) = 0.760
+    (0.763, -0.99)
+    """
+    check_choice("method", method, SMOOTH_METHODS)
+    n = check_positive_int("n", n, minimum=3)
+    se = 1.0 - np.asarray(curve.beta, dtype=float)
+    sp = 1.0 - np.asarray(curve.alpha, dtype=float)
+    ok = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
+    x, y = stats.norm.ppf(se[ok]), stats.norm.ppf(sp[ok])
+    if x.size < 2 or np.ptp(x) == 0:
+        raise ValueError(
+            "the ROC curve cannot be smoothed: the binormal fit needs at least 2 points "
+            f"with sensitivity and specificity strictly between 0 and 1 and distinct "
+            f"sensitivities; this curve has {x.size} (pROC: not smoothable)."
+        )
+    slope, intercept = np.polyfit(x, y, 1)
+    grid_se = np.linspace(0.0, 1.0, n)
+    with np.errstate(invalid="ignore"):
+        grid_sp = stats.norm.cdf(intercept + slope * stats.norm.ppf(grid_se))
+    order = np.argsort(1.0 - grid_sp, kind="stable")
+    alpha = (1.0 - grid_sp)[order]
+    beta = (1.0 - grid_se)[order]
+    alpha.flags.writeable = False
+    beta.flags.writeable = False
+    return BinormalSmooth(float(intercept), float(slope), int(x.size), alpha, beta)

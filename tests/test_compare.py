@@ -1,0 +1,411 @@
+"""opsstats.comparison: paired and unpaired comparisons from draws, tables of many
+classifiers, results, and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_compare_delong import PROC, _params, load_pair
+
+from opsstats import ConfusionMatrix, ScoreCurve
+from opsstats.comparison import (
+    ComparisonResult,
+    ComparisonTable,
+    adjust_p_values,
+    compare,
+    compare_test_sets,
+    delong_test,
+)
+from opsstats.reference import DirectedBinaryTree
+
+SMALL_DBT = DirectedBinaryTree(depth=4, n_curves=2000)
+
+# the small-class warnings are checked by test_small_class_warnings
+pytestmark = pytest.mark.filterwarnings("ignore::opsstats.SmallCountWarning")
+
+
+def _boot_cases():
+    rows = PROC[
+        PROC["params"].str.contains("method=bootstrap")
+        & ~PROC["params"].str.contains("partial")
+        & PROC["quantity"].isin(["statistic", "p_value"])
+    ]
+    out = []
+    for (dataset, params, alt), g in rows.groupby(["dataset", "params", "alternative"]):
+        p = _params(params)
+        stat = g[g["quantity"] == "statistic"]["value"].astype(float)
+        pv = g[g["quantity"] == "p_value"]["value"].astype(float)
+        out.append(
+            (dataset, p["roc1"], p["roc2"], p["paired"] == "TRUE", alt, stat.mean(), pv.mean())
+        )
+    return out
+
+
+BOOT = _boot_cases()
+
+
+@pytest.mark.parametrize(
+    "dataset, roc1, roc2, paired, alt, d_ref, p_ref",
+    BOOT,
+    ids=[f"{c[0]}-{c[1]}-{c[4]}" for c in BOOT],
+)
+def test_bootstrap_test_matches_proc_within_monte_carlo_error(
+    dataset, roc1, roc2, paired, alt, d_ref, p_ref
+):
+    # set.seed(s); roc.test(r1, r2, method="bootstrap", paired=..., boot.n=2000): D and p,
+    # averaged over the recorded seeds. With 20000 resamples here the Monte Carlo error
+    # of D is about 0.7% of D and pROC's 2000-resample values spread by up to 0.067
+    # (tests/reference/README.md), so 0.08 and 0.03 are three times the larger error.
+    y1, s1, y2, s2 = load_pair(dataset, roc1, roc2)
+    if paired:
+        r = compare(
+            y1,
+            {roc1: s1, roc2: s2},
+            method="bootstrap",
+            n_resamples=20000,
+            alternative=alt.replace(".", "-"),
+            rng=7,
+        )
+    else:
+        r = compare_test_sets(
+            {roc1: (y1, s1), roc2: (y2, s2)},
+            method="bootstrap",
+            n_resamples=20000,
+            alternative=alt.replace(".", "-"),
+            rng=7,
+        )
+    assert r.statistic == pytest.approx(d_ref, abs=0.08)
+    assert r.p_value == pytest.approx(p_ref, abs=0.03)
+    assert r.paired == paired
+
+
+def _slow_paired_bootstrap(y, s1, s2, n, seed):
+    """Row indices resampled within each class, both AUCs on the same rows."""
+    rng = np.random.default_rng(seed)
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+
+    def auc(idx_p, idx_n, s):
+        x, z = s[idx_p][:, None], s[idx_n][None, :]
+        return ((x > z) + 0.5 * (x == z)).mean()
+
+    out = []
+    for _ in range(n):
+        ip, i_n = rng.choice(pos, pos.size), rng.choice(neg, neg.size)
+        out.append(auc(ip, i_n, s1) - auc(ip, i_n, s2))
+    return np.array(out)
+
+
+def test_paired_bootstrap_matches_slow_row_resampling():
+    y, s1, _, s2 = load_pair("paired_n60_ties", "score_a", "score_b")
+    y = y.astype(bool)
+    slow = _slow_paired_bootstrap(y, s1, s2, 3000, 1)
+    r = compare(y, {"a": s1, "b": s2}, method="bootstrap", n_resamples=20000, rng=2)
+    # sd of the difference: Monte Carlo relative error about 1/sqrt(2 * 3000) = 1.3%
+    assert np.std(r.draws, ddof=1) == pytest.approx(np.std(slow, ddof=1), rel=0.06)
+    assert np.mean(r.draws) == pytest.approx(np.mean(slow), abs=0.006)
+    # and both near DeLong's standard error of the difference
+    d = delong_test(y, {"a": s1, "b": s2})
+    assert np.std(r.draws, ddof=1) == pytest.approx(d.details["standard_error"], rel=0.1)
+
+
+def test_paired_dirichlet_shares_the_weights():
+    y, s1, _, s2 = load_pair("paired_n200", "score_a", "score_b")
+    same = compare(y, {"a": s1, "b": s1}, method="dirichlet", n_resamples=500, rng=0)
+    assert np.all(same.draws == 0) and same.estimate == 0
+    r = compare(
+        y, {"a": s1, "b": s2}, method="dirichlet", n_resamples=4000, rng=0, rope=(-0.01, 0.01)
+    )
+    # the marginal posterior sd of the difference is near DeLong's standard error
+    d = delong_test(y, {"a": s1, "b": s2})
+    assert np.std(r.draws, ddof=1) == pytest.approx(d.details["standard_error"], rel=0.12)
+    assert r.probability_greater == pytest.approx(np.mean(r.draws > 0))
+    assert r.probability_rope == pytest.approx(np.mean(np.abs(r.draws) <= 0.01))
+    assert "posterior probability that a - b > 0" in str(r)
+
+
+@pytest.mark.parametrize("metric", ["pr_auc", "lift_auc", "roc_auc"])
+def test_other_curve_quantities_paired(metric):
+    y, s1, _, s2 = load_pair("paired_n200", "score_a", "score_b")
+    r = compare(y, {"a": s1, "b": s2}, metric=metric, method="bootstrap", n_resamples=400, rng=0)
+    ca, cb = ScoreCurve.from_scores(y, s1), ScoreCurve.from_scores(y, s2)
+    kind = metric.split("_")[0]
+    assert r.estimate_a == pytest.approx(ca.auc(kind), rel=1e-12)
+    assert r.estimate_b == pytest.approx(cb.auc(kind), rel=1e-12)
+    assert r.ci.low < r.estimate < r.ci.high and r.n_undefined == 0
+
+
+def test_paired_operating_point_and_its_ops():
+    y, s1, _, s2 = load_pair("paired_n200", "score_a", "score_b")
+    at = {"recall": 0.8}
+    r = compare(y, {"a": s1, "b": s2}, metric="precision", at=at, n_resamples=300, rng=0)
+    assert r.estimate_a == pytest.approx(ScoreCurve.from_scores(y, s1).value_at("precision", at=at))
+    o = compare(
+        y,
+        {"a": s1, "b": s2},
+        metric="precision",
+        at=at,
+        ops=True,
+        reference=SMALL_DBT,
+        n_resamples=300,
+        rng=0,
+    )
+    ref_a = ScoreCurve.from_scores(y, s1).ops("precision", at=at, reference=SMALL_DBT)
+    assert o.estimate_a == pytest.approx(ref_a.estimate)
+    assert o.quantity.startswith("OPS of")
+
+
+def _slow_joint_posterior_mean(y, pa, pb, a=0.5):
+    """Posterior mean of accuracy(A) - accuracy(B) under Dirichlet(counts + a) per class,
+    the prevalence fixed: a linear function of the cell probabilities."""
+    out = 0.0
+    for cls in (True, False):
+        m = y == cls
+        cells = [
+            np.sum(pa[m] & pb[m]),
+            np.sum(pa[m] & ~pb[m]),
+            np.sum(~pa[m] & pb[m]),
+            np.sum(~pa[m] & ~pb[m]),
+        ]
+        p = (np.array(cells) + a) / (sum(cells) + 4 * a)
+        # P(A right) - P(B right) within the class
+        diff = (p[1] - p[2]) if cls else (p[2] - p[1])
+        out += m.mean() * diff
+    return out
+
+
+def test_joint_table_posterior_mean_accuracy():
+    rng = np.random.default_rng(4)
+    y = rng.random(300) < 0.2
+    pa = np.where(rng.random(300) < 0.85, y, ~y)
+    pb = np.where(rng.random(300) < 0.8, y, ~y)
+    r = compare(y, y_pred={"A": pa, "B": pb}, metric="accuracy", n_resamples=20000, rng=1)
+    assert r.estimate == pytest.approx(np.mean(pa == y) - np.mean(pb == y))
+    post = _slow_joint_posterior_mean(y, pa, pb)
+    assert np.mean(r.draws) == pytest.approx(post, abs=4 * np.std(r.draws) / np.sqrt(20000))
+    mc = compare(y, y_pred={"A": pa, "B": pb}, metric="accuracy", method="mcnemar")
+    # posterior sd near the Agresti-Min standard error
+    assert np.std(r.draws) == pytest.approx((mc.ci.high - mc.ci.low) / 3.92, rel=0.1)
+
+
+def test_paired_confusion_ops_and_bootstrap():
+    rng = np.random.default_rng(5)
+    y = rng.random(400) < 0.3
+    pa = np.where(rng.random(400) < 0.85, y, ~y)
+    pb = np.where(rng.random(400) < 0.85, y, ~y)
+    r = compare(y, y_pred={"A": pa, "B": pb}, metric="f1", ops=True, n_resamples=2000, rng=0)
+    cma = ConfusionMatrix.from_predictions(y, pa)
+    assert r.estimate_a == pytest.approx(cma.ops("f1").estimate, rel=1e-9)
+    b = compare(
+        y, y_pred={"A": pa, "B": pb}, metric="f1", method="bootstrap", n_resamples=2000, rng=0
+    )
+    assert b.probability_greater is None and b.estimate_a == pytest.approx(cma.metric("f1"))
+
+
+def test_unpaired_ops_and_metric():
+    rng = np.random.default_rng(6)
+    sets = {}
+    for name, n, pi in (("jan", 500, 0.3), ("feb", 800, 0.1)):
+        y = rng.random(n) < pi
+        sets[name] = (y, np.where(rng.random(n) < 0.85, y, ~y))
+    r = compare_test_sets(sets, metric="f1", ops=True, n_resamples=2000, rng=0)
+    cms = [ConfusionMatrix.from_predictions(*v) for v in sets.values()]
+    assert r.estimate == pytest.approx(cms[0].ops("f1").estimate - cms[1].ops("f1").estimate)
+    assert not r.paired and r.counts["rows_b"] == 800
+    raw = compare_test_sets(sets, metric="f1", n_resamples=2000, rng=0)
+    assert raw.estimate == pytest.approx(cms[0].metric("f1") - cms[1].metric("f1"))
+
+
+def test_unpaired_curve_quantity_ops():
+    y1, s1, y2, s2 = load_pair("unpaired", "a", "b")
+    r = compare_test_sets(
+        {"a": (y1, s1), "b": (y2, s2)},
+        metric="pr_auc",
+        ops=True,
+        reference=SMALL_DBT,
+        n_resamples=300,
+        rng=0,
+    )
+    a = ScoreCurve.from_scores(y1, s1).ops("pr_auc", reference=SMALL_DBT).estimate
+    b = ScoreCurve.from_scores(y2, s2).ops("pr_auc", reference=SMALL_DBT).estimate
+    assert r.estimate == pytest.approx(a - b)
+
+
+def test_many_classifiers_table_and_adjustment():
+    y, s1, _, s2 = load_pair("aSAH", "s100b", "ndka")
+    _, s3, _, _ = load_pair("aSAH", "wfns", "s100b")
+    t = compare(y, {"s100b": s1, "ndka": s2, "wfns": s3})
+    assert isinstance(t, ComparisonTable)
+    frame = t.to_frame()
+    assert frame["comparison"].tolist() == ["s100b - ndka", "s100b - wfns", "ndka - wfns"]
+    p = frame["p_value"].to_numpy()
+    # Holm by hand: sorted p times (3, 2, 1), running maximum
+    order = np.argsort(p)
+    holm = np.maximum.accumulate(p[order] * np.array([3, 2, 1]))
+    np.testing.assert_allclose(frame["p_holm"].to_numpy()[order], np.minimum(holm, 1))
+    np.testing.assert_allclose(frame["p_bonferroni"], np.minimum(p * 3, 1))
+    assert (frame["p_adjusted"] == frame["p_holm"]).all()
+    assert "Holm" in str(t)
+
+
+def test_adjust_matches_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.array([0.001, 0.2, 0.03, 0.04, 0.5, 0.012])
+    for method in ("holm", "bonferroni"):
+        np.testing.assert_allclose(adjust_p_values(p, method), multipletests(p, method=method)[1])
+    assert np.isnan(adjust_p_values([0.1, np.nan], "holm")[1])
+
+
+def test_result_summary_frame_and_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    y, s1, _, s2 = load_pair("aSAH", "s100b", "ndka")
+    r = compare(y, {"s100b": s1, "ndka": s2})
+    assert isinstance(r, ComparisonResult)
+    frame = r.summary().to_frame()
+    assert frame.loc["difference"].iloc[0] == pytest.approx(r.estimate)
+    assert "<table" in r._repr_html_()
+    ax = r.plot()
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["s100b - ndka"]
+    plt.close(ax.figure)
+    t = compare(y, {"s100b": s1, "ndka": s2, "x": s1[::-1].copy()})
+    ax = t.plot()
+    assert len(ax.get_yticklabels()) == 3
+    plt.close(ax.figure)
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_input_messages():
+    y = [0, 1, 0, 1, 1, 0]
+    s = [0.1, 0.8, 0.3, 0.7, 0.6, 0.2]
+    with pytest.raises(
+        ValueError, match=r"`y_true` and `y_score\['B'\]` must have the same length"
+    ):
+        compare(y, {"A": s, "B": s[:-1]})
+    with pytest.raises(TypeError, match="exactly one of `y_score`"):
+        compare(y)
+    with pytest.raises(ValueError, match="at least 2 classifiers"):
+        compare(y, {"A": s})
+    with pytest.raises(TypeError, match="`y_score` must be a dict"):
+        compare(y, s)
+    with pytest.raises(ValueError, match="`y_true` must contain both classes"):
+        compare([1] * 6, {"A": s, "B": s})
+    with pytest.raises(ValueError, match="unknown metric 'no_such_metric'"):
+        compare(y, y_pred={"A": y, "B": y}, metric="no_such_metric")
+    with pytest.raises(ValueError, match="unknown curve quantity 'no_such_area'"):
+        compare(y, {"A": s, "B": s}, metric="no_such_area")
+    with pytest.raises(ValueError, match="`method`"):
+        compare(y, {"A": s, "B": s}, method="magic")
+    with pytest.raises(ValueError, match="method='delong'"):
+        compare(y, {"A": s, "B": s}, metric="pr_auc", method="delong")
+    with pytest.raises(ValueError, match="`alternative`"):
+        compare(y, {"A": s, "B": s}, alternative="bigger")
+    with pytest.raises(ValueError, match="`rope`"):
+        compare(y, {"A": s, "B": s}, rope=(0.1, -0.1))
+    with pytest.raises(ValueError, match=r"test set .feb.*both classes"):
+        compare_test_sets({"jan": (y, s), "feb": ([0] * 6, s)})
+    with pytest.raises(TypeError, match="test_sets"):
+        compare_test_sets([(y, s), (y, s)])
+
+
+def test_constant_scores_warn_and_give_half():
+    y = [0, 1, 0, 1, 1, 0, 1, 0]
+    s = [0.1, 0.8, 0.3, 0.7, 0.6, 0.2, 0.4, 0.5]
+    with pytest.warns(UserWarning, match="'B' gives every row the same score"):
+        r = compare(y, {"A": s, "B": [0.5] * 8})
+    assert r.estimate_b == 0.5 and np.isfinite(r.p_value)
+
+
+def test_class_absent_in_resamples_is_counted():
+    # unstratified resampling is not offered; a metric 0/0 in some draws is counted
+    y = np.array([1, 1, 0, 0, 0, 0, 0, 0, 0, 0] * 3, bool)
+    pa = np.zeros(30, bool)
+    pa[0] = True
+    pb = np.zeros(30, bool)
+    r = compare(
+        y, y_pred={"A": pa, "B": pb}, metric="precision", method="bootstrap", n_resamples=500, rng=0
+    )
+    # B predicts no positive: precision is 0/0 in every draw, so nothing is defined
+    assert r.n_undefined == 500 and np.isnan(r.ci.low) and np.isnan(r.estimate)
+    assert "undefined" in r.method
+    r = compare(
+        y, y_pred={"A": pa, "B": pa}, metric="precision", method="bootstrap", n_resamples=500, rng=0
+    )
+    assert 0 < r.n_undefined < 500  # A's one positive prediction drawn or not
+    assert f"undefined in {r.n_undefined} of 500 draws" in str(r)
+
+
+def test_batch_unpaired_test_is_compare_test_sets():
+    from opsstats.comparison import unpaired_ops_tests
+
+    a, b = (60, 30, 40, 870), (45, 80, 5, 870)
+    sets = {}
+    for name, (tp, fp, fn, tn) in (("a", a), ("b", b)):
+        y = np.repeat([1, 0, 1, 0], [tp, fp, fn, tn])
+        p = np.repeat([1, 1, 0, 0], [tp, fp, fn, tn])
+        sets[name] = (y, p)
+    r = compare_test_sets(sets, metric="f1", ops=True, n_resamples=20000, rng=0)
+    batch = unpaired_ops_tests(
+        tuple([v] for v in a), tuple([v] for v in b), "f1", n_draws=20000, rng=1
+    )
+    assert batch["estimate"][0] == pytest.approx(r.estimate, rel=1e-12)
+    assert batch["p_value"][0] == pytest.approx(r.p_value, abs=0.01)
+    assert batch["ci_low"][0] == pytest.approx(r.ci.low, abs=0.005)
+    assert batch["ci_high"][0] == pytest.approx(r.ci.high, abs=0.005)
+
+
+def test_posterior_p_value_agrees_with_the_interval():
+    y, s1, _, s2 = load_pair("aSAH", "s100b", "wfns")
+    r = compare(y, {"a": s1, "b": s2}, method="dirichlet", n_resamples=4000, rng=3)
+    outside = not (r.ci.low <= 0 <= r.ci.high)
+    assert outside == (r.p_value < 0.05)
+    m = r.draws.size
+    k = min(np.sum(r.draws < 0), np.sum(r.draws > 0))
+    assert r.p_value == pytest.approx(2 * (k + 1) / (m + 1))
+
+
+@pytest.mark.filterwarnings("error::opsstats.SmallCountWarning")
+def test_small_class_warnings():
+    from opsstats import SmallCountWarning
+
+    y, s1, _, s2 = load_pair("paired_n60_ties", "score_a", "score_b")
+    with pytest.warns(SmallCountWarning, match="paired draws of two curves"):
+        compare(y, {"a": s1, "b": s2}, method="bootstrap", n_resamples=100, rng=0)
+    compare(y, {"a": s1, "b": s2})  # DeLong with 18 positives: no warning
+    few = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 2, bool)
+    sa = np.linspace(0, 1, few.size)
+    sb = sa[::-1].copy()
+    with pytest.warns(SmallCountWarning, match="DeLong's test rejects"):
+        compare(few, {"a": sa, "b": sb})
+    with pytest.warns(SmallCountWarning, match="DeLong's test rejects"):
+        compare_test_sets({"a": (few, sa), "b": (few, sb)})
+
+
+def test_venkatraman_through_compare():
+    y, s1, _, s2 = load_pair("aSAH", "s100b", "ndka")
+    r = compare(y, {"s100b": s1, "ndka": s2}, method="venkatraman", n_resamples=500, rng=0)
+    assert r.statistic == 692.0 and r.statistic_name == "E"  # pROC's E, deterministic
+    assert np.isnan(r.ci.low)
+    with pytest.raises(ValueError, match="two-sided only"):
+        compare(y, {"a": s1, "b": s2}, method="venkatraman", alternative="greater")
+    with pytest.raises(ValueError, match="method='venkatraman'"):
+        compare(y, {"a": s1, "b": s2}, metric="pr_auc", method="venkatraman")
+
+
+def test_printed_lines_fit_100_columns():
+    rng = np.random.default_rng(0)
+    y = rng.random(300) < 0.3
+    long = {
+        "classifier number one": rng.normal(size=300) + y,
+        "classifier number two": rng.normal(size=300) + y,
+    }
+    for kwargs in (
+        {},
+        {"metric": "pr_auc", "n_resamples": 200},
+        {"method": "dirichlet", "n_resamples": 200, "rope": (-0.01, 0.01)},
+    ):
+        text = str(compare(y, long, rng=0, **kwargs))
+        assert max(len(line.expandtabs()) for line in text.splitlines()) <= 100, text
