@@ -30,6 +30,7 @@ from sklearn import metrics as skm
 
 from opsstats import ConfusionMatrix, UndefinedMetricWarning
 from opsstats.curves import DEFAULT_RULE, ScoreCurve
+from opsstats.curves._counting import class_sorted, weighted_blocks
 from opsstats.curves._geometry import curve_area, parse_area, parse_at, value_at
 
 TOL = 1e-12
@@ -681,3 +682,37 @@ class TestErrors:
             c.confusion_matrix(threshold="0.2")
         with pytest.raises(ValueError, match="`top_k` must be at most"):
             c.confusion_matrix(top_k=10)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_weighted_counts_by_one_sort_match_argsort_and_sklearn(dtype):
+    # float scores are sorted with their signed weights as complex numbers
+    # (curves/_counting.py weighted_blocks), integer ones by an argsort per class
+    # (class_sorted): both must give each score's weight per class, ties and all, and
+    # the curve scikit-learn's roc_curve gives
+    rng = np.random.default_rng(11)
+    n = 20_000
+    y = (rng.random(n) < 0.3).astype(int)
+    s = np.round(rng.normal(y * 1.0, 1.0) * 20).astype(dtype)  # many ties
+    w = rng.exponential(1.0, n)
+    w[::7] = 0.0  # zero weights (of either class)
+    w[::11] = 2.0  # equal weights inside tie blocks
+    thr, wpos, wneg = weighted_blocks(s, y == 1, w)
+    assert thr.dtype == s.dtype
+    np.testing.assert_array_equal(thr, np.unique(s)[::-1])
+    for got, cls in ((wpos, 1), (wneg, 0)):  # per score and class, summed by pandas
+        want = pd.Series(w * (y == cls)).groupby(s).sum().sort_index(ascending=False)
+        np.testing.assert_allclose(got, want.to_numpy(), rtol=1e-12, atol=0)
+    desc, positive, weight = class_sorted(s, y == 1, w)
+    np.testing.assert_array_equal(desc, np.sort(s)[::-1])
+    assert positive.sum() == (y == 1).sum() and weight.sum() == pytest.approx(w.sum())
+    keep = w > 0
+    curve = ScoreCurve.from_scores(y, s, sample_weight=w)
+    fpr, tpr, thresholds = skm.roc_curve(
+        y[keep], s[keep], sample_weight=w[keep], drop_intermediate=False
+    )
+    roc = curve.roc()
+    np.testing.assert_array_equal(roc["threshold"], thresholds)
+    np.testing.assert_allclose(roc["fpr"], fpr, rtol=0, atol=TOL)
+    np.testing.assert_allclose(roc["tpr"], tpr, rtol=0, atol=TOL)
+    assert abs(curve.auc() - skm.roc_auc_score(y, s, sample_weight=w)) <= TOL

@@ -36,6 +36,7 @@ __all__ = [
     "check_both_classes",
     "unweighted_counts",
     "weighted_blocks",
+    "class_sorted",
     "merge_sorted",
     "as_counts",
     "check_counts",
@@ -262,39 +263,53 @@ def weighted_blocks(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (decreasing) and the weight of positives and negatives at each.
 
-    Each class is ``argsort``-ed so that its weights travel with its scores, and the
-    two sorted classes are merged in O(n) (:func:`merge_sorted`). The weights of each
-    tie block are then summed per class (``np.add.reduceat``); :func:`cumulate`
-    cumulates them.
+    Float scores: one sort of the complex numbers s + i w (positives) and s - i w
+    (negatives). numpy orders complex numbers by real part, then imaginary, so the
+    weights travel with their scores and the class with the sign bit of the weight
+    (``signbit`` tells -0.0 from 0.0): about twice as fast as an ``argsort`` of each
+    class with gathers and a merge at 1e7 rows. Integer scores, which float64 may not
+    hold exactly, take that older path (:func:`class_sorted`). The weights of each tie
+    block are then summed per class (``np.add.reduceat``), in the sorted order (any
+    order is as good inside a block); :func:`cumulate` cumulates them.
     """
+    if s.dtype.kind == "f" and s.dtype.itemsize <= 8:
+        z = np.empty(s.size, dtype=np.complex128)
+        z.real = s
+        z.imag = np.where(is_pos, w, -w)
+        z.sort()
+        desc_z = z[::-1]  # decreasing scores, a view
+        del z
+        desc = desc_z.real.astype(s.dtype)
+        positive = ~np.signbit(desc_z.imag)
+        weight = np.abs(desc_z.imag)
+        del desc_z
+    else:
+        desc, positive, weight = class_sorted(s, is_pos, w)
+    w_pos = np.where(positive, weight, 0.0)
+    w_neg = np.where(positive, 0.0, weight)
+    del positive, weight
+    m = desc.size
+    new_block = desc[1:] != desc[:-1]
+    if np.count_nonzero(new_block) == m - 1:
+        return desc, w_pos, w_neg
+    last = np.append(np.flatnonzero(new_block), m - 1)
+    starts = np.concatenate(([0], last[:-1] + 1))
+    return desc[last], np.add.reduceat(w_pos, starts), np.add.reduceat(w_neg, starts)
+
+
+def class_sorted(
+    s: np.ndarray, is_pos: np.ndarray, w: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scores in decreasing order with their class mask and weights: each class
+    ``argsort``-ed so that its weights travel with its scores, the two merged in O(n)
+    (:func:`merge_sorted`)."""
     spos, sneg, wpos, wneg = s[is_pos], s[~is_pos], w[is_pos], w[~is_pos]
     o = np.argsort(spos)
     spos, wpos = spos[o], wpos[o]
     o = np.argsort(sneg)
     sneg, wneg = sneg[o], wneg[o]
-    del o
-    pos_small = spos.size <= sneg.size
-    if pos_small:
-        merged, from_small, mw = merge_sorted(spos, sneg, wpos, wneg)
-    else:
-        merged, from_small, mw = merge_sorted(sneg, spos, wneg, wpos)
-    del spos, sneg, wpos, wneg
-    m = merged.size
-    desc = merged[::-1]  # decreasing scores, a view
-    small_desc = from_small[::-1]
-    mw_desc = cast(np.ndarray, mw)[::-1]  # weights given: merged weights returned
-    w_small = np.where(small_desc, mw_desc, 0.0)
-    w_large = np.where(small_desc, 0.0, mw_desc)
-    new_block = desc[1:] != desc[:-1]
-    if np.count_nonzero(new_block) == m - 1:
-        thresholds = desc.copy()
-    else:
-        last = np.append(np.flatnonzero(new_block), m - 1)
-        thresholds = desc[last]
-        starts = np.concatenate(([0], last[:-1] + 1))
-        w_small = np.add.reduceat(w_small, starts)
-        w_large = np.add.reduceat(w_large, starts)
-    return (thresholds, w_small, w_large) if pos_small else (thresholds, w_large, w_small)
+    merged, from_pos, mw = merge_sorted(spos, sneg, wpos, wneg)
+    return merged[::-1].copy(), from_pos[::-1], cast(np.ndarray, mw)[::-1]
 
 
 def merge_sorted(
@@ -342,6 +357,8 @@ def as_counts(x: np.ndarray, name: str = "counts") -> np.ndarray:
     if x.dtype.kind in "iub":
         return x.astype(np.int64, copy=False)
     x = x.astype(np.float64, copy=False)
+    if x.size and not np.all(np.mod(x[-64:], 1.0) == 0):  # the usual weighted sums: at once
+        return x
     if x.size and np.all(np.mod(x, 1.0) == 0) and np.abs(x).max() < EXACT_INT:
         return x.astype(np.int64)
     return x
