@@ -364,3 +364,30 @@ def test_randomized_search_with_an_ops_scorer(cancer):
             ),
         )
         assert mean == pytest.approx(hand.mean(), abs=1e-15)
+
+
+def test_multilabel_estimator_macro_and_weighted():
+    from sklearn.datasets import make_multilabel_classification
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, Y = make_multilabel_classification(300, n_classes=3, random_state=0)
+    est = KNeighborsClassifier().fit(X[:200], Y[:200])
+    pred = est.predict(X[200:])
+    proba = np.column_stack([p[:, 1] for p in est.predict_proba(X[200:])])
+    T = Y[200:]
+    per = [
+        ConfusionMatrix.from_predictions(T[:, j], pred[:, j]).ops("f1").estimate for j in range(3)
+    ]
+    assert make_ops_scorer("f1", average="macro")(est, X[200:], T) == pytest.approx(
+        np.mean(per), abs=1e-15
+    )
+    w = T.mean(axis=0)
+    assert make_ops_scorer("f1", average="weighted")(est, X[200:], T) == pytest.approx(
+        float(np.sum(np.array(per) * w) / w.sum()), abs=1e-15
+    )
+    curves = [
+        ScoreCurve.from_scores(T[:, j], proba[:, j]).ops("roc_auc").estimate for j in range(3)
+    ]
+    assert make_ops_scorer("roc_auc", average="macro")(est, X[200:], T) == pytest.approx(
+        np.mean(curves), abs=1e-15
+    )

@@ -96,18 +96,32 @@ def _score(
     options = {"ops": ops, "reference": reference, "sample_weight": sample_weight}
     if average == "binary":
         return _binary_value(spec, y_true, y_response, pos_label=pos_label, **options)
-    if spec.kind == "curve":
+    if spec.kind == "curve" and y_true.ndim != 2:
         raise ValueError(
-            f"`average` {average!r} applies to confusion-matrix metrics of multi-class "
-            f"predictions; {spec.label!r} is a curve quantity of one class's scores."
+            f"`average` {average!r} applies to multi-class predictions and to multi-label "
+            f"estimators; {spec.label!r} is a curve quantity of one class's scores."
         )
-    classes, support = _one_vs_rest(y_true, y_response)
-    values = np.array(
-        [
-            _binary_value(spec, y_true == c, y_response == c, pos_label=True, **options)
-            for c in classes
-        ]
-    )
+    if y_true.ndim == 2:  # multi-label: each label's column against its own truth
+        if y_response.shape != y_true.shape:
+            raise ValueError(
+                f"`y_true` and the predictions of a multi-label estimator must have one "
+                f"shape; got {y_true.shape} and {y_response.shape}."
+            )
+        support = y_true.mean(axis=0) if average == "weighted" else np.ones(y_true.shape[1])
+        values = np.array(
+            [
+                _binary_value(spec, y_true[:, j], y_response[:, j], pos_label=pos_label, **options)
+                for j in range(y_true.shape[1])
+            ]
+        )
+    else:
+        classes, support = _one_vs_rest(y_true, y_response)
+        values = np.array(
+            [
+                _binary_value(spec, y_true == c, y_response == c, pos_label=True, **options)
+                for c in classes
+            ]
+        )
     if average == "macro":
         return float(np.mean(values))
     return float(np.sum(values * support) / np.sum(support))
@@ -134,7 +148,10 @@ def ops_score(y_true: Any, y_response: Any, *, metric: Any, **kwargs: Any) -> fl
         The positive class, as in scikit-learn.
     average : {"binary", "macro", "weighted"}
         For multi-class predicted labels: the OPS of each class against the rest,
-        averaged (``"weighted"``: by the classes' shares of the true labels).
+        averaged (``"weighted"``: by the classes' shares of the true labels). For a
+        multi-label estimator (``y_true`` of shape (n, labels)): the OPS of each label's
+        column, averaged (``"weighted"``: by the labels' prevalences); curve quantities
+        then take each label's column of scores.
     threshold : float, optional
         Predict positive where the score is at least ``threshold`` (confusion-matrix
         metrics from scores).
