@@ -836,7 +836,16 @@ def _report(args: argparse.Namespace) -> Output:
         args.file,
         {"--truth": args.truth, "--score": args.score, "--pred": args.pred, "--group": args.group},
     )
-    rep = report(
+    rep = _run_report(args, data, parse_pos_label(data, args.truth, args.pos_label), "")
+    return Output(
+        rep.render(args.format, digits=args.digits),
+        lambda fig: draw_report(fig, rep, data),
+    )
+
+
+def _run_report(args: argparse.Namespace, data: Any, pos_label: Any, note: str) -> Any:
+    """The report of ``report``'s options on ``data`` (a pandas frame or a relation)."""
+    return report(
         data,
         truth=args.truth,
         score=args.score,
@@ -844,18 +853,14 @@ def _report(args: argparse.Namespace) -> Output:
         threshold=args.threshold,
         metrics=args.metric,
         by=args.group,
-        pos_label=parse_pos_label(data, args.truth, args.pos_label),
+        pos_label=pos_label,
         ci=None if args.ci == "none" else args.ci,
         confidence_level=args.confidence_level,
         n_resamples=args.n_resamples,
         rng=args.seed,
-        title=f"Evaluation of {args.file}",
+        title=f"Evaluation of {args.file}{note}",
         bins=args.bins,
         max_distinct=args.max_distinct,
-    )
-    return Output(
-        rep.render(args.format, digits=args.digits),
-        lambda fig: draw_report(fig, rep, data),
     )
 
 
@@ -863,23 +868,8 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
     """``report`` with the counting done by DuckDB (opsstats/frames.py): the rows never
     come into Python, so memory does not grow with their number."""
     relation = read_relation(args.file)
-    rep = report(
-        relation,
-        truth=args.truth,
-        score=args.score,
-        pred=args.pred,
-        threshold=args.threshold,
-        metrics=args.metric,
-        by=args.group,
-        pos_label=_relation_pos_label(relation, args.truth, args.pos_label),
-        ci=None if args.ci == "none" else args.ci,
-        confidence_level=args.confidence_level,
-        n_resamples=args.n_resamples,
-        rng=args.seed,
-        title=f"Evaluation of {args.file} (counted by DuckDB)",
-        bins=args.bins,
-        max_distinct=args.max_distinct,
-    )
+    pos_label = _relation_pos_label(relation, args.truth, args.pos_label)
+    rep = _run_report(args, relation, pos_label, " (counted by DuckDB)")
 
     def draw(fig: Any) -> None:
         if not rep.by:
