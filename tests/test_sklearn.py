@@ -153,6 +153,16 @@ def test_permutation_importance_with_an_ops_scorer(cancer):
     # importance = base score - the score with one column permuted: by hand, the score
     # of each permuted data set is an OPS in [0, 1], so importances lie in [base - 1, base]
     assert np.all((r.importances <= base) & (r.importances >= base - 1))
+    # by hand, as scikit-learn permutes (one seed drawn from random_state, then one
+    # RandomState per column shuffling the row order n_repeats times)
+    seed = np.random.RandomState(0).randint(np.iinfo(np.int32).max + 1)
+    for j in (0, 3):
+        shuffler, idx, Xp = np.random.RandomState(seed), np.arange(len(X)), X.copy()
+        for k in range(3):
+            shuffler.shuffle(idx)
+            Xp[:, j] = Xp[idx, j]  # the permutations compose, as scikit-learn's
+            permuted = ConfusionMatrix.from_predictions(y, est.predict(Xp)).ops("mcc").estimate
+            assert r.importances[j, k] == base - permuted
     # and with a constant column's permutation nothing changes
     Xc = np.column_stack([X, np.ones(len(X))])
     est_c = LogisticRegression(max_iter=5000).fit(Xc, y)
