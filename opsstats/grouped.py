@@ -16,7 +16,6 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from ._labels import positive_mask
 from ._validation import (
@@ -33,6 +32,7 @@ from ._validation import (
     threshold_for,
 )
 from .confusion import ConfusionMatrix
+from .curves._binning import bin_bounds
 from .curves._geometry import CURVES, parse_area, parse_at
 from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
@@ -781,45 +781,6 @@ def _evaluate_tables(
     out.attrs["confusion_matrices"] = confusion
     _warn_undefined(out, by_cols)
     return out
-
-
-def bin_bounds(
-    quantity: Any, scores: np.ndarray, positives: np.ndarray, negatives: np.ndarray
-) -> tuple[float, float]:
-    """The range of the ROC AUC or the PR AUC (step rule) over every order of the rows
-    inside each score bin, which holds the value of the unbinned scores
-    (`docs/method.md#binned-curves`); NaN for other quantities (no bound derived).
-
-    ROC AUC: the binned AUC counts each pair inside a bin as one half; the unbinned
-    pair counts 0, 1/2 or 1, so the range is the binned AUC +- sum_b p_b n_b / (2 P N).
-    PR AUC (average precision): highest with each bin's positives tied above its
-    negatives, lowest with its negatives above its positives, these one by one:
-    sum over the bin's k = 1..p_b of (a + k) / (c + k) = p_b - (c - a) (psi(c + p_b + 1)
-    - psi(c + 1)), with a the true positives above the bin and c the rows above it plus
-    the bin's negatives.
-    """
-    order = np.argsort(-np.asarray(scores, dtype=float), kind="stable")
-    s = np.asarray(scores, dtype=float)[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(s)) + 1]
-    p = np.add.reduceat(np.asarray(positives, dtype=float)[order], starts)
-    n = np.add.reduceat(np.asarray(negatives, dtype=float)[order], starts)
-    big_p, big_n = p.sum(), n.sum()
-    tp0 = np.r_[0.0, np.cumsum(p)[:-1]]  # true and false positives above each bin
-    fp0 = np.r_[0.0, np.cumsum(n)[:-1]]
-    name = getattr(quantity, "name", "")
-    if name == "roc_auc":
-        # pairs (positive, negative) with the positive's bin above, and half the ties
-        auc = float(np.sum(p * (big_n - fp0 - n)) + 0.5 * np.sum(p * n)) / (big_p * big_n)
-        half = float(np.sum(p * n) / (2 * big_p * big_n))
-        return auc - half, auc + half
-    if name == "pr_auc" and getattr(quantity, "rule", "") == "step":
-        above = tp0 + fp0 + p  # 0 only for a bin without positives on top: no term
-        share = np.divide(tp0 + p, above, out=np.zeros_like(above), where=above > 0)
-        high = float(np.sum(p * share) / big_p)
-        c = tp0 + fp0 + n
-        low_terms = p - (c - tp0) * (special.digamma(c + p + 1) - special.digamma(c + 1))
-        return float(np.sum(low_terms) / big_p), high
-    return np.nan, np.nan
 
 
 def _note_bin_bounds(

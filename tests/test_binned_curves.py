@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from opsstats import DirectedBinaryTree, ScoreCurve, evaluate
+from opsstats.curves._binning import bin_bounds
 from opsstats.curves._geometry import parse_area
-from opsstats.grouped import bin_bounds
 
 REF = DirectedBinaryTree(depth=5, n_curves=500)
 
