@@ -27,7 +27,7 @@ from opsstats._validation import describe
 
 __all__ = ["CountTables", "count_tables", "is_frame"]
 
-_POS, _PRED, _N = "__opsstats_pos", "__opsstats_pred", "__opsstats_n"
+_POS, _PRED, _N, _W = "__opsstats_pos", "__opsstats_pred", "__opsstats_n", "__opsstats_w"
 
 
 def is_frame(data: Any) -> bool:
@@ -60,6 +60,8 @@ class CountTables:
     bins : int or None
         The number of equal-width score bins when ``scores`` counts bins (their numbers
         stand for the scores), None when it counts distinct scores.
+    weighted : bool
+        Whether the counts are sums of frequency weights.
     """
 
     keys: list[tuple]
@@ -68,6 +70,7 @@ class CountTables:
     scores: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None
     pos_label: Any
     bins: int | None = None
+    weighted: bool = False
 
 
 def _lazy(data: Any) -> Any:
@@ -136,6 +139,30 @@ def _check_scores(lf: Any, schema: dict[str, Any], col: str) -> None:
         )
 
 
+def _check_weights(lf: Any, schema: dict[str, Any], col: str) -> None:
+    what = _label("weight", col)
+    dtype = schema[col]
+    if dtype == nw.Boolean or not dtype.is_numeric():
+        raise TypeError(f"{what} must hold non-negative numbers; got dtype {dtype}.")
+    value = nw.col(col).cast(nw.Float64)
+    row = _collect(
+        lf.select(
+            _count(value.is_null()).alias("null"),
+            _count(~value.is_finite()).alias("bad"),
+            _count(value < 0).alias("negative"),
+        )
+    ).iloc[0]
+    if int(row["null"]) or int(row["bad"] or 0):
+        raise ValueError(
+            f"{what} must contain only finite numbers; got "
+            f"{int(row['null']) + int(row['bad'] or 0)} missing, NaN or infinite value(s)."
+        )
+    if int(row["negative"] or 0):
+        raise ValueError(
+            f"{what} must be non-negative; got {int(row['negative'])} negative value(s)."
+        )
+
+
 def count_tables(
     data: Any,
     *,
@@ -148,6 +175,7 @@ def count_tables(
     curves: bool = False,
     bins: int | None = None,
     max_distinct: int | None = None,
+    weight: str | None = None,
 ) -> CountTables:
     """The count tables of :func:`opsstats.evaluate`, computed by the frame's engine.
 
@@ -166,6 +194,8 @@ def count_tables(
     max_distinct : int, optional
         Bin (into ``bins`` bins, default 1,000) only when some group has more distinct
         scores than this.
+    weight : str, optional
+        A column of non-negative frequency weights: the counts are sums of weights.
 
     Returns
     -------
@@ -184,12 +214,17 @@ def count_tables(
     """
     by = list(by)
     lf = _lazy(data)
-    named = [("truth", truth), ("score", score), ("pred", pred), *(("by", c) for c in by)]
+    named = [("truth", truth), ("score", score), ("pred", pred), ("weight", weight)]
+    named += [("by", c) for c in by]
     schema = _check_columns(lf, [(a, c) for a, c in named if c is not None])
     truth_values = _check_labels(lf, "truth", truth)
     pred_values = None if pred is None else _check_labels(lf, "pred", pred)
     if score is not None:
         _check_scores(lf, schema, score)
+    if weight is not None:
+        _check_weights(lf, schema, weight)
+    size = nw.len() if weight is None else nw.col(_W).sum()
+    dtype = np.int64 if weight is None else np.float64
     _, pos = positive_mask(
         truth_values, name="truth", pos_label=pos_label, other=pred_values, other_name="pred"
     )
@@ -199,11 +234,13 @@ def count_tables(
         flags[_PRED] = nw.col(pred) == pos_value
     elif threshold is not None and score is not None:
         flags[_PRED] = nw.col(score) >= threshold
+    if weight is not None:
+        flags[_W] = nw.col(weight).cast(nw.Float64)  # a plain column: a simple sum
     marked = lf.with_columns(**flags)
     labelled = _PRED in flags
     cells_tab = _collect(
         marked.group_by([*by, _POS, *([_PRED] if labelled else [])], drop_null_keys=False).agg(
-            nw.len().alias(_N)
+            size.alias(_N)
         )
     )
     if not len(cells_tab):
@@ -213,12 +250,12 @@ def count_tables(
     positive = cells_tab[_POS].to_numpy(dtype=bool)
     predicted = cells_tab[_PRED].to_numpy(dtype=bool) if labelled else np.zeros_like(positive)
     cell = np.where(positive, np.where(predicted, 0, 2), np.where(predicted, 1, 3))
-    n = cells_tab[_N].to_numpy(dtype=np.int64)
-    cells = np.bincount(4 * codes + cell, weights=n, minlength=4 * g).astype(np.int64)
+    n = cells_tab[_N].to_numpy(dtype=dtype)
+    cells = np.bincount(4 * codes + cell, weights=n, minlength=4 * g).astype(dtype)
     cells = cells.reshape(g, 4)
     if not labelled:
         cells[:] = 0
-    class_counts = np.bincount(2 * codes + (~positive), weights=n, minlength=2 * g).astype(np.int64)
+    class_counts = np.bincount(2 * codes + (~positive), weights=n, minlength=2 * g).astype(dtype)
     per_score, n_bins = None, None
     if curves and score is not None:
         if max_distinct is not None:
@@ -235,10 +272,12 @@ def count_tables(
         if n_bins is not None:
             marked, column = _binned(marked, score, n_bins), _BIN
         tab = _collect(
-            marked.group_by([*by, column, _POS], drop_null_keys=False).agg(nw.len().alias(_N))
+            marked.group_by([*by, column, _POS], drop_null_keys=False).agg(size.alias(_N))
         )
-        per_score = _per_score(tab, by, keys, column)
-    return CountTables(keys, cells, class_counts.reshape(g, 2), per_score, pos, n_bins)
+        per_score = _per_score(tab, by, keys, column, dtype)
+    return CountTables(
+        keys, cells, class_counts.reshape(g, 2), per_score, pos, n_bins, weight is not None
+    )
 
 
 DEFAULT_BINS = 1000
@@ -267,7 +306,7 @@ def _keys(tab: pd.DataFrame, by: list[str]) -> tuple[list[tuple], np.ndarray]:
 
 
 def _per_score(
-    tab: pd.DataFrame, by: list[str], keys: list[tuple], score: str
+    tab: pd.DataFrame, by: list[str], keys: list[tuple], score: str, dtype: Any = np.int64
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     if by:  # the rows' groups among ``keys`` (NaN keys match NaN keys)
         index = pd.MultiIndex.from_tuples(keys, names=by)
@@ -278,7 +317,7 @@ def _per_score(
     if values.dtype.kind == "b":
         values = values.astype(np.float64)
     positive = tab[_POS].to_numpy(dtype=bool)
-    n = tab[_N].to_numpy(dtype=np.int64)
+    n = tab[_N].to_numpy(dtype=dtype)
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(len(keys) + 1))
     out = []

@@ -202,7 +202,7 @@ def evaluate_unit(
     root: int = 0,
     key: tuple = (),
     truth: np.ndarray | None = None,
-    class_counts: tuple[int, int] | None = None,
+    class_counts: tuple[float, float] | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of the tidy table for one unit (a group, a label, a test set).
 
@@ -225,8 +225,8 @@ def evaluate_unit(
     elif truth is not None and truth.size:
         n, pi = int(truth.size), float(np.mean(truth))
     elif class_counts is not None and class_counts[0] + class_counts[1]:
-        n = int(class_counts[0] + class_counts[1])
-        pi = class_counts[0] / n
+        total = class_counts[0] + class_counts[1]  # rows, or a sum of weights
+        n, pi = (int(total) if float(total).is_integer() else total), class_counts[0] / total
     else:
         n, pi = np.nan, np.nan
     one_class = not np.isnan(pi) and not 0 < pi < 1
@@ -441,6 +441,7 @@ def evaluate(
     rng: Any = None,
     bins: int | None = None,
     max_distinct: int | None = None,
+    weight: str | None = None,
 ) -> pd.DataFrame:
     """Evaluate a classifier on every group of a data frame: metrics, OPS and intervals.
 
@@ -501,6 +502,11 @@ def evaluate(
     max_distinct : int, optional
         Bin (into ``bins`` bins, default 1,000) only when some group has more distinct
         scores than this.
+    weight : str, optional
+        Column of non-negative frequency weights (``sample_weight``): every count is a
+        sum of weights. Curve intervals need whole-number weights (a row with weight 3
+        counts as three rows); with fractional weights a curve row keeps its value and
+        OPS and says why it has no interval.
 
     Returns
     -------
@@ -540,6 +546,7 @@ def evaluate(
         ("truth", truth),
         ("score", score),
         ("pred", pred),
+        ("weight", weight),
         *(("by", c) for c in by_cols),
     ]:
         if col is None:
@@ -595,7 +602,7 @@ def evaluate(
         bins = check_size("bins", bins, minimum=2, maximum=MAX_BINS)
     if max_distinct is not None:
         max_distinct = check_size("max_distinct", max_distinct, minimum=1, maximum=MAX_COUNT)
-    if not native or bins is not None or max_distinct is not None:
+    if not native or bins is not None or max_distinct is not None or weight is not None:
         # the engine counts (pandas too, when binning); only the count tables come here
         tables = count_tables(
             data,
@@ -608,6 +615,7 @@ def evaluate(
             curves=any(sp.kind == "curve" for sp in specs),
             bins=bins,
             max_distinct=max_distinct,
+            weight=weight,
         )
         return _evaluate_tables(tables, specs, by_cols, labelled, **options)
 
@@ -756,6 +764,7 @@ def _evaluate_tables(
         by_cols
         and labelled
         and not curve_specs
+        and not tables.weighted  # the array path counts rows
         and covered([sp.name for sp in specs], options["ci"], options["point_reference"])
     ):
         out = _count_rows(keys, cells, specs, confusion, by_cols, **_point_options(options))
@@ -765,9 +774,9 @@ def _evaluate_tables(
     rows: list[dict[str, Any]] = []
     for g, key in enumerate(keys):
         cm = curve = None
-        positives, negatives = (int(c) for c in classes[g])
+        positives, negatives = (c.item() for c in classes[g])  # int, or float weights
         if labelled:
-            tp, fp, fn, tn = (int(c) for c in cells[g])
+            tp, fp, fn, tn = (c.item() for c in cells[g])
             cm = confusion[key] = ConfusionMatrix(tp=tp, fp=fp, fn=fn, tn=tn)
         if tables.scores is not None and curve_specs and positives and negatives:
             curve = ScoreCurve.from_counts(*tables.scores[g])

@@ -12,7 +12,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
-from opsstats import evaluate
+from opsstats import ConfusionMatrix, ScoreCurve, evaluate
 from opsstats.frames import count_tables, is_frame
 
 pytestmark = pytest.mark.filterwarnings("ignore:Dask support is moving:FutureWarning")
@@ -167,3 +167,76 @@ def test_spark_bad_input_same_errors(spark, case):
     kw, exc, pattern = BAD[case]
     with pytest.raises(exc, match=pattern):
         evaluate(spark.createDataFrame(df), **kw)
+
+
+@pytest.mark.parametrize("engine", ["pandas", *ENGINES])
+def test_weights_every_engine_equals_the_weighted_objects(engine):
+    """Integer frequency weights: each group's rows equal ConfusionMatrix.from_predictions
+    and ScoreCurve.from_scores with sample_weight (an independent path), on every engine."""
+    df = _data(1500, seed=4)
+    df["w"] = np.random.default_rng(5).integers(0, 4, len(df))
+    data = df if engine == "pandas" else ENGINES[engine](df)
+    out = evaluate(
+        data,
+        truth="y",
+        score="s",
+        threshold=0.5,
+        by="h",
+        weight="w",
+        metrics=["f1", "mcc", "roc_auc", "pr_auc"],
+        rng=2,
+        n_resamples=200,
+    )
+    for h in (1, 2):
+        sub = df[df["h"] == h]
+        cm = ConfusionMatrix.from_predictions(sub["y"], sub["s"] >= 0.5, sample_weight=sub["w"])
+        curve = ScoreCurve.from_scores(sub["y"], sub["s"], sample_weight=sub["w"])
+        rows = out[out["h"] == h].set_index("metric")
+        assert rows.loc["f1", "value"] == pytest.approx(cm.metric("f1"), abs=1e-12)
+        assert rows.loc["mcc", "ops"] == pytest.approx(cm.ops("mcc").estimate, abs=1e-12)
+        assert rows.loc["roc_auc", "value"] == pytest.approx(curve.auc("roc"), abs=1e-12)
+        assert rows.loc["pr_auc", "value"] == pytest.approx(curve.auc("pr"), abs=1e-12)
+        assert rows.loc["f1", "n"] == sub["w"].sum()
+    if engine != "pandas":
+        ref = evaluate(
+            df,
+            truth="y",
+            score="s",
+            threshold=0.5,
+            by="h",
+            weight="w",
+            metrics=["f1", "mcc", "roc_auc", "pr_auc"],
+            rng=2,
+            n_resamples=200,
+        )
+        assert_same(ref, out)
+
+
+def test_fractional_weights_keep_values_and_say_why_curves_have_no_interval():
+    df = _data(800, seed=6)
+    df["w"] = np.random.default_rng(7).random(len(df)) * 2
+    out = evaluate(pl.from_pandas(df), truth="y", score="s", threshold=0.5, weight="w", rng=0)
+    cm = ConfusionMatrix.from_predictions(df["y"], df["s"] >= 0.5, sample_weight=df["w"])
+    f1 = out.set_index("metric").loc["f1"]
+    assert f1["value"] == pytest.approx(cm.metric("f1"), rel=1e-12)
+    assert f1["ops_ci_low"] < f1["ops"] < f1["ops_ci_high"]  # Dirichlet takes real counts
+    roc = out.set_index("metric").loc["roc_auc"]
+    assert np.isfinite(roc["ops"]) and "whole-number counts" in roc["reason"]
+
+
+@pytest.mark.parametrize(
+    ("column", "exc", "match"),
+    [
+        ("neg", ValueError, "non-negative"),
+        ("nan", ValueError, "finite"),
+        ("g", TypeError, "`weight`"),
+    ],
+)
+@pytest.mark.parametrize("engine", ["pandas", "polars", "duckdb"])
+def test_bad_weights(engine, column, exc, match):
+    df = _data(50)
+    df["neg"] = -1.0
+    df["nan"] = np.where(np.arange(50) == 3, np.nan, 1.0)
+    data = df if engine == "pandas" else ENGINES[engine](df)
+    with pytest.raises(exc, match=match):
+        evaluate(data, truth="y", score="s", weight=column)
