@@ -240,3 +240,12 @@ def test_bad_weights(engine, column, exc, match):
     data = df if engine == "pandas" else ENGINES[engine](df)
     with pytest.raises(exc, match=match):
         evaluate(data, truth="y", score="s", weight=column)
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_weights_give_the_pandas_rows(spark):
+    df = _data(1500, seed=4)
+    df["w"] = np.random.default_rng(5).integers(0, 4, len(df))
+    kw = {"truth": "y", "score": "s", "threshold": 0.5, "by": "h", "weight": "w", "rng": 2}
+    ref = evaluate(df, n_resamples=200, **kw)
+    assert_same(ref, evaluate(spark.createDataFrame(df), n_resamples=200, **kw))
