@@ -969,8 +969,9 @@ def add_compare_parser(sub: Any) -> None:
         "--method",
         choices=COMPARE_METHODS,
         default="auto",
-        help="default auto: DeLong for the ROC AUC, the paired bootstrap for other curve "
-        "quantities, the Dirichlet posterior for confusion-matrix metrics",
+        help="default auto: DeLong's statistic on Student's t (Satterthwaite df) for the "
+        "ROC AUC (delong: pROC's reference distribution), the paired bootstrap for other "
+        "curve quantities, the Dirichlet posterior for confusion-matrix metrics",
     )
     cmp.add_argument("--alternative", choices=("two-sided", "greater", "less"), default="two-sided")
     cmp.add_argument(

@@ -378,10 +378,16 @@ def test_small_class_warnings():
     few = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 2, bool)
     sa = np.linspace(0, 1, few.size)
     sb = sa[::-1].copy()
-    with pytest.warns(SmallCountWarning, match="DeLong's test rejects"):
-        compare(few, {"a": sa, "b": sb})
-    with pytest.warns(SmallCountWarning, match="DeLong's test rejects"):
-        compare_test_sets({"a": (few, sa), "b": (few, sb)})
+    with pytest.warns(SmallCountWarning, match="pROC's reference distribution rejects"):
+        compare(few, {"a": sa, "b": sb}, method="delong")
+    with pytest.warns(SmallCountWarning, match="pROC's reference distribution rejects"):
+        compare_test_sets({"a": (few, sa), "b": (few, sb)}, method="delong")
+    # the defaults with 6 positives: DeLong's statistic on t (paired), the Dirichlet
+    # posteriors (unpaired, fewer than 10 rows in a class): no warning
+    r = compare(few, {"a": sa, "b": sb})
+    assert r.statistic_name == "T" and r.df is not None
+    r = compare_test_sets({"a": (few, sa), "b": (few, sb)}, rng=0)
+    assert "Dirichlet" in r.method
 
 
 def test_venkatraman_through_compare():
@@ -409,3 +415,79 @@ def test_printed_lines_fit_100_columns():
     ):
         text = str(compare(y, long, rng=0, **kwargs))
         assert max(len(line.expandtabs()) for line in text.splitlines()) <= 100, text
+
+
+def _slow_paired_jackknife(y, sa, sb, metric):
+    """Arvesen's stratified jackknife of A - B straight from its definition: every row
+    deleted from both classifiers in turn, each area recomputed by the public API."""
+    y = np.asarray(y, bool)
+
+    def area(keep, s):
+        return ScoreCurve.from_scores(y[keep], s[keep]).auc(
+            *(("pr", "step") if metric == "pr_auc" else ("roc", "trapezoid"))
+        )
+
+    full = np.ones(y.size, bool)
+    diff = area(full, sa) - area(full, sb)
+    parts = []
+    for cls in (True, False):
+        loo = []
+        for i in np.flatnonzero(y == cls):
+            keep = full.copy()
+            keep[i] = False
+            loo.append(area(keep, sa) - area(keep, sb))
+        loo = np.array(loo)
+        k = loo.size
+        parts.append(((k - 1) / k * np.sum((loo - loo.mean()) ** 2), k))
+    return diff, parts
+
+
+@pytest.mark.parametrize("metric", ["pr_auc", "roc_auc"])
+@pytest.mark.parametrize("positives", [3, 12])
+def test_jackknife_t_matches_row_deletion(metric, positives):
+    from scipy import stats
+
+    rng = np.random.default_rng(positives)
+    n = 60
+    y = np.r_[np.ones(positives, bool), np.zeros(n - positives, bool)]
+    sa = np.round(rng.normal(size=n) + y, 1)  # ties, within and across classes
+    sb = np.round(0.6 * sa + rng.normal(size=n) + 0.5 * y, 1)
+    diff, parts = _slow_paired_jackknife(y, sa, sb, metric)
+    v = parts[0][0] + parts[1][0]
+    df = v**2 / sum(p**2 / (k - 1) for p, k in parts)
+    r = compare(y, {"a": sa, "b": sb}, metric=metric, method="jackknife-t", confidence_level=0.9)
+    assert r.estimate == pytest.approx(diff, abs=1e-12)
+    assert r.details["variance"] == pytest.approx(v, rel=1e-10)
+    assert r.df == pytest.approx(df, rel=1e-10)
+    assert r.p_value == pytest.approx(2 * stats.t.sf(abs(diff) / np.sqrt(v), df), rel=1e-8)
+    half = stats.t.ppf(0.95, df) * np.sqrt(v)
+    assert (r.ci.low, r.ci.high) == pytest.approx((diff - half, diff + half), rel=1e-9)
+    if metric == "roc_auc":  # the jackknife variance of the ROC AUC is DeLong's
+        d = delong_test(y, {"a": sa, "b": sb}, distribution="t", confidence_level=0.9)
+        assert d.details["variance"] == pytest.approx(v, rel=1e-10)
+        assert d.p_value == pytest.approx(r.p_value, rel=1e-8)
+
+
+def test_default_paired_curve_area_by_class_size():
+    """auto: the jackknife-t below 10 rows of a class; from 10 on the paired bootstrap
+    with the tail p-value that inverts its percentile interval."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(6, bool), np.zeros(94, bool)]
+    sa, sb = rng.normal(size=100) + y, rng.normal(size=100) + y
+    r = compare(y, {"a": sa, "b": sb}, metric="pr_auc", rng=0)
+    assert "jackknife" in r.method and r.statistic_name == "T"
+    y = np.r_[np.ones(30, bool), np.zeros(70, bool)]
+    sa, sb = rng.normal(size=100) + y, rng.normal(size=100) + 0.5 * y
+    r = compare(y, {"a": sa, "b": sb}, metric="pr_auc", n_resamples=999, rng=0)
+    assert "percentile interval inverted" in r.method
+    # the tail p-value from the same draws: 2 (k + 1) / (B + 1), k draws on the far side
+    rng0 = np.random.default_rng(0)
+    from opsstats.comparison.draws import paired_curve_draws
+    from opsstats.curves._geometry import parse_area
+
+    da, db = paired_curve_draws(y, sa, sb, parse_area("pr_auc"), "bootstrap", 999, rng0)
+    d = da - db
+    k = min(np.sum(d < 0), np.sum(d > 0)) + np.sum(d == 0) / 2
+    assert r.p_value == pytest.approx(min(1, 2 * (k + 1) / 1000), abs=1e-15)
+    with pytest.raises(ValueError, match="method='jackknife-t'"):
+        compare(y, {"a": sa, "b": sb}, metric="pr_auc", ops=True, method="jackknife-t")

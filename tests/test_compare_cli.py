@@ -50,6 +50,8 @@ def test_paired_delong_text_is_procs_numbers():
         "s100b",
         "--score",
         "ndka",
+        "--method",
+        "delong",
     )
     assert status == 0 and err == ""
     # roc.test(r1, r2, method="delong", paired=TRUE): Z 1.3908, p 0.1643, CI -0.0489 0.2877

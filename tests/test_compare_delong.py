@@ -153,6 +153,70 @@ def test_covariance_of_three_matches_the_definition():
     np.testing.assert_allclose(cov.to_numpy(), c_slow, rtol=1e-11, atol=1e-16)
 
 
+def _slow_parts(y, s):
+    """One classifier's placements, from the definition."""
+    y = np.asarray(y, bool)
+    x, z = s[y][:, None], s[~y][None, :]
+    psi = (x > z) + 0.5 * (x == z)
+    return psi.mean(axis=1), psi.mean(axis=0)
+
+
+@pytest.mark.parametrize("positives", [2, 3, 7, 40])
+def test_paired_t_reference_matches_the_definition(positives):
+    """distribution="t": Welch (1947) / Satterthwaite (1946) df of the two class parts of
+    var(A - B), each from the placement differences' sample variance; df = m - 1 when a
+    class has 2 rows. Reference: the definition with scipy.stats.t."""
+    from scipy import stats
+
+    rng = np.random.default_rng(positives)
+    n = 120
+    y = np.r_[np.ones(positives, bool), np.zeros(n - positives, bool)]
+    a = np.round(rng.normal(size=n) + y, 1)
+    b = np.round(0.5 * a + rng.normal(size=n) + 0.5 * y, 1)
+    (a10, a01), (b10, b01) = _slow_parts(y, a), _slow_parts(y, b)
+    d10, d01 = a10 - b10, a01 - b01
+    v1, v0 = d10.var(ddof=1) / d10.size, d01.var(ddof=1) / d01.size
+    if positives < 3:
+        df = positives - 1
+    else:
+        df = (v1 + v0) ** 2 / (v1**2 / (d10.size - 1) + v0**2 / (d01.size - 1))
+    t = (d10.mean()) / np.sqrt(v1 + v0)
+    r = delong_test(y, {"a": a, "b": b}, distribution="t", confidence_level=0.9)
+    assert r.df == pytest.approx(df, rel=1e-12)
+    assert r.statistic == pytest.approx(t, rel=1e-12)
+    assert r.p_value == pytest.approx(2 * stats.t.sf(abs(t), df), rel=1e-10)
+    half = stats.t.ppf(0.95, df) * np.sqrt(v1 + v0)
+    assert r.ci.low == pytest.approx(d10.mean() - half, rel=1e-10)
+    assert r.ci.high == pytest.approx(d10.mean() + half, rel=1e-10)
+    assert r.statistic_name == "T" and "Satterthwaite" in r.method
+
+
+def test_unpaired_t_reference_matches_the_definition():
+    from scipy import stats
+
+    rng = np.random.default_rng(11)
+    ya = np.r_[np.ones(6, bool), np.zeros(60, bool)]
+    yb = np.r_[np.ones(30, bool), np.zeros(50, bool)]
+    sa, sb = rng.normal(size=66) + ya, np.round(rng.normal(size=80) + yb, 1)
+    parts = []
+    for y, s in ((ya, sa), (yb, sb)):
+        v10, v01 = _slow_parts(y, s)
+        parts += [(v10.var(ddof=1) / v10.size, v10.size), (v01.var(ddof=1) / v01.size, v01.size)]
+    v = sum(p for p, _ in parts)
+    df = v**2 / sum(p**2 / (k - 1) for p, k in parts)
+    auc_a, auc_b = _slow_parts(ya, sa)[0].mean(), _slow_parts(yb, sb)[0].mean()
+    r = delong_unpaired(
+        ScoreCurve.from_scores(ya, sa), ScoreCurve.from_scores(yb, sb), distribution="t"
+    )
+    assert r.df == pytest.approx(df, rel=1e-12)
+    assert r.statistic == pytest.approx((auc_a - auc_b) / np.sqrt(v), rel=1e-12)
+    assert r.p_value == pytest.approx(2 * stats.t.sf(abs(r.statistic), df), rel=1e-10)
+    with pytest.raises(ValueError, match="`distribution` must be one of 'proc', 't'"):
+        delong_unpaired(
+            ScoreCurve.from_scores(ya, sa), ScoreCurve.from_scores(yb, sb), distribution="normal"
+        )
+
+
 def test_printed_like_proc():
     y, s1, _, s2 = load_pair("aSAH", "s100b", "ndka")
     text = str(delong_test(y, {"s100b": s1, "ndka": s2}))

@@ -11,6 +11,7 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from .._validation import (
     check_choice,
@@ -22,6 +23,7 @@ from .._validation import (
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
 from ..curves._geometry import CurveArea, resolve_quantity
+from ..curves._partial import PartialArea
 from ..exceptions import SmallCountWarning
 from ..metrics import resolve_metric
 from ..ops import _check_reference
@@ -30,20 +32,38 @@ from ..uncertainty._draws import check_rng, equal_tailed
 from ..uncertainty.curve._options import _estimate
 from ..uncertainty.curve.dirichlet import _curve_prior
 from ._inputs import check_alternative, paired_predictions, paired_scores
-from .delong import _check_classes, _covariance, _normal_p, _paired_result, delong_unpaired
+from .delong import (
+    _check_classes,
+    _class_covariances,
+    _normal_p,
+    _paired_result,
+    _t_p,
+    _warn_zero,
+    delong_unpaired,
+)
 from .draws import (
     paired_confusion_draws,
     paired_curve_draws,
     unpaired_confusion_draws,
     unpaired_curve_draws,
 )
+from .jackknife import paired_jackknife
 from .mcnemar import mcnemar_test
 from .result import ComparisonResult, ComparisonTable
 from .venkatraman import venkatraman_test
 
 __all__ = ["METHODS", "compare", "compare_test_sets"]
 
-METHODS = ("auto", "delong", "bootstrap", "dirichlet", "mcnemar", "venkatraman")
+METHODS = (
+    "auto",
+    "delong",
+    "delong-t",
+    "jackknife-t",
+    "bootstrap",
+    "dirichlet",
+    "mcnemar",
+    "venkatraman",
+)
 
 _HOW = {
     "bootstrap": "stratified bootstrap",
@@ -92,6 +112,11 @@ class _Spec:
             and not q.normalized
         )
 
+    @property
+    def is_area(self) -> bool:
+        """A curve area (a smooth statistic, whose jackknife variance is consistent)."""
+        return self.kind == "curve" and isinstance(self.quantity, CurveArea | PartialArea)
+
     def to_ops(self, values: np.ndarray, prevalence: float) -> np.ndarray:
         """OPS of the values at the prevalence (NaN kept)."""
         if self.ref is None:
@@ -107,12 +132,19 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
     method = check_choice("method", method, METHODS)
     if method == "auto":
         if spec.is_roc_auc:
-            return "delong"
+            return "delong-t"
         return "bootstrap" if spec.kind == "curve" else "dirichlet"
-    if method == "delong" and not spec.is_roc_auc:
+    if method in ("delong", "delong-t") and not spec.is_roc_auc:
         raise ValueError(
-            "`method='delong'` compares ROC AUCs (trapezoid rule, not their OPS); got "
+            f"`method={method!r}` compares ROC AUCs (trapezoid rule, not their OPS); got "
             f"{spec.label}. Use method='bootstrap' or 'dirichlet'."
+        )
+    if method == "jackknife-t" and not (paired and spec.is_area and not spec.ops):
+        raise ValueError(
+            "`method='jackknife-t'` compares two curve areas (not their OPS, not a value "
+            f"at an operating point) on the same rows; got {spec.label}"
+            + ("" if paired else " on independent test sets")
+            + "."
         )
     if method == "venkatraman" and not (paired and spec.is_roc_auc):
         raise ValueError(
@@ -139,29 +171,42 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
 #: than its level: DeLong's test, and the paired draws (bootstrap, Dirichlet) of a curve.
 SMALL_DELONG = 10
 SMALL_PAIRED_DRAWS = 100
+#: Below this many rows in the smaller class the default paired comparison of a curve
+#: area is the jackknife-t, not the bootstrap, whose percentile interval covers 73% (2
+#: positives) to 89% (6) there.
+SMALL_PAIRED_DRAWS_AUTO = 10
 
 
-def _warn_small(smaller: int, how: str, kind: str, paired: bool) -> None:
+def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = False) -> None:
     if how == "delong" and smaller < SMALL_DELONG:
         text = (
             f"{smaller} rows in the smaller class: with fewer than {SMALL_DELONG}, "
-            "DeLong's test rejects a true null more often than its level (at 5%: 15% "
-            "paired and 27% unpaired with 2 positives in the size study, "
-            "benchmarks/results/compare_size.md)."
+            "DeLong's test with pROC's reference distribution rejects a true null more "
+            "often than its level (at 5%: 15% paired and 27% unpaired with 2 positives "
+            "in the size study, benchmarks/results/compare_size.md); the default "
+            "method='auto' refers it to Student's t with the df of the class parts."
         )
     elif (
         how in ("bootstrap", "dirichlet")
         and kind == "curve"
         and paired
-        and (smaller < SMALL_PAIRED_DRAWS)
+        and (smaller < (SMALL_PAIRED_DRAWS_AUTO if tail else SMALL_PAIRED_DRAWS))
     ):
+        limit = SMALL_PAIRED_DRAWS_AUTO if tail else SMALL_PAIRED_DRAWS
         text = (
-            f"{smaller} rows in the smaller class: with fewer than {SMALL_PAIRED_DRAWS}, "
-            "the paired draws of two curves reject a true null more often than their "
-            "level (at 5%, the paired bootstrap of the PR AUC 6.6% to 7.4% with 2 to 50 "
-            "positives, the paired Dirichlet posterior of the ROC AUC 12% with 10; "
-            "benchmarks/results/compare_size.md); prefer method='delong' for the ROC "
-            "AUC."
+            f"{smaller} rows in the smaller class: with fewer than {limit}, the paired "
+            "draws of two curves reject a true null more often than their level, and "
+            "their interval covers less than its level (benchmarks/results/"
+            "compare_size.md: the percentile interval of the paired bootstrap of the PR "
+            "AUC covers 73% with 2 positives); "
+            + (
+                "no small-sample method is known for an OPS or a value at an operating "
+                "point (the default uses the jackknife-t for a curve area)."
+                if tail
+                else "the default method='auto' uses the jackknife-t (DeLong's test on t "
+                "for the ROC AUC) below 10 rows of a class and the bootstrap's tail "
+                "p-value from 10 on."
+            )
         )
     else:
         return
@@ -222,10 +267,12 @@ def _from_draws(
     level: float,
     alternative: str,
     rope: tuple[float, float] | None,
+    tail: bool = False,
 ) -> ComparisonResult:
     """The difference, its equal-tailed interval over the draws of the difference and
     the test: for the bootstrap D = difference / sd(draws) with a normal p-value (pROC's
-    bootstrap test), for the posterior the posterior tail probability
+    bootstrap test) or, with ``tail`` (the default method's), the tail p-value that
+    inverts the percentile interval; for the posterior the posterior tail probability
     (:func:`posterior_p_value`) with the posterior probabilities."""
     n = draws_a.size
     d = draws_a - draws_b
@@ -244,6 +291,11 @@ def _from_draws(
             f"{what}, {n} draws; p-value the posterior tail probability beyond 0, "
             "equal-tailed interval"
         )
+    elif tail:
+        text = (
+            f"{what}, {n} draws; p-value the share of drawn differences beyond 0 (the "
+            "percentile interval inverted); equal-tailed interval"
+        )
     else:
         text = (
             f"{what}, {n} draws; test D = difference / sd of the drawn differences, "
@@ -255,7 +307,11 @@ def _from_draws(
         sd = float(np.std(defined, ddof=1))
         stat = diff / sd if sd > 0 else float("nan")
         low, high = equal_tailed(defined, level)
-        p_value = posterior_p_value(defined, alternative) if bayes else _normal_p(stat, alternative)
+        p_value = (
+            posterior_p_value(defined, alternative)
+            if bayes or tail
+            else _normal_p(stat, alternative)
+        )
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"
@@ -327,10 +383,16 @@ def compare(
     metric : str, default "roc_auc"
     ops : bool, default False
         Compare the outperformance scores of the quantity instead of its values.
-    method : {"auto", "delong", "bootstrap", "dirichlet", "mcnemar", "venkatraman"}
-        ``"auto"``: DeLong's test for the ROC AUC, the paired stratified bootstrap for
-        every other curve quantity (and any OPS of one), the Dirichlet posterior of
-        the joint (truth, A, B) table for a confusion-matrix metric and its OPS.
+    method : {"auto", "delong", "delong-t", "jackknife-t", "bootstrap", "dirichlet", \
+"mcnemar", "venkatraman"}
+        ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's statistic on Student's t
+        with the Satterthwaite df of the class parts (``"delong"``: on the normal, as
+        pROC). For another curve area: from 10 rows in the smaller class the paired
+        stratified bootstrap with the tail p-value that inverts its percentile interval,
+        below 10 ``"jackknife-t"``, the paired stratified jackknife on t. For a value at
+        an operating point and any OPS of a curve quantity: the paired bootstrap. For a
+        confusion-matrix metric and its OPS: the Dirichlet posterior of the joint
+        (truth, A, B) table. ``"bootstrap"`` asked for by name tests with pROC's D.
         ``"mcnemar"``: McNemar's test of paired accuracies. ``"venkatraman"``:
         Venkatraman and Begg's permutation test that the two ROC curves are equal.
     alternative : {"two-sided", "greater", "less"}
@@ -393,13 +455,20 @@ def compare(
         is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
     m, n_neg = int(is_pos.sum()), int((~is_pos).sum())
     counts = {"rows": m + n_neg, "positive": m, "negative": n_neg}
-    _warn_small(min(m, n_neg), how, kind, paired=True)
+    tail = method == "auto"  # the auto bootstrap's test is its interval's (tail) p-value
+    small = min(m, n_neg) < SMALL_PAIRED_DRAWS_AUTO
+    if method == "auto" and how == "bootstrap" and small and spec.is_area and not spec.ops:
+        how = "jackknife-t"
+    _warn_small(min(m, n_neg), how, kind, paired=True, tail=tail)
     results = []
     for a, b in combinations(list(columns), 2):
-        if how == "delong":
+        if how in ("delong", "delong-t"):
             _check_classes(m, n_neg)
-            aucs, cov = _covariance(is_pos, [columns[a], columns[b]])
-            results.append(_paired_result(aucs, cov, (a, b), alternative, level, m, n_neg))
+            aucs, c10, c01 = _class_covariances(is_pos, [columns[a], columns[b]])
+            parts = (c10, c01) if how == "delong-t" else None
+            results.append(
+                _paired_result(aucs, c10 + c01, (a, b), alternative, level, m, n_neg, parts)
+            )
         elif how == "venkatraman":
             if alternative != "two-sided":
                 raise ValueError(
@@ -429,6 +498,11 @@ def compare(
             if spec.quantity.name == "error_rate":
                 r = _negate(r)
             results.append(r)
+        elif how == "jackknife-t":
+            _check_classes(m, n_neg)
+            results.append(
+                _paired_jackknife(is_pos, a, b, columns, spec, level, alternative, counts)
+            )
         elif kind == "curve":
             results.append(
                 _paired_curve(
@@ -445,6 +519,7 @@ def compare(
                     alternative,
                     rope_pair,
                     counts,
+                    tail,
                 )
             )
         else:
@@ -492,8 +567,37 @@ def _negate(r: ComparisonResult) -> ComparisonResult:
     )
 
 
+def _paired_jackknife(is_pos, a, b, columns, spec, level, alternative, counts) -> ComparisonResult:
+    est_a, est_b, var, var_pos, df = paired_jackknife(is_pos, columns[a], columns[b], spec.quantity)
+    diff = est_a - est_b
+    sd = float(np.sqrt(var)) if var > 0 else float("nan")
+    if not sd > 0:
+        _warn_zero("The paired jackknife")
+    stat = diff / sd
+    half = float(stats.t.ppf(0.5 + level / 2, df)) * sd
+    return ComparisonResult(
+        estimate=float(diff),
+        estimate_a=est_a,
+        estimate_b=est_b,
+        ci=ConfidenceInterval(diff - half, diff + half),
+        confidence_level=level,
+        p_value=_t_p(stat, df, alternative),
+        statistic=float(stat),
+        statistic_name="T",
+        alternative=alternative,
+        quantity=spec.label,
+        method="paired stratified jackknife (the rows left out one at a time, from both "
+        "curves); Student's t with the Satterthwaite df of the class parts; t interval",
+        names=(a, b),
+        paired=True,
+        counts=counts,
+        df=df,
+        details={"variance": var, "variance_positives": var_pos, "standard_error": sd},
+    )
+
+
 def _paired_curve(
-    is_pos, a, b, columns, spec, how, n, rng, prior, level, alternative, rope, counts
+    is_pos, a, b, columns, spec, how, n, rng, prior, level, alternative, rope, counts, tail
 ) -> ComparisonResult:
     sa, sb = columns[a], columns[b]
     curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (sa, sb)]
@@ -516,6 +620,7 @@ def _paired_curve(
         level=level,
         alternative=alternative,
         rope=rope,
+        tail=tail,
     )
 
 
@@ -587,11 +692,13 @@ def compare_test_sets(
     metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
     prior, adjust, pos_label, rng, **params
         As in :func:`compare`.
-    method : {"auto", "delong", "bootstrap", "dirichlet"}
-        ``"auto"``: DeLong's unpaired test for the ROC AUC (pROC's t), the stratified
-        bootstrap of each set for another curve quantity or an OPS of one, the Dirichlet
-        posterior of each set's confusion matrix for a confusion-matrix metric and its
-        OPS.
+    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet"}
+        ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's unpaired statistic on t with
+        the Satterthwaite df of the four class parts (``"delong"``: pROC's df over the
+        rows), and below 10 rows in a class of either set each set's Dirichlet
+        posterior; the stratified bootstrap of each set for another curve quantity or an
+        OPS of one; the Dirichlet posterior of each set's confusion matrix for a
+        confusion-matrix metric and its OPS.
 
     Returns
     -------
@@ -653,14 +760,21 @@ def compare_test_sets(
                 f"test set {name!r}: `y_true` must contain both classes; got only one."
             )
     smaller = min(min(_positives(v), v.n - _positives(v)) for v in sides.values())
+    if method == "auto" and how == "delong-t" and smaller < SMALL_DELONG:
+        how = "dirichlet"
     _warn_small(int(smaller), how, kind, paired=False)
     results = []
     for a, b in combinations(list(sides), 2):
         sa, sb = sides[a], sides[b]
-        if how == "delong":
+        if how in ("delong", "delong-t"):
             results.append(
                 delong_unpaired(
-                    sa, sb, alternative=alternative, confidence_level=level, names=(a, b)
+                    sa,
+                    sb,
+                    alternative=alternative,
+                    confidence_level=level,
+                    names=(a, b),
+                    distribution="proc" if how == "delong" else "t",
                 )
             )
             continue

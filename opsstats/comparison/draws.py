@@ -74,6 +74,19 @@ class _JointClass:
         return per
 
 
+def row_cells(
+    curve: ScoreCurve, is_pos: np.ndarray, scores: np.ndarray, quantity: Any
+) -> tuple[_Cells, np.ndarray]:
+    """The single-curve engines' cells of the curve for this quantity (thresholds merged
+    exactly, :class:`~opsstats.uncertainty.curve._cells._Cells`) and each row's cell
+    index, in row order."""
+    cells = _Cells(curve, _cell_mode(quantity))
+    total = np.asarray(curve.tps) + np.asarray(curve.fps)
+    keep = np.searchsorted(total, np.cumsum(cells.pos + cells.neg))
+    # a merged threshold belongs to the next threshold kept
+    return cells, np.searchsorted(keep, ranked_counts(is_pos, scores)[2])
+
+
 def paired_curve_draws(
     is_pos: np.ndarray,
     score_a: np.ndarray,
@@ -91,12 +104,8 @@ def paired_curve_draws(
     curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (score_a, score_b)]
     idx, widths = [], []
     for c, s in zip(curves, (score_a, score_b), strict=True):
-        # the single-curve engines' exact merging of thresholds for this quantity
-        cells = _Cells(c, _cell_mode(quantity))
-        total = np.asarray(c.tps) + np.asarray(c.fps)
-        keep = np.searchsorted(total, np.cumsum(cells.pos + cells.neg))
-        # a merged threshold belongs to the next threshold kept
-        idx.append(np.searchsorted(keep, ranked_counts(is_pos, s)[2]))
+        cells, where = row_cells(c, is_pos, s, quantity)
+        idx.append(where)
         widths.append(cells.k)
     ja, jb = widths
     pos = _JointClass(idx[0][is_pos], idx[1][is_pos], ja, jb)

@@ -98,7 +98,7 @@ class ComparisonResult:
     >>> r = compare([0, 0, 1, 1, 0, 1, 1, 0], {"A": [.1, .4, .8, .7, .3, .9, .6, .5],
     ...                                        "B": [.2, .5, .6, .4, .1, .7, .3, .6]})
     >>> round(r.estimate, 4), r.statistic_name
-    (0.2812, 'Z')
+    (0.2812, 'T')
     """
 
     estimate: float
