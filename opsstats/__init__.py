@@ -13,6 +13,7 @@ from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
 from .exceptions import SmallCountWarning, UndefinedMetricWarning
 from .grouped import evaluate
+from .grouped_comparisons import compare_groups
 from .multilabel import MultiLabel
 from .reference import (
     BetaErrors,
@@ -32,6 +33,7 @@ __all__ = [
     "evaluate",
     "compare",
     "compare_test_sets",
+    "compare_groups",
     "ComparisonResult",
     "cite",
     "Uniform",

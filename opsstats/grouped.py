@@ -37,6 +37,7 @@ from .curves._geometry import CURVES, parse_area, parse_at
 from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
 from .frames import CountTables, count_tables, is_frame
+from .grouped_comparisons import compare_groups
 from .metrics import get_metric
 from .ops import _check_reference, confusion_matrix_ops, curve_ops, default_reference
 from .reference.dbt import DirectedBinaryTree
@@ -442,6 +443,8 @@ def evaluate(
     bins: int | None = None,
     max_distinct: int | None = None,
     weight: str | None = None,
+    compare: str | None = None,
+    id: str | None = None,
 ) -> pd.DataFrame:
     """Evaluate a classifier on every group of a data frame: metrics, OPS and intervals.
 
@@ -507,6 +510,15 @@ def evaluate(
         sum of weights. Curve intervals need whole-number weights (a row with weight 3
         counts as three rows); with fractional weights a curve row keeps its value and
         OPS and says why it has no interval.
+    compare : str, optional
+        Compare instead of evaluating: the column whose values are compared (the
+        classifiers of a long table, or months, sites), every pair within every group
+        and metric, each metric's value and its OPS (:func:`compare_groups`, which has
+        the options of :func:`opsstats.compare`; ``ci``, ``curve_ci``, ``bins``,
+        ``max_distinct`` and ``weight`` do not apply). With ``id`` the levels are paired
+        by that column of instance ids; without, they are independent test sets.
+    id : str, optional
+        With ``compare``: the column matching the rows of the compared classifiers.
 
     Returns
     -------
@@ -535,6 +547,36 @@ def evaluate(
     >>> bool(((out["ops_ci_low"] <= out["ops"]) & (out["ops"] <= out["ops_ci_high"])).all())
     True
     """
+    if compare is not None:
+        unused = {"bins": bins, "max_distinct": max_distinct, "weight": weight}
+        if any(v is not None for v in unused.values()):
+            raise ValueError(
+                "`compare` compares the rows of a pandas DataFrame; "
+                + ", ".join(f"`{k}`" for k, v in unused.items() if v is not None)
+                + " do not apply to it."
+            )
+        common = {
+            "truth": truth,
+            "compare_by": compare,
+            "score": score,
+            "pred": pred,
+            "threshold": threshold,
+            "metrics": metrics,
+            "by": by,
+            "id": id,
+            "confidence_level": confidence_level,
+            "n_resamples": n_resamples,
+            "point_reference": point_reference,
+            "curve_reference": curve_reference,
+            "pos_label": pos_label,
+            "rng": root_seed(rng),
+        }
+        return pd.concat(
+            [compare_groups(data, ops=False, **common), compare_groups(data, ops=True, **common)],
+            ignore_index=True,
+        )
+    if id is not None:
+        raise ValueError("`id` pairs the rows of compared classifiers; give `compare` with it.")
     native = isinstance(data, pd.DataFrame)
     if not native and not is_frame(data):
         raise TypeError(
