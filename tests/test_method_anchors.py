@@ -167,3 +167,18 @@ def test_no_citation_of_the_specification_outside_docs():
         f"{SPEC_NAME} is not in the repository; cite "
         "docs/method.md#<anchor> instead:\n" + "\n".join(offenders)
     )
+
+
+def test_no_control_characters_in_the_docs():
+    """A Python string written without r"" turns \\a, \\b, \\r of LaTeX into control
+    characters (it happened to \\alpha, \\beta and \\rho on the method page)."""
+    root = Path(__file__).resolve().parents[1]
+    files = [root / "README.md", *root.glob("docs/*.md"), *root.glob("vignettes/*.md")]
+    bad = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\r]")
+    found = [
+        f"{f.name}:{i}"
+        for f in files
+        for i, line in enumerate(f.read_text().split("\n"), 1)
+        if bad.search(line)
+    ]
+    assert not found, found
