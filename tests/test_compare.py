@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 from test_compare_delong import PROC, _params, load_pair
 
 from opsstats import ConfusionMatrix, ScoreCurve
@@ -479,15 +480,29 @@ def test_default_paired_curve_area_by_class_size():
     y = np.r_[np.ones(30, bool), np.zeros(70, bool)]
     sa, sb = rng.normal(size=100) + y, rng.normal(size=100) + 0.5 * y
     r = compare(y, {"a": sa, "b": sb}, metric="pr_auc", n_resamples=999, rng=0)
-    assert "percentile interval inverted" in r.method
-    # the tail p-value from the same draws: 2 (k + 1) / (B + 1), k draws on the far side
+    assert "expanded to Student's t on 29 df" in r.method
+    # from the same draws: the percentile interval at level 2 Phi(t_29(0.975)) - 1 and
+    # the tail share 2 (k + 1) / (B + 1) (k draws on the far side) read through t_29
     rng0 = np.random.default_rng(0)
     from opsstats.comparison.draws import paired_curve_draws
     from opsstats.curves._geometry import parse_area
 
     da, db = paired_curve_draws(y, sa, sb, parse_area("pr_auc"), "bootstrap", 999, rng0)
-    d = da - db
+    d = np.sort(da - db)
     k = min(np.sum(d < 0), np.sum(d > 0)) + np.sum(d == 0) / 2
-    assert r.p_value == pytest.approx(min(1, 2 * (k + 1) / 1000), abs=1e-15)
+    share = (k + 1) / 1000
+    assert r.p_value == pytest.approx(min(1, 2 * stats.t.cdf(stats.norm.ppf(share), 29)))
+    assert r.p_value > min(1, 2 * share)  # t's tails are wider than the normal's
+    level = 2 * stats.norm.cdf(stats.t.ppf(0.975, 29)) - 1
+    lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
+    assert (r.ci.low, r.ci.high) == pytest.approx((lo, hi), abs=1e-15)
+    # the interval at the level whose tail is the p-value's share ends at 0
+    edge = 1 - r.p_value
+    r_edge = compare(
+        y, {"a": sa, "b": sb}, metric="pr_auc", n_resamples=999, rng=0, confidence_level=edge
+    )
+    assert r_edge.ci.low == pytest.approx(0, abs=np.ptp(d) / 50) or r_edge.ci.high == pytest.approx(
+        0, abs=np.ptp(d) / 50
+    )
     with pytest.raises(ValueError, match="method='jackknife-t'"):
         compare(y, {"a": sa, "b": sb}, metric="pr_auc", ops=True, method="jackknife-t")

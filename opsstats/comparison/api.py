@@ -253,6 +253,36 @@ def posterior_p_value(draws: np.ndarray, alternative: str) -> float:
     return min(1.0, 2 * min(below, above))
 
 
+def expanded_level(level: float, df: int) -> float:
+    """The percentile level that widens a bootstrap interval to Student's t on ``df``
+    degrees of freedom: ``2 Phi(t_df^{-1}((1 + level) / 2)) - 1`` (the t half of
+    Hesterberg's expanded percentile interval; docs/method.md#comparisons).
+
+    Examples
+    --------
+    >>> round(expanded_level(0.95, 9), 4)  # 10 rows in the smaller class
+    0.9763
+    """
+    return float(2 * stats.norm.cdf(stats.t.ppf((1 + level) / 2, df)) - 1)
+
+
+def expanded_p_value(draws: np.ndarray, alternative: str, df: int) -> float:
+    """The p-value that inverts the expanded percentile interval: each tail share s of
+    the draws beyond 0 (as :func:`posterior_p_value`) read as a normal tail and referred
+    to Student's t on ``df``, ``T_df(Phi^{-1}(s))``; two-sided twice the smaller.
+
+    Examples
+    --------
+    >>> d = np.r_[-np.ones(30), np.ones(970)]  # 3% of the draws below 0
+    >>> round(expanded_p_value(d, "greater", 9), 4)  # share 31/1001 = 0.031; t's tails
+    0.0474
+    """
+    if alternative == "two-sided":
+        one = min(posterior_p_value(draws, "greater"), posterior_p_value(draws, "less"))
+        return min(1.0, 2 * float(stats.t.cdf(stats.norm.ppf(one), df)))
+    return float(stats.t.cdf(stats.norm.ppf(posterior_p_value(draws, alternative)), df))
+
+
 def _from_draws(
     est_a: float,
     est_b: float,
@@ -271,8 +301,8 @@ def _from_draws(
 ) -> ComparisonResult:
     """The difference, its equal-tailed interval over the draws of the difference and
     the test: for the bootstrap D = difference / sd(draws) with a normal p-value (pROC's
-    bootstrap test) or, with ``tail`` (the default method's), the tail p-value that
-    inverts the percentile interval; for the posterior the posterior tail probability
+    bootstrap test) or, with ``tail`` (the default method's), the percentile interval
+    expanded to t on k - 1 df and the tail p-value that inverts it; for the posterior the posterior tail probability
     (:func:`posterior_p_value`) with the posterior probabilities."""
     n = draws_a.size
     d = draws_a - draws_b
@@ -292,9 +322,11 @@ def _from_draws(
             "equal-tailed interval"
         )
     elif tail:
+        df = max(1, min(counts["positive"], counts["negative"]) - 1)
         text = (
-            f"{what}, {n} draws; p-value the share of drawn differences beyond 0 (the "
-            "percentile interval inverted); equal-tailed interval"
+            f"{what}, {n} draws; percentile interval expanded to Student's t on {df} df "
+            "(the smaller class's rows less one), p-value the share of drawn differences "
+            "beyond 0 referred to the same t (the interval inverted)"
         )
     else:
         text = (
@@ -306,12 +338,14 @@ def _from_draws(
     if defined.size >= 2 and np.isfinite(diff):
         sd = float(np.std(defined, ddof=1))
         stat = diff / sd if sd > 0 else float("nan")
-        low, high = equal_tailed(defined, level)
-        p_value = (
-            posterior_p_value(defined, alternative)
-            if bayes or tail
-            else _normal_p(stat, alternative)
-        )
+        if tail:
+            low, high = equal_tailed(defined, expanded_level(level, df))
+            p_value = expanded_p_value(defined, alternative, df)
+        else:
+            low, high = equal_tailed(defined, level)
+            p_value = (
+                posterior_p_value(defined, alternative) if bayes else _normal_p(stat, alternative)
+            )
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"
@@ -388,7 +422,8 @@ def compare(
         ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's statistic on Student's t
         with the Satterthwaite df of the class parts (``"delong"``: on the normal, as
         pROC). For another curve area: from 10 rows in the smaller class the paired
-        stratified bootstrap with the tail p-value that inverts its percentile interval,
+        stratified bootstrap, its percentile interval expanded to Student's t on k - 1
+        df (k the rows of the smaller class) and the tail p-value that inverts it,
         below 10 ``"jackknife-t"``, the paired stratified jackknife on t. For a value at
         an operating point and any OPS of a curve quantity: the paired bootstrap. For a
         confusion-matrix metric and its OPS: the Dirichlet posterior of the joint
