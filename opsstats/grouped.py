@@ -784,7 +784,7 @@ def _evaluate_tables(
             specs, cm=cm, curve=curve, key=key, class_counts=(positives, negatives), **options
         )
         if tables.bins is not None and tables.scores is not None and curve is not None:
-            _note_bin_bounds(unit, specs, tables.scores[g], tables.bins, options)
+            _note_bin_bounds(unit, specs, tables.scores[g], tables.bins, options, tables.weighted)
         rows.extend({**dict(zip(by_cols, key, strict=True)), **r} for r in unit)
     out = pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
     out.attrs["confusion_matrices"] = confusion
@@ -798,17 +798,21 @@ def _note_bin_bounds(
     counts: tuple[np.ndarray, np.ndarray, np.ndarray],
     bins: int,
     options: dict[str, Any],
+    weighted: bool = False,
 ) -> None:
-    """Say in each curve row's method that the curve was binned, with the range."""
+    """Say in each curve row's method that the curve was binned, with the range of the
+    unbinned value over the orders inside the bins (docs/method.md#binned-curves)."""
     ref = _check_reference(options["curve_reference"], "curve", "a curve quantity")
     for row, spec in zip(unit, specs, strict=True):
         if spec.kind != "curve" or np.isnan(row["value"]):
             continue
-        lo, hi = bin_bounds(ref._quantity(spec.name, spec.at, None, {}), *counts)
+        quantity = ref._quantity(spec.name, spec.at, None, {})
+        lo, hi, _, reason = bin_bounds(quantity, *counts, rows="any" if weighted else "unit")
         where = (
             f"the unbinned value lies in [{lo:.6g}, {hi:.6g}]"
-            if np.isfinite(lo)
-            else "no bound on the unbinned value is derived for this quantity"
+            + (" (for rows of any weight)" if weighted else "")
+            if not np.isnan(lo)
+            else f"no bound on the unbinned value is derived ({reason})"
         )
         row["method"] = (
             f"{row['method']}; scores in {bins} equal-width bins (ties inside a bin): {where}"
