@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any, cast
 
 import numpy as np
@@ -809,14 +810,23 @@ def _note_bin_bounds(
         quantity = ref._quantity(spec.name, spec.at, None, {})
         lo, hi, _, reason = bin_bounds(quantity, *counts, rows="any" if weighted else "unit")
         where = (
-            f"the unbinned value lies in [{lo:.6g}, {hi:.6g}]"
-            + (" (for rows of any weight)" if weighted else "")
+            f"the unbinned value lies in [{_outward(lo, ROUND_FLOOR)}, "
+            f"{_outward(hi, ROUND_CEILING)}]" + (" (for rows of any weight)" if weighted else "")
             if not np.isnan(lo)
             else f"no bound on the unbinned value is derived ({reason})"
         )
         row["method"] = (
             f"{row['method']}; scores in {bins} equal-width bins (ties inside a bin): {where}"
         )
+
+
+def _outward(value: float, rounding: str) -> str:
+    """``value`` to 6 significant digits, rounded down (``ROUND_FLOOR``) or up, so that
+    a printed range still holds what the exact one holds."""
+    if not np.isfinite(value) or value == 0:
+        return f"{value:.6g}"
+    exact = Decimal(value)
+    return f"{float(exact.quantize(Decimal(1).scaleb(exact.adjusted() - 5), rounding)):.6g}"
 
 
 def _point_options(options: dict[str, Any]) -> dict[str, Any]:

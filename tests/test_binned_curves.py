@@ -7,6 +7,7 @@ checked by enumerating the orders; for the ROC AUC the range is the binned AUC
 import itertools
 import re
 import warnings
+from decimal import ROUND_CEILING, ROUND_FLOOR
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,7 @@ from opsstats import DirectedBinaryTree, ScoreCurve, evaluate
 from opsstats.curves._binning import bin_bounds
 from opsstats.curves._geometry import CurveArea, EqualErrorRate, Gini, parse_area, parse_at
 from opsstats.curves._partial import PartialArea
+from opsstats.grouped import _outward
 from opsstats.metrics import available_metrics, register_metric, resolve_metric, unregister_metric
 from opsstats.metrics._definitions import _BUILTINS
 from opsstats.report import report
@@ -326,8 +328,16 @@ def test_evaluate_prints_the_range_of_every_quantity():
         name, _, point = spec_name.partition("@")
         at = None if not point else {point.split("=")[0]: float(point.split("=")[1])}
         exact = _value(ref._quantity(name, at, None, {}), curve)
-        assert lo - 1e-6 <= exact <= hi + 1e-6, (spec_name, lo, exact, hi)
-        assert lo - 1e-6 <= row["value"] <= hi + 1e-6
+        assert lo <= exact <= hi, (spec_name, lo, exact, hi)  # printed ends round outward
+        assert lo <= row["value"] <= hi
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-1e6, 1e6, allow_nan=False))
+def test_printed_ends_round_outward(value):
+    low, high = float(_outward(value, ROUND_FLOOR)), float(_outward(value, ROUND_CEILING))
+    assert low <= value <= high
+    assert abs(high - low) <= 1e-5 * abs(value)
 
 
 def test_weighted_rows_print_the_range_for_rows_of_any_weight():
