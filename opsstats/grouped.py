@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any, cast
 
 import numpy as np
@@ -826,7 +827,7 @@ def _evaluate_tables(
             specs, cm=cm, curve=curve, key=key, class_counts=(positives, negatives), **options
         )
         if tables.bins is not None and tables.scores is not None and curve is not None:
-            _note_bin_bounds(unit, specs, tables.scores[g], tables.bins, options)
+            _note_bin_bounds(unit, specs, tables.scores[g], tables.bins, options, tables.weighted)
         rows.extend({**dict(zip(by_cols, key, strict=True)), **r} for r in unit)
     out = pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
     out.attrs["confusion_matrices"] = confusion
@@ -840,21 +841,34 @@ def _note_bin_bounds(
     counts: tuple[np.ndarray, np.ndarray, np.ndarray],
     bins: int,
     options: dict[str, Any],
+    weighted: bool = False,
 ) -> None:
-    """Say in each curve row's method that the curve was binned, with the range."""
+    """Say in each curve row's method that the curve was binned, with the range of the
+    unbinned value over the orders inside the bins (docs/method.md#binned-curves)."""
     ref = _check_reference(options["curve_reference"], "curve", "a curve quantity")
     for row, spec in zip(unit, specs, strict=True):
         if spec.kind != "curve" or np.isnan(row["value"]):
             continue
-        lo, hi = bin_bounds(ref._quantity(spec.name, spec.at, None, {}), *counts)
+        quantity = ref._quantity(spec.name, spec.at, None, {})
+        lo, hi, _, reason = bin_bounds(quantity, *counts, rows="any" if weighted else "unit")
         where = (
-            f"the unbinned value lies in [{lo:.6g}, {hi:.6g}]"
-            if np.isfinite(lo)
-            else "no bound on the unbinned value is derived for this quantity"
+            f"the unbinned value lies in [{_outward(lo, ROUND_FLOOR)}, "
+            f"{_outward(hi, ROUND_CEILING)}]" + (" (for rows of any weight)" if weighted else "")
+            if not np.isnan(lo)
+            else f"no bound on the unbinned value is derived ({reason})"
         )
         row["method"] = (
             f"{row['method']}; scores in {bins} equal-width bins (ties inside a bin): {where}"
         )
+
+
+def _outward(value: float, rounding: str) -> str:
+    """``value`` to 6 significant digits, rounded down (``ROUND_FLOOR``) or up, so that
+    a printed range still holds what the exact one holds."""
+    if not np.isfinite(value) or value == 0:
+        return f"{value:.6g}"
+    exact = Decimal(value)
+    return f"{float(exact.quantize(Decimal(1).scaleb(exact.adjusted() - 5), rounding)):.6g}"
 
 
 def _point_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -159,6 +159,22 @@ def test_cli_bins_print_the_range(dataset):
     )
     assert status == 0, err
     assert "scores in 20 equal-width bins (ties inside a bin): the unbinned value lies in [" in out
+    status, out, err = invoke(
+        "report",
+        dataset,
+        "--truth",
+        "y",
+        "--score",
+        "s",
+        *("--metric", "pr_auc", "--metric", "lift_auc", "--metric", "gain_auc"),
+        *("--metric", "precision@recall=0.5", "--metric", "recall@fpr=0.1"),
+        "--bins",
+        "20",
+        "--ci",
+        "none",
+    )
+    assert status == 0, err
+    assert out.count("equal-width bins (ties inside a bin): the unbinned value lies in [") == 5
     assert_one_line_error(
         *invoke("report", dataset, "--truth", "y", "--score", "s", "--bins", "1"),
         starts="`bins` must be an integer >= 2",
