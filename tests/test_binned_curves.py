@@ -337,7 +337,9 @@ def test_evaluate_prints_the_range_of_every_quantity():
 def test_printed_ends_round_outward(value):
     low, high = float(_outward(value, ROUND_FLOOR)), float(_outward(value, ROUND_CEILING))
     assert low <= value <= high
-    assert abs(high - low) <= 1e-5 * abs(value)
+    # one unit in the 6th significant digit, at most 1e-5 |value| (up to float error:
+    # 1e-8 rounds up to 1.00001e-08, whose distance is 1e-13 (1 + 4e-11) in floats)
+    assert abs(high - low) <= 1e-5 * abs(value) * (1 + 1e-9)
 
 
 def test_weighted_rows_print_the_range_for_rows_of_any_weight():
