@@ -13,8 +13,9 @@ class counts fixed at round(pi n), at least 2 positives):
 
 * ``paired_auc``: two classifiers on the same rows, scores bivariate normal per class,
   unit variances, correlation 0.5, means 0 (negatives) and 1 (positives) for both:
-  equal population ROC AUC Phi(1/sqrt 2) = 0.760. Default test: DeLong's paired Z, Wald
-  interval.
+  equal population ROC AUC Phi(1/sqrt 2) = 0.760. Default test: DeLong's paired
+  statistic on Student's t with the Satterthwaite df of the class parts, t interval
+  (``method="auto"``, ``"delong-t"``).
 * ``paired_f1_ops``: the same scores thresholded at 0.8 (alpha = 0.212, beta = 0.421
   for both): equal population OPS of F1, errors correlated. Default: the Dirichlet
   posterior of the joint (truth, A, B) table (Jeffreys), 2000 draws, two-sided
@@ -22,7 +23,9 @@ class counts fixed at round(pi n), at least 2 positives):
   equal-tailed interval.
 * ``unpaired_auc``: a test set of n rows at pi and an independent one of n rows at
   prevalence 0.25, the same binormal classifier (AUC 0.760). Default: DeLong's unpaired
-  t (pROC's df), t interval.
+  statistic on t with the Satterthwaite df of the four class parts, t interval; below
+  10 rows in a class, each set's Dirichlet posterior (2000 draws, posterior tail
+  p-value).
 * ``unpaired_f1_ops``: a test set of n rows at pi, classifier alpha = 0.10, beta = 0.20,
   and one of n rows at prevalence 0.25 whose beta is solved so that the population OPS
   of F1 (uniform reference) is the same: equal OPS at different prevalences (the F1
@@ -33,15 +36,15 @@ class counts fixed at round(pi n), at least 2 positives):
   with n): the ``paired_auc`` data compared by ``method="dirichlet"``, the paired
   Bayesian bootstrap, 2000 draws.
 
-* ``paired_pr_auc`` (n in {100, 1000} only): the ``paired_auc`` data, PR AUC (step
-  rule, average precision; equal in the population, the two scores having the same
-  distributions), the default for a curve quantity other than the ROC AUC: the paired
-  stratified bootstrap, 2000 resamples, pROC's test D, percentile interval. Run apart
-  and its rows appended to the CSV::
+* ``paired_auc_proc`` and ``unpaired_auc_proc`` (not defaults): the ``paired_auc`` and
+  ``unpaired_auc`` data compared by ``method="delong"``, pROC's tests, beside the
+  defaults that replace them.
 
-      nice -n 10 python benchmarks/compare_size.py --designs paired_pr_auc --reps 1000 \
-          --seed 20261124 --out /tmp/compare_size_pr.csv
-      tail -n +2 /tmp/compare_size_pr.csv >> benchmarks/results/compare_size.csv
+* ``paired_pr_auc``: the ``paired_auc`` data, PR AUC (step rule, average precision;
+  equal in the population, the two scores having the same distributions), the default
+  for a curve area other than the ROC AUC: from 10 rows in the smaller class the paired
+  stratified bootstrap, 2000 resamples, percentile interval expanded to Student's t on
+  k - 1 df (k the smaller class), and the tail p-value that inverts it; below 10 the paired stratified jackknife on t (``"jackknife-t"``).
 
 Rates undefined in a repetition (a statistic with zero variance, a metric 0/0 in every
 draw) are counted in ``undefined`` and left out of the rates.
@@ -69,7 +72,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -86,9 +89,11 @@ DESIGNS = (
     "unpaired_f1_ops",
     "paired_auc_dirichlet",
     "paired_pr_auc",
+    "paired_auc_proc",
+    "unpaired_auc_proc",
 )
 #: designs run on fewer sizes (their cost grows with n: one weight per row and draw)
-DESIGN_NS = {"paired_auc_dirichlet": (100, 1000), "paired_pr_auc": (100, 1000)}
+DESIGN_NS = {"paired_auc_dirichlet": (100, 1000)}
 OTHER_PREVALENCE = 0.25
 THRESHOLD = 0.8
 FIELDS = (
@@ -132,6 +137,8 @@ def _paired(design: str, n: int, pi: float, reps: int, rng: np.random.Generator)
             warnings.simplefilter("ignore")
             if design == "paired_auc":
                 r = compare(y, {"A": s[:, 0], "B": s[:, 1]})
+            elif design == "paired_auc_proc":
+                r = compare(y, {"A": s[:, 0], "B": s[:, 1]}, method="delong")
             elif design == "paired_pr_auc":
                 r = compare(y, {"A": s[:, 0], "B": s[:, 1]}, metric="pr_auc", rng=rng)
             elif design == "paired_auc_dirichlet":
@@ -162,14 +169,15 @@ def _equal_ops_beta(alpha: float, beta: float, pi: float, pi_b: float) -> float:
 
 def _unpaired(design: str, n: int, pi: float, reps: int, rng: np.random.Generator):
     ya, yb = _classes(n, pi), _classes(n, OTHER_PREVALENCE)
-    if design == "unpaired_auc":
+    if design in ("unpaired_auc", "unpaired_auc_proc"):
+        how = "delong" if design == "unpaired_auc_proc" else "auto"
         out = []
         for _ in range(reps):
             sa = rng.standard_normal(n) + ya
             sb = rng.standard_normal(n) + yb
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                r = compare_test_sets({"a": (ya, sa), "b": (yb, sb)})
+                r = compare_test_sets({"a": (ya, sa), "b": (yb, sb)}, method=how, rng=rng)
             out.append((r.p_value, r.ci.low, r.ci.high))
         return np.array(out, dtype=float)
     alpha, beta = 0.10, 0.20
@@ -217,23 +225,43 @@ def run_cell(design: str, n: int, pi: float, reps: int, seed: int) -> dict:
 
 
 _TITLES = {
-    "paired_auc": "Paired ROC AUC: DeLong's test (Sun-Xu), Wald interval",
+    "paired_auc": "Paired ROC AUC: DeLong's statistic on t (Satterthwaite df), t interval",
     "paired_f1_ops": "Paired OPS of F1: Dirichlet posterior of the joint (truth, A, B) table",
-    "unpaired_auc": "Unpaired ROC AUC (prevalence pi vs 0.25): DeLong's t (pROC's df)",
+    "unpaired_auc": "Unpaired ROC AUC (prevalence pi vs 0.25): DeLong's t (Satterthwaite df "
+    "of the class parts); below 10 rows in a class, the Dirichlet posteriors",
     "unpaired_f1_ops": "Unpaired OPS of F1 (prevalence pi vs 0.25, equal OPS): Dirichlet",
     "paired_auc_dirichlet": "Paired ROC AUC, not a default: the paired Dirichlet posterior",
-    "paired_pr_auc": "Paired PR AUC (average precision): the paired stratified bootstrap",
+    "paired_auc_proc": "Paired ROC AUC, not a default: pROC's DeLong test (normal), Wald interval",
+    "unpaired_auc_proc": "Unpaired ROC AUC, not a default: pROC's DeLong test (t, pROC's df "
+    "over the rows)",
+    "paired_pr_auc": "Paired PR AUC (average precision): the paired stratified bootstrap, "
+    "percentile interval expanded to t on k - 1 df, tail p-value; below 10 rows in a class, "
+    "the jackknife-t",
 }
 
 
-def _flag(rate: float, low: float, high: float, smaller: int, kind: str) -> str:
+def _edge_p(rate: float, m: int, edge: float) -> str:
+    """How compatible a rate outside the band is with its nearer edge: the one-sided
+    binomial p-value of the count at the edge's rate."""
+    k = round(rate * m)
+    p = stats.binom.sf(k - 1, m, edge) if rate > edge else stats.binom.cdf(k, m, edge)
+    return f"p = {p:.2f} at {100 * edge:g}%"
+
+
+def _flag(rate: float, low: float, high: float, smaller: int, kind: str, m: int) -> str:
     if not np.isfinite(rate):
         return "undefined"
     if smaller >= 10:
-        return "" if low <= rate <= high else "**outside**"
+        if low <= rate <= high:
+            return ""
+        return f"**outside** ({_edge_p(rate, m, high if rate > high else low)})"
     if kind == "rejection":
-        return "(few rows)" if rate <= high else "**above 6.5%, few rows**"
-    return "(few rows)" if rate >= low else "**below 93%, few rows**"
+        if rate <= high:
+            return "(few rows)"
+        return f"**above {100 * high:g}%, few rows** ({_edge_p(rate, m, high)})"
+    if rate >= low:
+        return "(few rows)"
+    return f"**below {100 * low:g}%, few rows** ({_edge_p(rate, m, low)})"
 
 
 def render(rows: list[dict]) -> str:
@@ -254,10 +282,11 @@ def render(rows: list[dict]) -> str:
         "",
         "Flags: **outside** marks a rate outside its band where the smaller class has at "
         "least 10 rows; below 10 rows only a rejection above 6.5% or a coverage below 93% is "
-        "flagged. Where DeLong's tests (pROC's, the default for the ROC AUC) or the paired "
-        "draws of two curves are flagged for few positives, `opsstats.compare` and "
-        "`compare_test_sets` warn (`SmallCountWarning`): below 10 rows of the smaller class "
-        "for DeLong, below 100 for the paired bootstrap or Dirichlet posterior of a curve.",
+        "flagged. Beside a flag, p is the one-sided binomial p-value of the count were the "
+        "true rate at the band's edge: p above 0.01 is compatible with the edge. The tests with pROC's reference distributions (`method=\"delong\"`) and "
+        "the paired draws of two curves asked for explicitly warn (`SmallCountWarning`) "
+        "where they are known to reject too often: below 10 rows of the smaller class for "
+        "DeLong, below 100 for the paired bootstrap or Dirichlet posterior of a curve.",
         "",
     ]
     for design in DESIGNS:
@@ -274,12 +303,13 @@ def render(rows: list[dict]) -> str:
         for r in sub:
             rej, cov = float(r["rejection"]), float(r["coverage"])
             sm = int(r["smaller_class"])
+            m = int(r["reps"]) - int(r["undefined"])
             lines.append(
                 f"| {int(r['n'])} | {float(r['prevalence']):g} | {sm} | "
                 f"{100 * rej:.1f}% ({100 * float(r['rejection_se']):.1f}) | "
-                f"{_flag(rej, 0.035, 0.065, sm, 'rejection')} | "
+                f"{_flag(rej, 0.035, 0.065, sm, 'rejection', m)} | "
                 f"{100 * cov:.1f}% ({100 * float(r['coverage_se']):.1f}) | "
-                f"{_flag(cov, 0.93, 0.97, sm, 'coverage')} | "
+                f"{_flag(cov, 0.93, 0.97, sm, 'coverage', m)} | "
                 f"{float(r['mean_width']):.4f} | {int(r['undefined'])} |"
             )
         lines.append("")
