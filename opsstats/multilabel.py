@@ -278,7 +278,9 @@ class MultiLabel:
         cls, y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None
     ) -> MultiLabel:
         """From (n x L) indicator matrices of true and predicted labels (numpy arrays or
-        DataFrames, whose column names become the label names)."""
+        DataFrames, whose column names become the label names). ``sample_weight``: one
+        non-negative frequency weight per row (a weight of 3 counts as three rows;
+        docs/method.md#multi-label)."""
         t, names = _matrix("y_true", y_true, labels)
         p, _ = _matrix("y_pred", y_pred, None)
         if t.shape != p.shape:
@@ -292,10 +294,17 @@ class MultiLabel:
 
     @classmethod
     def from_scores(
-        cls, y_true: Any, y_score: Any, *, labels: Any = None, threshold: float | None = None
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        labels: Any = None,
+        threshold: float | None = None,
+        sample_weight: Any = None,
     ) -> MultiLabel:
         """From (n x L) true indicators and scores; ``threshold`` also gives predicted
-        labels (score >= threshold) for confusion-matrix metrics."""
+        labels (score >= threshold) for confusion-matrix metrics. ``sample_weight``: one
+        non-negative frequency weight per row, as in :meth:`from_predictions`."""
         t, names = _matrix("y_true", y_true, labels)
         s, _ = _matrix("y_score", y_score, None)
         if t.shape != s.shape:
@@ -306,16 +315,24 @@ class MultiLabel:
         pred = (
             None if threshold is None else s >= threshold_for(s.dtype, check_threshold(threshold))
         )
-        return cls(names, _indicator("y_true", t), pred=pred, score=s)
+        w = None if sample_weight is None else check_sample_weight(sample_weight, t.shape[0])
+        return cls(names, _indicator("y_true", t), pred=pred, score=s, sample_weight=w)
 
     @classmethod
     def from_multiclass(
-        cls, y_true: Any, y_pred: Any = None, *, y_score: Any = None, classes: Any = None
+        cls,
+        y_true: Any,
+        y_pred: Any = None,
+        *,
+        y_score: Any = None,
+        classes: Any = None,
+        sample_weight: Any = None,
     ) -> MultiLabel:
         """One-vs-rest reduction of a multi-class problem: class labels ``y_true``, and
         predicted labels ``y_pred`` and/or an (n x K) score matrix ``y_score`` whose
         columns follow ``classes`` (default: the sorted classes of ``y_true`` and
-        ``y_pred``, or the score frame's columns)."""
+        ``y_pred``, or the score frame's columns); ``sample_weight`` as in
+        :meth:`from_predictions`."""
         t = check_1d("y_true", y_true)
         if classes is None:
             if isinstance(y_score, pd.DataFrame):
@@ -359,12 +376,38 @@ class MultiLabel:
             score = _scores("y_score", s, classes)
         if pred is None and score is None:
             raise TypeError("give `y_pred` or `y_score`.")
-        return cls(classes, truth, pred=pred, score=score)
+        w = None if sample_weight is None else check_sample_weight(sample_weight, len(t))
+        return cls(classes, truth, pred=pred, score=score, sample_weight=w)
 
     # ------------------------------------------------------------------ per label
     @property
-    def n(self) -> int:
-        return self.truth.shape[0]
+    def n(self) -> int | float:
+        """The number of rows: the total weight when weighted (an ``int`` when whole)."""
+        if self.sample_weight is None:
+            return int(self.truth.shape[0])
+        return _scalar(self.sample_weight.sum())
+
+    def _class_totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Positives and negatives per label (sums of weights when weighted)."""
+        if self.sample_weight is None:
+            pos = self.truth.sum(0)
+            return pos, self.truth.shape[0] - pos
+        w = self.sample_weight
+        return w @ self.truth, w @ ~self.truth
+
+    def _multiplicities(self) -> tuple[np.ndarray, int]:
+        """Each row's multiplicity for the row bootstrap (whole-number weights) and
+        their total; refused for fractional weights."""
+        if self.sample_weight is None:
+            return np.ones(self.truth.shape[0], dtype=np.int64), int(self.truth.shape[0])
+        w = self.sample_weight
+        if not np.array_equal(w, np.round(w)):
+            raise ValueError(
+                "the row bootstrap needs whole-number `sample_weight` (frequency weights: a "
+                "weight of 3 counts as three rows); got fractional weights. Use "
+                "ci='dirichlet' for confusion-matrix metrics."
+            )
+        return w, round(float(w.sum()))
 
     def confusion_matrices(self) -> dict[Any, ConfusionMatrix]:
         """One confusion matrix per label (needs predicted labels)."""
@@ -400,10 +443,12 @@ class MultiLabel:
         if self.score is None:
             raise ValueError("curve quantities need scores: build with `from_scores`.")
         out = {}
+        pos, neg = self._class_totals()
         for j, lab in enumerate(self.labels):
-            t = self.truth[:, j]
-            if 0 < t.sum() < t.size:
-                out[lab] = ScoreCurve.from_scores(t, self.score[:, j])
+            if pos[j] > 0 and neg[j] > 0:
+                out[lab] = ScoreCurve.from_scores(
+                    self.truth[:, j], self.score[:, j], sample_weight=self.sample_weight
+                )
         return out
 
     def micro(self) -> ConfusionMatrix:
@@ -444,7 +489,9 @@ class MultiLabel:
             if hasattr(curve_reference, "precompute"):
                 curve_reference.precompute(curve_specs, [c.prevalence for c in curves.values()])
         rows = []
+        pos, neg = self._class_totals()
         for j, lab in enumerate(self.labels):
+            weighted = self.sample_weight is not None
             for r in evaluate_unit(
                 specs,
                 cm=cms.get(lab),
@@ -456,7 +503,8 @@ class MultiLabel:
                 curve_reference=curve_reference,
                 root=root,
                 key=(lab,),
-                truth=self.truth[:, j],
+                truth=None if weighted else self.truth[:, j],
+                class_counts=(_scalar(pos[j]), _scalar(neg[j])) if weighted else None,
             ):
                 rows.append({"label": lab, **r})
         return pd.DataFrame(rows, columns=["label", *COLUMNS])
@@ -619,11 +667,12 @@ class MultiLabel:
         self, spec: MetricSpec, units: dict[Any, Any], ref: Any, params: dict[str, Any]
     ) -> pd.DataFrame:
         rows = []
+        positives, negatives = self._class_totals()
         for j, lab in enumerate(self.labels):
             unit = units.get(lab)
-            t = self.truth[:, j]
+            pos, total = _scalar(positives[j]), _scalar(positives[j] + negatives[j])
             if unit is None or not 0 < unit.prevalence < 1:
-                absent = "positives" if t.sum() == 0 else "negatives"
+                absent = "positives" if pos == 0 else "negatives"
                 reason = f"no {absent}: OPS is undefined with one class absent"
                 value = np.nan
                 if spec.kind == "point" and unit is not None:
@@ -637,13 +686,13 @@ class MultiLabel:
                         "label": lab,
                         **dict.fromkeys(COLUMNS, np.nan),
                         "metric": spec.label,
-                        "n": t.size,
-                        "prevalence": float(t.mean()),
+                        "n": total,
+                        "prevalence": pos / total if total > 0 else np.nan,
                         "value": value,
                         "method": "",
                         "reference": "",
                         "reason": reason,
-                        "support": float(t.sum()),
+                        "support": float(pos),
                     }
                 )
                 continue
@@ -733,11 +782,7 @@ class MultiLabel:
                 f"prior, {n_resamples} draws, prevalence fixed, equal-tailed"
             )
             return draws, 0, text
-        if self.sample_weight is not None:
-            raise ValueError(
-                "the row bootstrap needs unweighted data (`sample_weight` was "
-                "given); use ci='dirichlet'."
-            )
+        self._multiplicities()  # whole-number weights only
         if spec.kind == "point":
             self._bootstrap_points(spec, ref, table, defined, draws, rng, show, params)
         else:
@@ -746,15 +791,22 @@ class MultiLabel:
             f"bootstrap over rows (keeps the dependence between labels), {n_resamples} "
             "resamples, prevalence fixed at each label's observed value, percentile"
         )
+        if self.sample_weight is not None:
+            text += "; whole-number weights count as repeated rows"
         return draws, 0, text
 
     def _bootstrap_points(self, spec, ref, table, defined, draws, rng, show, params) -> None:
         # Rows compressed to their joint pattern of (truth, prediction) over labels:
-        # a replicate is one multinomial over the K patterns (no per-row work).
+        # a replicate is one multinomial over the K patterns (no per-row work). The
+        # patterns are sorted (np.unique), so any order of the rows, or rows already
+        # compressed with their counts as weights (MultiLabel.from_frame), gives the
+        # same patterns, probabilities and draws.
         pred = cast(np.ndarray, self.pred)  # a bootstrap of predictions has them
+        mult, n = self._multiplicities()
         codes = self.truth.astype(np.int8) * 2 + pred.astype(np.int8)  # 3 tp 2 fn 1 fp 0 tn
-        patterns, counts = np.unique(codes, axis=0, return_counts=True)
-        n = self.n
+        patterns, inverse = np.unique(codes, axis=0, return_inverse=True)
+        counts = np.bincount(inverse.reshape(-1), weights=mult, minlength=len(patterns))
+        patterns, counts = patterns[counts > 0], counts[counts > 0]
         probs = counts / n
         B = draws.shape[0]
         K = patterns.shape[0]
@@ -785,29 +837,33 @@ class MultiLabel:
                 tick(m)
 
     def _bootstrap_curves(self, spec, ref, table, defined, draws, rng, show) -> None:
-        # One row-multiplicity vector per replicate, shared by every label (dependence
-        # kept); per label the counts are accumulated over its sorted distinct scores.
+        # Rows compressed to their distinct joint rows (truth and score of every label)
+        # with multiplicities: a replicate is one multinomial over the K distinct rows,
+        # shared by every label (dependence kept), which has the distribution of
+        # resampling the n rows; per label the counts are accumulated over its sorted
+        # distinct scores.
         from scipy import sparse
 
         quantity = parse_area(spec.name) if spec.at is None else parse_at(spec.name, spec.at)
-        n = self.n
+        truth, score, counts, n = self._distinct_rows()
+        k = counts.size
         B = draws.shape[0]
         pis = table["prevalence"].to_numpy(dtype=float)
+        probs = counts / n
         maps = {}
         for j in np.flatnonzero(defined):
-            s = cast(np.ndarray, self.score)[:, j]
-            thr, inv = np.unique(s, return_inverse=True)
+            thr, inv = np.unique(score[:, j], return_inverse=True)
             inv = thr.size - 1 - inv  # descending thresholds (no negation: exact for ints)
-            cells = inv * 2 + self.truth[:, j]
+            cells = inv * 2 + truth[:, j]
             maps[j] = (
                 thr.size,
-                sparse.csr_matrix((np.ones(n), (np.arange(n), cells)), shape=(n, 2 * thr.size)),
+                sparse.csr_matrix((np.ones(k), (np.arange(k), cells)), shape=(k, 2 * thr.size)),
             )
-        per = max(1, _CHUNK_ROWS // n)
+        per = max(1, _CHUNK_ROWS // k)
         with progress(B, show, "bootstrap") as tick:
             for start in range(0, B, per):
                 m = min(per, B - start)
-                mult = rng.multinomial(n, np.full(n, 1.0 / n), size=m).astype(float)
+                mult = rng.multinomial(n, probs, size=m).astype(float)
                 for j, (_, onehot) in maps.items():
                     c = np.asarray((onehot.T @ mult.T).T)  # (m, 2J): negatives, positives
                     tps = np.cumsum(c[:, 1::2], axis=1)
@@ -827,3 +883,30 @@ class MultiLabel:
                             quantity, vals[ok], prevalence=pis[j]
                         ).estimate
                 tick(m)
+
+    def _distinct_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """The distinct joint rows (truth and score of every label) in sorted order, with
+        their multiplicities and total: the same table whether the rows come one by one
+        or already counted (:meth:`from_frame`)."""
+        truth, score = self.truth, cast(np.ndarray, self.score)
+        mult, n = self._multiplicities()
+        keep = mult > 0
+        if not keep.all():
+            truth, score, mult = truth[keep], score[keep], mult[keep]
+        L = truth.shape[1]
+        # np.lexsort: the last key sorts first (truth of label 0, ..., score of label L-1)
+        keys = [score[:, j] for j in reversed(range(L))] + [truth[:, j] for j in reversed(range(L))]
+        order = np.lexsort(keys)
+        truth, score, mult = truth[order], score[order], mult[order]
+        new = np.ones(len(mult), dtype=bool)
+        new[1:] = np.any(truth[1:] != truth[:-1], axis=1) | np.any(score[1:] != score[:-1], axis=1)
+        starts = np.flatnonzero(new)
+        return truth[starts], score[starts], np.add.reduceat(mult, starts), n
+
+
+def _scalar(x: Any) -> int | float:
+    """A count as a Python number: ``int`` when it is a whole number."""
+    value = x.item() if isinstance(x, np.generic) else x
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2.0**53:
+        return int(value)
+    return value
