@@ -33,6 +33,7 @@ from .confusion import ConfusionMatrix
 from .curves._geometry import CurveArea, curve_area, parse_area, parse_at, value_at
 from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
+from .frames import is_frame, joint_counts
 from .grouped import COLUMNS, MetricSpec, evaluate_unit, parse_metrics
 from .metrics import resolve_metric
 from .ops import _check_reference, confusion_matrix_ops, default_reference
@@ -97,6 +98,17 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
             "more than once."
         )
     return arr, names
+
+
+def _columns(name: str, value: Any) -> list[Any]:
+    """A list of column names (one name alone is a list of one)."""
+    cols = [value] if isinstance(value, str) else value
+    if not isinstance(cols, list | tuple) or not cols:
+        raise TypeError(f"`{name}` must be a list of column names; got {describe(value)}.")
+    for c in cols:
+        if not isinstance(c, str | int) or isinstance(c, bool):
+            raise TypeError(f"`{name}` must be a list of column names; got {describe(c)} in it.")
+    return list(cols)
 
 
 def _indicator(name: str, arr: np.ndarray) -> np.ndarray:
@@ -317,6 +329,124 @@ class MultiLabel:
         )
         w = None if sample_weight is None else check_sample_weight(sample_weight, t.shape[0])
         return cls(names, _indicator("y_true", t), pred=pred, score=s, sample_weight=w)
+
+    @classmethod
+    def from_frame(
+        cls,
+        data: Any,
+        *,
+        truth: Any,
+        pred: Any = None,
+        score: Any = None,
+        labels: Any = None,
+        weight: str | None = None,
+        threshold: float | None = None,
+    ) -> MultiLabel:
+        """From a data frame of any engine, counted where the data live.
+
+        The frame's own engine (pandas, polars eager or lazy, pyarrow, DuckDB, PySpark or
+        Dask, through narwhals) counts the distinct joint rows (the truth and the
+        prediction or score of every label) in one ``GROUP BY``; only that count table
+        comes into Python, and the object holds its rows with their counts as frequency
+        weights. Everything computed from it (per-label matrices and curves, OPS, their
+        aggregate and the Dirichlet and row-bootstrap intervals with the same ``rng``)
+        equals what :meth:`from_predictions` or :meth:`from_scores` give for the same
+        rows as arrays (docs/method.md#data-frames-and-engines).
+
+        Parameters
+        ----------
+        data : data frame
+            pandas, polars (eager or lazy), pyarrow, DuckDB, PySpark or Dask.
+        truth : list of str
+            The L columns of true labels (0/1 or booleans), one per label.
+        pred : list of str, optional
+            The L columns of predicted labels (0/1 or booleans), in the order of
+            ``truth``.
+        score : list of str, optional
+            The L columns of scores (finite numbers), instead of ``pred``.
+        labels : list, optional
+            The label names (default: the ``truth`` column names).
+        weight : str, optional
+            A column of non-negative frequency weights (``sample_weight`` of the array
+            builders).
+        threshold : float, optional
+            With ``score``: predicted labels are ``score >= threshold``.
+
+        Returns
+        -------
+        MultiLabel
+
+        Raises
+        ------
+        ValueError
+            A column not in ``data``, missing labels, labels other than 0/1 (three
+            values, say), missing or non-finite scores, bad weights, or an empty frame;
+            the message names the argument and the column.
+        TypeError
+            ``data`` not a data frame, a column name that is not a string, a label or
+            score column that is not numeric (or boolean).
+
+        Examples
+        --------
+        >>> import numpy as np, polars as pl
+        >>> rng = np.random.default_rng(0)
+        >>> Y = rng.random((500, 2)) < [0.2, 0.5]
+        >>> P = np.where(rng.random((500, 2)) < 0.8, Y, ~Y)
+        >>> df = pl.DataFrame({"a": Y[:, 0], "b": Y[:, 1], "pa": P[:, 0], "pb": P[:, 1]})
+        >>> ml = MultiLabel.from_frame(df.lazy(), truth=["a", "b"], pred=["pa", "pb"])
+        >>> arrays = MultiLabel.from_predictions(Y, P, labels=["a", "b"])
+        >>> ml.confusion_matrices() == arrays.confusion_matrices()
+        True
+        >>> a = ml.ops("f1", ci="bootstrap", n_resamples=200, rng=1)
+        >>> b = arrays.ops("f1", ci="bootstrap", n_resamples=200, rng=1)
+        >>> a.estimate == b.estimate and a.ci == b.ci
+        True
+        """
+        if not isinstance(data, pd.DataFrame) and not is_frame(data):
+            raise TypeError(
+                "`data` must be a data frame (pandas, polars, pyarrow, DuckDB, PySpark or "
+                f"Dask); got {describe(data)}."
+            )
+        truth_cols = _columns("truth", truth)
+        if pred is not None and score is not None:
+            raise ValueError("give `pred` or `score` (with an optional `threshold`), not both.")
+        if pred is None and score is None:
+            raise ValueError("give `pred` or `score` (with `threshold` for predicted labels).")
+        if threshold is not None and score is None:
+            raise ValueError("`threshold` needs `score`.")
+        arg, given = ("pred", pred) if pred is not None else ("score", score)
+        other = _columns(arg, given)
+        if len(other) != len(truth_cols):
+            raise ValueError(
+                f"`{arg}` must name one column per column of `truth` ({len(truth_cols)}); "
+                f"got {len(other)}."
+            )
+        if weight is not None and (not isinstance(weight, str | int) or isinstance(weight, bool)):
+            raise TypeError(f"`weight` must be a column name; got {describe(weight)}.")
+        names = list(truth_cols if labels is None else labels)
+        if len(names) != len(truth_cols):
+            raise ValueError(
+                f"`labels` must name the {len(truth_cols)} columns of `truth`; got "
+                f"{len(names)} names."
+            )
+        if len(set(names)) != len(names):
+            repeated = next(v for v in names if names.count(v) > 1)
+            raise ValueError(
+                f"label names must be unique; got {describe(names)} with "
+                f"{describe(repeated)} more than once."
+            )
+        counted = joint_counts(
+            data,
+            truth=truth_cols,
+            pred=other if arg == "pred" else None,
+            score=other if arg == "score" else None,
+            weight=weight,
+        )
+        s = None if counted.score is None else _scores("score", counted.score, names)
+        p = counted.pred
+        if threshold is not None and s is not None:
+            p = s >= threshold_for(s.dtype, check_threshold(threshold))
+        return cls(names, counted.truth, pred=p, score=s, sample_weight=counted.counts)
 
     @classmethod
     def from_multiclass(
@@ -791,8 +921,6 @@ class MultiLabel:
             f"bootstrap over rows (keeps the dependence between labels), {n_resamples} "
             "resamples, prevalence fixed at each label's observed value, percentile"
         )
-        if self.sample_weight is not None:
-            text += "; whole-number weights count as repeated rows"
         return draws, 0, text
 
     def _bootstrap_points(self, spec, ref, table, defined, draws, rng, show, params) -> None:
