@@ -103,6 +103,8 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
 def _columns(name: str, value: Any) -> list[Any]:
     """A list of column names (one name alone is a list of one)."""
     cols = [value] if isinstance(value, str) else value
+    if isinstance(cols, pd.Index | np.ndarray):
+        cols = cols.tolist()
     if not isinstance(cols, list | tuple) or not cols:
         raise TypeError(f"`{name}` must be a list of column names; got {describe(value)}.")
     for c in cols:
@@ -253,7 +255,14 @@ class MultiLabel:
     multi-class) classifier.
 
     Build it with :meth:`from_predictions`, :meth:`from_scores` or
-    :meth:`from_multiclass`; ``__init__`` takes already-checked boolean/float arrays.
+    :meth:`from_multiclass` from arrays, or with :meth:`from_frame` from a pandas,
+    polars (eager or lazy), pyarrow, DuckDB, PySpark or Dask data frame, whose engine
+    counts the distinct joint rows so that only that count table comes into Python
+    (docs/method.md#data-frames-and-engines). ``__init__`` takes already-checked
+    boolean/float arrays, one row per row or per distinct row, and ``sample_weight``,
+    the rows' frequency weights (their counts for :meth:`from_frame`): every count is a
+    sum of weights, and the row bootstrap takes whole-number weights as repeated rows
+    (docs/method.md#multi-label).
 
     Examples
     --------
@@ -267,6 +276,17 @@ class MultiLabel:
     >>> res.table[["label", "prevalence"]].round(3).to_string(index=False)
     'label  prevalence\\n    a       0.110\\n    b       0.276\\n    c       0.502'
     >>> print(res.to_string(digits=3))
+    macro OPS(f1) over 3 labels = 0.913 [Uniform(alpha, beta) on [0, 1]^2]
+
+    The same rows as a DuckDB relation (or any other engine's frame):
+
+    >>> import duckdb, pandas as pd
+    >>> df = pd.DataFrame(np.hstack([Y, P]).astype(int), columns=["a", "b", "c", "pa", "pb", "pc"])
+    >>> rel = duckdb.from_df(df)
+    >>> mf = MultiLabel.from_frame(rel, truth=["a", "b", "c"], pred=["pa", "pb", "pc"])
+    >>> mf.n, len(mf.truth) <= 4**3  # 500 rows, counted as their distinct joint patterns
+    (500, True)
+    >>> print(mf.ops("f1", average="macro").to_string(digits=3))
     macro OPS(f1) over 3 labels = 0.913 [Uniform(alpha, beta) on [0, 1]^2]
     """
 

@@ -180,6 +180,9 @@ def test_labels_and_joint_counts():
     df, y, p, _s = _data(300, seed=3)
     ml = MultiLabel.from_frame(pl.from_pandas(df), truth=TRUTH, pred=PRED, labels=["x", "y", "z"])
     assert ml.labels == ["x", "y", "z"]
+    same = MultiLabel.from_frame(df, truth=pd.Index(TRUTH), pred=np.array(PRED))
+    renamed = dict(zip(LABELS, ml.confusion_matrices().values(), strict=True))
+    assert same.labels == LABELS and same.confusion_matrices() == renamed
     counted = joint_counts(duckdb.from_df(df), truth=TRUTH, pred=PRED, weight="w")
     rows = pd.DataFrame(np.hstack([y, p]).astype(int)).assign(w=df["w"])
     direct = rows.groupby(list(range(6)))["w"].sum()
