@@ -2,8 +2,10 @@
 
 Every statistic of :func:`opsstats.evaluate` depends on the rows only through counts:
 per group, the four cells of the confusion matrix, and per group and distinct score the
-numbers of positives and negatives (what :meth:`ScoreCurve.from_counts` takes). This
-module asks the frame's own engine for those counts, through narwhals (one layer over
+numbers of positives and negatives (what :meth:`ScoreCurve.from_counts` takes). Those of
+:class:`opsstats.MultiLabel` depend on them through the distinct joint rows (the truth
+and the prediction or score of every label) with their counts (:func:`joint_counts`).
+This module asks the frame's own engine for those counts, through narwhals (one layer over
 pandas, polars eager and lazy, pyarrow, DuckDB, PySpark and Dask), so that only the count
 table crosses into Python: no per-row Python work and no copy of the rows.
 
@@ -25,7 +27,7 @@ import pandas as pd
 from opsstats._labels import positive_mask
 from opsstats._validation import describe
 
-__all__ = ["CountTables", "count_tables", "is_frame"]
+__all__ = ["CountTables", "count_tables", "JointCounts", "joint_counts", "is_frame"]
 
 _POS, _PRED, _N, _W = "__opsstats_pos", "__opsstats_pred", "__opsstats_n", "__opsstats_w"
 
@@ -121,22 +123,28 @@ def _check_labels(lf: Any, arg: str, col: str) -> np.ndarray:
     return values
 
 
-def _check_scores(lf: Any, schema: dict[str, Any], col: str) -> None:
-    what = _label("score", col)
-    dtype = schema[col]
-    if dtype == nw.Boolean:
+def _check_scores(lf: Any, schema: dict[str, Any], *cols: str) -> None:
+    """Numeric (or boolean) score columns of finite numbers, checked in one query."""
+    checks = []
+    for i, col in enumerate(cols):
+        dtype = schema[col]
+        if dtype == nw.Boolean:
+            continue
+        if not dtype.is_numeric():
+            raise TypeError(f"{_label('score', col)} must be numeric; got dtype {dtype}.")
+        checks.append(_count(nw.col(col).is_null()).alias(f"null{i}"))
+        if dtype.is_float():
+            checks.append(_count(~nw.col(col).is_finite()).alias(f"bad{i}"))
+    if not checks:
         return
-    if not dtype.is_numeric():
-        raise TypeError(f"{what} must be numeric; got dtype {dtype}.")
-    checks = [_count(nw.col(col).is_null()).alias("null")]
-    if dtype.is_float():
-        checks.append(_count(~nw.col(col).is_finite()).alias("bad"))
     row = _collect(lf.select(*checks)).iloc[0]
-    bad = int(row["null"]) + int(row.get("bad", 0) or 0)
-    if bad:
-        raise ValueError(
-            f"{what} must contain only finite numbers; got {bad} missing, NaN or infinite value(s)."
-        )
+    for i, col in enumerate(cols):
+        bad = int(row.get(f"null{i}", 0) or 0) + int(row.get(f"bad{i}", 0) or 0)
+        if bad:
+            raise ValueError(
+                f"{_label('score', col)} must contain only finite numbers; got {bad} missing, "
+                "NaN or infinite value(s)."
+            )
 
 
 def _check_weights(lf: Any, schema: dict[str, Any], col: str) -> None:
@@ -326,3 +334,146 @@ def _per_score(
         s, p = values[rows], positive[rows]
         out.append((s, np.where(p, n[rows], 0), np.where(p, 0, n[rows])))
     return out
+
+
+@dataclass(frozen=True)
+class JointCounts:
+    """The distinct joint rows of a multi-label frame with their counts.
+
+    Attributes
+    ----------
+    truth : numpy.ndarray of shape (K, L), bool
+        Each distinct row's true labels.
+    pred : numpy.ndarray of shape (K, L), bool, or None
+        Its predicted labels, when ``pred`` columns were given.
+    score : numpy.ndarray of shape (K, L) or None
+        Its scores, when ``score`` columns were given (one numpy dtype for all labels).
+    counts : numpy.ndarray of shape (K,)
+        How many rows have it (int64), or their total weight (float64) with ``weight``.
+    """
+
+    truth: np.ndarray
+    pred: np.ndarray | None
+    score: np.ndarray | None
+    counts: np.ndarray
+
+
+def _check_indicators(lf: Any, schema: dict[str, Any], named: list[tuple[str, str]]) -> None:
+    """0/1 or boolean columns without missing values, all checked in one query (and a
+    second one only for the distinct values of a column to refuse)."""
+    checks = []
+    for i, (_arg, col) in enumerate(named):
+        dtype = schema[col]
+        gap = nw.col(col).is_null()
+        if dtype.is_float():  # NaN is missing too (pandas calls it null already)
+            gap = gap | nw.col(col).is_nan()
+        checks.append(_count(gap).alias(f"null{i}"))
+        if dtype.is_numeric() and dtype != nw.Boolean:
+            checks.append(_count((nw.col(col) != 0) & (nw.col(col) != 1)).alias(f"bad{i}"))
+    row = _collect(lf.select(*checks)).iloc[0]
+    for i, (arg, col) in enumerate(named):
+        what, dtype = _label(arg, col), schema[col]
+        missing = int(row[f"null{i}"] or 0)
+        if missing:
+            raise ValueError(
+                f"{what} must not contain missing values; got {missing} missing value(s) "
+                "(<NA>, NaN or None)."
+            )
+        if dtype == nw.Boolean:
+            continue
+        if not dtype.is_numeric():
+            raise TypeError(f"{what} must hold 0/1 indicators or booleans; got dtype {dtype}.")
+        if int(row[f"bad{i}"] or 0):
+            values = np.sort(_collect(lf.select(nw.col(col)).unique())[col].to_numpy())
+            shown = ", ".join(map(repr, values[:6].tolist())) + (", ..." if len(values) > 6 else "")
+            if len(values) > 2:
+                raise ValueError(
+                    f"{what} must hold binary labels (0/1 indicators or booleans); got "
+                    f"{len(values)} distinct values: {shown}."
+                )
+            raise ValueError(f"{what} must hold 0/1 indicators or booleans; got values {shown}.")
+
+
+def joint_counts(
+    data: Any,
+    *,
+    truth: Sequence[str],
+    pred: Sequence[str] | None = None,
+    score: Sequence[str] | None = None,
+    weight: str | None = None,
+) -> JointCounts:
+    """The distinct joint rows of L labels with their counts, in one ``GROUP BY``.
+
+    Parameters
+    ----------
+    data : data frame
+        pandas, polars (eager or lazy), pyarrow, DuckDB, PySpark or Dask.
+    truth : sequence of str
+        The L columns of true labels (0/1 or booleans).
+    pred, score : sequence of str, optional
+        The L columns of predicted labels (0/1 or booleans) or of scores (finite
+        numbers), in the order of ``truth``.
+    weight : str, optional
+        A column of non-negative frequency weights: the counts are sums of weights.
+
+    Returns
+    -------
+    JointCounts
+        The rows in the engine's order (unsorted). With scores the table has one row
+        per distinct joint (truth, score) row, up to one per row of ``data`` when the
+        scores are continuous (docs/method.md#data-frames-and-engines).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> df = pl.DataFrame({"a": [1, 1, 0, 1], "b": [0, 0, 1, 0],
+    ...                    "pa": [1, 1, 0, 0], "pb": [0, 0, 0, 0]})
+    >>> j = joint_counts(df, truth=["a", "b"], pred=["pa", "pb"])
+    >>> order = j.counts.argsort()
+    >>> j.truth[order].astype(int).tolist(), j.pred[order].astype(int).tolist()
+    ([[0, 1], [1, 0], [1, 0]], [[0, 0], [0, 0], [1, 0]])
+    >>> j.counts[order].tolist()
+    [1, 1, 2]
+    """
+    truth, pred_cols, score_cols = list(truth), list(pred or []), list(score or [])
+    lf = _lazy(data)
+    named = [("truth", c) for c in truth] + [("pred", c) for c in pred_cols]
+    named += [("score", c) for c in score_cols]
+    schema = _check_columns(lf, [*named, *([("weight", weight)] if weight is not None else [])])
+    _check_indicators(lf, schema, [(a, c) for a, c in named if a != "score"])
+    _check_scores(lf, schema, *score_cols)
+    if weight is not None:
+        _check_weights(lf, schema, weight)
+
+    def flag(col: str) -> Any:
+        return nw.col(col) if schema[col] == nw.Boolean else nw.col(col) == 1
+
+    columns = {f"__opsstats_t{j}": flag(c) for j, c in enumerate(truth)}
+    columns |= {f"__opsstats_p{j}": flag(c) for j, c in enumerate(pred_cols)}
+    columns |= {f"__opsstats_s{j}": nw.col(c) for j, c in enumerate(score_cols)}
+    keys = list(columns)
+    if weight is not None:
+        columns[_W] = nw.col(weight).cast(nw.Float64)
+    size = nw.len() if weight is None else nw.col(_W).sum()
+    tab = _collect(lf.select(**columns).group_by(keys, drop_null_keys=False).agg(size.alias(_N)))
+    if not len(tab):
+        raise ValueError(f"{_label('truth', truth[0])} must not be empty.")
+
+    def matrix(prefix: str, cols: list[str], dtype: Any = None) -> np.ndarray | None:
+        if not cols:
+            return None
+        return np.column_stack(
+            [tab[f"__opsstats_{prefix}{j}"].to_numpy(dtype=dtype) for j in range(len(cols))]
+        )
+
+    scores = matrix("s", score_cols)
+    if scores is not None and scores.dtype == object:  # e.g. nullable columns: one dtype
+        scores = np.column_stack([np.asarray(c.tolist()) for c in scores.T])
+    truth_matrix = matrix("t", truth, bool)
+    assert truth_matrix is not None  # `truth` names at least one column
+    return JointCounts(
+        truth=truth_matrix,
+        pred=matrix("p", pred_cols, bool),
+        score=scores,
+        counts=tab[_N].to_numpy(dtype=np.int64 if weight is None else np.float64),
+    )

@@ -33,6 +33,7 @@ from .confusion import ConfusionMatrix
 from .curves._geometry import CurveArea, curve_area, parse_area, parse_at, value_at
 from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
+from .frames import is_frame, joint_counts
 from .grouped import COLUMNS, MetricSpec, evaluate_unit, parse_metrics
 from .metrics import resolve_metric
 from .ops import _check_reference, confusion_matrix_ops, default_reference
@@ -97,6 +98,19 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
             "more than once."
         )
     return arr, names
+
+
+def _columns(name: str, value: Any) -> list[Any]:
+    """A list of column names (one name alone is a list of one)."""
+    cols = [value] if isinstance(value, str) else value
+    if isinstance(cols, pd.Index | np.ndarray):
+        cols = cols.tolist()
+    if not isinstance(cols, list | tuple) or not cols:
+        raise TypeError(f"`{name}` must be a list of column names; got {describe(value)}.")
+    for c in cols:
+        if not isinstance(c, str | int) or isinstance(c, bool):
+            raise TypeError(f"`{name}` must be a list of column names; got {describe(c)} in it.")
+    return list(cols)
 
 
 def _indicator(name: str, arr: np.ndarray) -> np.ndarray:
@@ -241,7 +255,14 @@ class MultiLabel:
     multi-class) classifier.
 
     Build it with :meth:`from_predictions`, :meth:`from_scores` or
-    :meth:`from_multiclass`; ``__init__`` takes already-checked boolean/float arrays.
+    :meth:`from_multiclass` from arrays, or with :meth:`from_frame` from a pandas,
+    polars (eager or lazy), pyarrow, DuckDB, PySpark or Dask data frame, whose engine
+    counts the distinct joint rows so that only that count table comes into Python
+    (docs/method.md#data-frames-and-engines). ``__init__`` takes already-checked
+    boolean/float arrays, one row per row or per distinct row, and ``sample_weight``,
+    the rows' frequency weights (their counts for :meth:`from_frame`): every count is a
+    sum of weights, and the row bootstrap takes whole-number weights as repeated rows
+    (docs/method.md#multi-label).
 
     Examples
     --------
@@ -255,6 +276,17 @@ class MultiLabel:
     >>> res.table[["label", "prevalence"]].round(3).to_string(index=False)
     'label  prevalence\\n    a       0.110\\n    b       0.276\\n    c       0.502'
     >>> print(res.to_string(digits=3))
+    macro OPS(f1) over 3 labels = 0.913 [Uniform(alpha, beta) on [0, 1]^2]
+
+    The same rows as a DuckDB relation (or any other engine's frame):
+
+    >>> import duckdb, pandas as pd
+    >>> df = pd.DataFrame(np.hstack([Y, P]).astype(int), columns=["a", "b", "c", "pa", "pb", "pc"])
+    >>> rel = duckdb.from_df(df)
+    >>> mf = MultiLabel.from_frame(rel, truth=["a", "b", "c"], pred=["pa", "pb", "pc"])
+    >>> mf.n, len(mf.truth) <= 4**3  # 500 rows, counted as their distinct joint patterns
+    (500, True)
+    >>> print(mf.ops("f1", average="macro").to_string(digits=3))
     macro OPS(f1) over 3 labels = 0.913 [Uniform(alpha, beta) on [0, 1]^2]
     """
 
@@ -278,7 +310,9 @@ class MultiLabel:
         cls, y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None
     ) -> MultiLabel:
         """From (n x L) indicator matrices of true and predicted labels (numpy arrays or
-        DataFrames, whose column names become the label names)."""
+        DataFrames, whose column names become the label names). ``sample_weight``: one
+        non-negative frequency weight per row (a weight of 3 counts as three rows;
+        docs/method.md#multi-label)."""
         t, names = _matrix("y_true", y_true, labels)
         p, _ = _matrix("y_pred", y_pred, None)
         if t.shape != p.shape:
@@ -292,10 +326,17 @@ class MultiLabel:
 
     @classmethod
     def from_scores(
-        cls, y_true: Any, y_score: Any, *, labels: Any = None, threshold: float | None = None
+        cls,
+        y_true: Any,
+        y_score: Any,
+        *,
+        labels: Any = None,
+        threshold: float | None = None,
+        sample_weight: Any = None,
     ) -> MultiLabel:
         """From (n x L) true indicators and scores; ``threshold`` also gives predicted
-        labels (score >= threshold) for confusion-matrix metrics."""
+        labels (score >= threshold) for confusion-matrix metrics. ``sample_weight``: one
+        non-negative frequency weight per row, as in :meth:`from_predictions`."""
         t, names = _matrix("y_true", y_true, labels)
         s, _ = _matrix("y_score", y_score, None)
         if t.shape != s.shape:
@@ -306,16 +347,142 @@ class MultiLabel:
         pred = (
             None if threshold is None else s >= threshold_for(s.dtype, check_threshold(threshold))
         )
-        return cls(names, _indicator("y_true", t), pred=pred, score=s)
+        w = None if sample_weight is None else check_sample_weight(sample_weight, t.shape[0])
+        return cls(names, _indicator("y_true", t), pred=pred, score=s, sample_weight=w)
+
+    @classmethod
+    def from_frame(
+        cls,
+        data: Any,
+        *,
+        truth: Any,
+        pred: Any = None,
+        score: Any = None,
+        labels: Any = None,
+        weight: str | None = None,
+        threshold: float | None = None,
+    ) -> MultiLabel:
+        """From a data frame of any engine, counted where the data live.
+
+        The frame's own engine (pandas, polars eager or lazy, pyarrow, DuckDB, PySpark or
+        Dask, through narwhals) counts the distinct joint rows (the truth and the
+        prediction or score of every label) in one ``GROUP BY``; only that count table
+        comes into Python, and the object holds its rows with their counts as frequency
+        weights. Everything computed from it (per-label matrices and curves, OPS, their
+        aggregate and the Dirichlet and row-bootstrap intervals with the same ``rng``)
+        equals what :meth:`from_predictions` or :meth:`from_scores` give for the same
+        rows as arrays (docs/method.md#data-frames-and-engines).
+
+        Parameters
+        ----------
+        data : data frame
+            pandas, polars (eager or lazy), pyarrow, DuckDB, PySpark or Dask.
+        truth : list of str
+            The L columns of true labels (0/1 or booleans), one per label.
+        pred : list of str, optional
+            The L columns of predicted labels (0/1 or booleans), in the order of
+            ``truth``.
+        score : list of str, optional
+            The L columns of scores (finite numbers), instead of ``pred``.
+        labels : list, optional
+            The label names (default: the ``truth`` column names).
+        weight : str, optional
+            A column of non-negative frequency weights (``sample_weight`` of the array
+            builders).
+        threshold : float, optional
+            With ``score``: predicted labels are ``score >= threshold``.
+
+        Returns
+        -------
+        MultiLabel
+
+        Raises
+        ------
+        ValueError
+            A column not in ``data``, missing labels, labels other than 0/1 (three
+            values, say), missing or non-finite scores, bad weights, or an empty frame;
+            the message names the argument and the column.
+        TypeError
+            ``data`` not a data frame, a column name that is not a string, a label or
+            score column that is not numeric (or boolean).
+
+        Examples
+        --------
+        >>> import numpy as np, polars as pl
+        >>> rng = np.random.default_rng(0)
+        >>> Y = rng.random((500, 2)) < [0.2, 0.5]
+        >>> P = np.where(rng.random((500, 2)) < 0.8, Y, ~Y)
+        >>> df = pl.DataFrame({"a": Y[:, 0], "b": Y[:, 1], "pa": P[:, 0], "pb": P[:, 1]})
+        >>> ml = MultiLabel.from_frame(df.lazy(), truth=["a", "b"], pred=["pa", "pb"])
+        >>> arrays = MultiLabel.from_predictions(Y, P, labels=["a", "b"])
+        >>> ml.confusion_matrices() == arrays.confusion_matrices()
+        True
+        >>> a = ml.ops("f1", ci="bootstrap", n_resamples=200, rng=1)
+        >>> b = arrays.ops("f1", ci="bootstrap", n_resamples=200, rng=1)
+        >>> a.estimate == b.estimate and a.ci == b.ci
+        True
+        """
+        if not isinstance(data, pd.DataFrame) and not is_frame(data):
+            raise TypeError(
+                "`data` must be a data frame (pandas, polars, pyarrow, DuckDB, PySpark or "
+                f"Dask); got {describe(data)}."
+            )
+        truth_cols = _columns("truth", truth)
+        if pred is not None and score is not None:
+            raise ValueError("give `pred` or `score` (with an optional `threshold`), not both.")
+        if pred is None and score is None:
+            raise ValueError("give `pred` or `score` (with `threshold` for predicted labels).")
+        if threshold is not None and score is None:
+            raise ValueError("`threshold` needs `score`.")
+        arg, given = ("pred", pred) if pred is not None else ("score", score)
+        other = _columns(arg, given)
+        if len(other) != len(truth_cols):
+            raise ValueError(
+                f"`{arg}` must name one column per column of `truth` ({len(truth_cols)}); "
+                f"got {len(other)}."
+            )
+        if weight is not None and (not isinstance(weight, str | int) or isinstance(weight, bool)):
+            raise TypeError(f"`weight` must be a column name; got {describe(weight)}.")
+        names = list(truth_cols if labels is None else labels)
+        if len(names) != len(truth_cols):
+            raise ValueError(
+                f"`labels` must name the {len(truth_cols)} columns of `truth`; got "
+                f"{len(names)} names."
+            )
+        if len(set(names)) != len(names):
+            repeated = next(v for v in names if names.count(v) > 1)
+            raise ValueError(
+                f"label names must be unique; got {describe(names)} with "
+                f"{describe(repeated)} more than once."
+            )
+        counted = joint_counts(
+            data,
+            truth=truth_cols,
+            pred=other if arg == "pred" else None,
+            score=other if arg == "score" else None,
+            weight=weight,
+        )
+        s = None if counted.score is None else _scores("score", counted.score, names)
+        p = counted.pred
+        if threshold is not None and s is not None:
+            p = s >= threshold_for(s.dtype, check_threshold(threshold))
+        return cls(names, counted.truth, pred=p, score=s, sample_weight=counted.counts)
 
     @classmethod
     def from_multiclass(
-        cls, y_true: Any, y_pred: Any = None, *, y_score: Any = None, classes: Any = None
+        cls,
+        y_true: Any,
+        y_pred: Any = None,
+        *,
+        y_score: Any = None,
+        classes: Any = None,
+        sample_weight: Any = None,
     ) -> MultiLabel:
         """One-vs-rest reduction of a multi-class problem: class labels ``y_true``, and
         predicted labels ``y_pred`` and/or an (n x K) score matrix ``y_score`` whose
         columns follow ``classes`` (default: the sorted classes of ``y_true`` and
-        ``y_pred``, or the score frame's columns)."""
+        ``y_pred``, or the score frame's columns); ``sample_weight`` as in
+        :meth:`from_predictions`."""
         t = check_1d("y_true", y_true)
         if classes is None:
             if isinstance(y_score, pd.DataFrame):
@@ -359,12 +526,38 @@ class MultiLabel:
             score = _scores("y_score", s, classes)
         if pred is None and score is None:
             raise TypeError("give `y_pred` or `y_score`.")
-        return cls(classes, truth, pred=pred, score=score)
+        w = None if sample_weight is None else check_sample_weight(sample_weight, len(t))
+        return cls(classes, truth, pred=pred, score=score, sample_weight=w)
 
     # ------------------------------------------------------------------ per label
     @property
-    def n(self) -> int:
-        return self.truth.shape[0]
+    def n(self) -> int | float:
+        """The number of rows: the total weight when weighted (an ``int`` when whole)."""
+        if self.sample_weight is None:
+            return int(self.truth.shape[0])
+        return _scalar(self.sample_weight.sum())
+
+    def _class_totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Positives and negatives per label (sums of weights when weighted)."""
+        if self.sample_weight is None:
+            pos = self.truth.sum(0)
+            return pos, self.truth.shape[0] - pos
+        w = self.sample_weight
+        return w @ self.truth, w @ ~self.truth
+
+    def _multiplicities(self) -> tuple[np.ndarray, int]:
+        """Each row's multiplicity for the row bootstrap (whole-number weights) and
+        their total; refused for fractional weights."""
+        if self.sample_weight is None:
+            return np.ones(self.truth.shape[0], dtype=np.int64), int(self.truth.shape[0])
+        w = self.sample_weight
+        if not np.array_equal(w, np.round(w)):
+            raise ValueError(
+                "the row bootstrap needs whole-number `sample_weight` (frequency weights: a "
+                "weight of 3 counts as three rows); got fractional weights. Use "
+                "ci='dirichlet' for confusion-matrix metrics."
+            )
+        return w, round(float(w.sum()))
 
     def confusion_matrices(self) -> dict[Any, ConfusionMatrix]:
         """One confusion matrix per label (needs predicted labels)."""
@@ -400,10 +593,12 @@ class MultiLabel:
         if self.score is None:
             raise ValueError("curve quantities need scores: build with `from_scores`.")
         out = {}
+        pos, neg = self._class_totals()
         for j, lab in enumerate(self.labels):
-            t = self.truth[:, j]
-            if 0 < t.sum() < t.size:
-                out[lab] = ScoreCurve.from_scores(t, self.score[:, j])
+            if pos[j] > 0 and neg[j] > 0:
+                out[lab] = ScoreCurve.from_scores(
+                    self.truth[:, j], self.score[:, j], sample_weight=self.sample_weight
+                )
         return out
 
     def micro(self) -> ConfusionMatrix:
@@ -444,7 +639,9 @@ class MultiLabel:
             if hasattr(curve_reference, "precompute"):
                 curve_reference.precompute(curve_specs, [c.prevalence for c in curves.values()])
         rows = []
+        pos, neg = self._class_totals()
         for j, lab in enumerate(self.labels):
+            weighted = self.sample_weight is not None
             for r in evaluate_unit(
                 specs,
                 cm=cms.get(lab),
@@ -456,7 +653,8 @@ class MultiLabel:
                 curve_reference=curve_reference,
                 root=root,
                 key=(lab,),
-                truth=self.truth[:, j],
+                truth=None if weighted else self.truth[:, j],
+                class_counts=(_scalar(pos[j]), _scalar(neg[j])) if weighted else None,
             ):
                 rows.append({"label": lab, **r})
         return pd.DataFrame(rows, columns=["label", *COLUMNS])
@@ -619,11 +817,12 @@ class MultiLabel:
         self, spec: MetricSpec, units: dict[Any, Any], ref: Any, params: dict[str, Any]
     ) -> pd.DataFrame:
         rows = []
+        positives, negatives = self._class_totals()
         for j, lab in enumerate(self.labels):
             unit = units.get(lab)
-            t = self.truth[:, j]
+            pos, total = _scalar(positives[j]), _scalar(positives[j] + negatives[j])
             if unit is None or not 0 < unit.prevalence < 1:
-                absent = "positives" if t.sum() == 0 else "negatives"
+                absent = "positives" if pos == 0 else "negatives"
                 reason = f"no {absent}: OPS is undefined with one class absent"
                 value = np.nan
                 if spec.kind == "point" and unit is not None:
@@ -637,13 +836,13 @@ class MultiLabel:
                         "label": lab,
                         **dict.fromkeys(COLUMNS, np.nan),
                         "metric": spec.label,
-                        "n": t.size,
-                        "prevalence": float(t.mean()),
+                        "n": total,
+                        "prevalence": pos / total if total > 0 else np.nan,
                         "value": value,
                         "method": "",
                         "reference": "",
                         "reason": reason,
-                        "support": float(t.sum()),
+                        "support": float(pos),
                     }
                 )
                 continue
@@ -733,11 +932,7 @@ class MultiLabel:
                 f"prior, {n_resamples} draws, prevalence fixed, equal-tailed"
             )
             return draws, 0, text
-        if self.sample_weight is not None:
-            raise ValueError(
-                "the row bootstrap needs unweighted data (`sample_weight` was "
-                "given); use ci='dirichlet'."
-            )
+        self._multiplicities()  # whole-number weights only
         if spec.kind == "point":
             self._bootstrap_points(spec, ref, table, defined, draws, rng, show, params)
         else:
@@ -750,11 +945,16 @@ class MultiLabel:
 
     def _bootstrap_points(self, spec, ref, table, defined, draws, rng, show, params) -> None:
         # Rows compressed to their joint pattern of (truth, prediction) over labels:
-        # a replicate is one multinomial over the K patterns (no per-row work).
+        # a replicate is one multinomial over the K patterns (no per-row work). The
+        # patterns are sorted (np.unique), so any order of the rows, or rows already
+        # compressed with their counts as weights (MultiLabel.from_frame), gives the
+        # same patterns, probabilities and draws.
         pred = cast(np.ndarray, self.pred)  # a bootstrap of predictions has them
+        mult, n = self._multiplicities()
         codes = self.truth.astype(np.int8) * 2 + pred.astype(np.int8)  # 3 tp 2 fn 1 fp 0 tn
-        patterns, counts = np.unique(codes, axis=0, return_counts=True)
-        n = self.n
+        patterns, inverse = np.unique(codes, axis=0, return_inverse=True)
+        counts = np.bincount(inverse.reshape(-1), weights=mult, minlength=len(patterns))
+        patterns, counts = patterns[counts > 0], counts[counts > 0]
         probs = counts / n
         B = draws.shape[0]
         K = patterns.shape[0]
@@ -785,29 +985,33 @@ class MultiLabel:
                 tick(m)
 
     def _bootstrap_curves(self, spec, ref, table, defined, draws, rng, show) -> None:
-        # One row-multiplicity vector per replicate, shared by every label (dependence
-        # kept); per label the counts are accumulated over its sorted distinct scores.
+        # Rows compressed to their distinct joint rows (truth and score of every label)
+        # with multiplicities: a replicate is one multinomial over the K distinct rows,
+        # shared by every label (dependence kept), which has the distribution of
+        # resampling the n rows; per label the counts are accumulated over its sorted
+        # distinct scores.
         from scipy import sparse
 
         quantity = parse_area(spec.name) if spec.at is None else parse_at(spec.name, spec.at)
-        n = self.n
+        truth, score, counts, n = self._distinct_rows()
+        k = counts.size
         B = draws.shape[0]
         pis = table["prevalence"].to_numpy(dtype=float)
+        probs = counts / n
         maps = {}
         for j in np.flatnonzero(defined):
-            s = cast(np.ndarray, self.score)[:, j]
-            thr, inv = np.unique(s, return_inverse=True)
+            thr, inv = np.unique(score[:, j], return_inverse=True)
             inv = thr.size - 1 - inv  # descending thresholds (no negation: exact for ints)
-            cells = inv * 2 + self.truth[:, j]
+            cells = inv * 2 + truth[:, j]
             maps[j] = (
                 thr.size,
-                sparse.csr_matrix((np.ones(n), (np.arange(n), cells)), shape=(n, 2 * thr.size)),
+                sparse.csr_matrix((np.ones(k), (np.arange(k), cells)), shape=(k, 2 * thr.size)),
             )
-        per = max(1, _CHUNK_ROWS // n)
+        per = max(1, _CHUNK_ROWS // k)
         with progress(B, show, "bootstrap") as tick:
             for start in range(0, B, per):
                 m = min(per, B - start)
-                mult = rng.multinomial(n, np.full(n, 1.0 / n), size=m).astype(float)
+                mult = rng.multinomial(n, probs, size=m).astype(float)
                 for j, (_, onehot) in maps.items():
                     c = np.asarray((onehot.T @ mult.T).T)  # (m, 2J): negatives, positives
                     tps = np.cumsum(c[:, 1::2], axis=1)
@@ -827,3 +1031,30 @@ class MultiLabel:
                             quantity, vals[ok], prevalence=pis[j]
                         ).estimate
                 tick(m)
+
+    def _distinct_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """The distinct joint rows (truth and score of every label) in sorted order, with
+        their multiplicities and total: the same table whether the rows come one by one
+        or already counted (:meth:`from_frame`)."""
+        truth, score = self.truth, cast(np.ndarray, self.score)
+        mult, n = self._multiplicities()
+        keep = mult > 0
+        if not keep.all():
+            truth, score, mult = truth[keep], score[keep], mult[keep]
+        L = truth.shape[1]
+        # np.lexsort: the last key sorts first (truth of label 0, ..., score of label L-1)
+        keys = [score[:, j] for j in reversed(range(L))] + [truth[:, j] for j in reversed(range(L))]
+        order = np.lexsort(keys)
+        truth, score, mult = truth[order], score[order], mult[order]
+        new = np.ones(len(mult), dtype=bool)
+        new[1:] = np.any(truth[1:] != truth[:-1], axis=1) | np.any(score[1:] != score[:-1], axis=1)
+        starts = np.flatnonzero(new)
+        return truth[starts], score[starts], np.add.reduceat(mult, starts), n
+
+
+def _scalar(x: Any) -> int | float:
+    """A count as a Python number: ``int`` when it is a whole number."""
+    value = x.item() if isinstance(x, np.generic) else x
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2.0**53:
+        return int(value)
+    return value

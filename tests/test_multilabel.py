@@ -237,9 +237,13 @@ def test_ops_errors():
         mls.ops("f1")
     with pytest.raises(ValueError, match="`ci='dirichlet'` applies to confusion-matrix"):
         mls.ops("roc_auc", ci="dirichlet", reference=SMALL_DBT)
-    w = MultiLabel.from_predictions(y, p, sample_weight=np.ones(300))
-    with pytest.raises(ValueError, match="needs unweighted data"):
+    w = MultiLabel.from_predictions(y, p, sample_weight=np.full(300, 0.5))
+    with pytest.raises(ValueError, match="needs whole-number `sample_weight`"):
         w.ops("f1", ci="bootstrap")
+    with pytest.raises(ValueError, match="needs whole-number `sample_weight`"):
+        MultiLabel.from_scores(y, s, sample_weight=np.full(300, 0.5)).ops(
+            "roc_auc", ci="bootstrap", reference=SMALL_DBT
+        )
 
 
 def test_evaluate_table_for_several_metrics():
@@ -251,3 +255,54 @@ def test_evaluate_table_for_several_metrics():
     assert list(table["label"]) == ["a", "a", "b", "b", "c", "c"]
     cm = ConfusionMatrix.from_predictions(y[:, 1], s[:, 1] >= 0.5)
     assert table.query("label == 'b' and metric == 'f1'")["ops"].item() == cm.ops("f1").estimate
+
+
+def test_whole_number_weights_are_repeated_rows():
+    """Frequency weights: a weight of k is k copies of the row, for the estimates and,
+    with the same rng, for the bootstrap draws (points and curves), because the row
+    bootstrap draws one multinomial over the sorted distinct rows."""
+    y, _p, s = _data(n=300)
+    w = np.random.default_rng(4).integers(0, 4, 300)
+    rep = np.repeat(np.arange(300), w)
+    weighted = MultiLabel.from_scores(y, s, threshold=0.5, sample_weight=w)
+    copies = MultiLabel.from_scores(y[rep], s[rep], threshold=0.5)
+    assert weighted.n == copies.n == int(w.sum())
+    assert weighted.confusion_matrices() == copies.confusion_matrices()
+    assert weighted.curves() == copies.curves()
+    for metric, ref in (("f1", None), ("roc_auc", SMALL_DBT)):
+        a = weighted.ops(metric, reference=ref, ci="bootstrap", n_resamples=200, rng=3)
+        b = copies.ops(metric, reference=ref, ci="bootstrap", n_resamples=200, rng=3)
+        assert a.estimate == b.estimate and a.ci == b.ci
+        cols = ["n", "prevalence", "value", "ops", "ops_ci_low", "ops_ci_high", "support"]
+        np.testing.assert_array_equal(a.table[cols].to_numpy(float), b.table[cols].to_numpy(float))
+    # the rows' order does not matter either
+    perm = np.random.default_rng(5).permutation(300)
+    shuffled = MultiLabel.from_scores(y[perm], s[perm], threshold=0.5, sample_weight=w[perm])
+    assert (
+        shuffled.ops("roc_auc", reference=SMALL_DBT, ci="bootstrap", n_resamples=200, rng=3).ci
+        == weighted.ops("roc_auc", reference=SMALL_DBT, ci="bootstrap", n_resamples=200, rng=3).ci
+    )
+
+
+def test_curve_bootstrap_matches_a_naive_row_bootstrap():
+    """The curve bootstrap draws one multinomial over the distinct joint rows, which has
+    the distribution of resampling the n rows: mean and sd of the macro ROC AUC OPS
+    draws against a naive loop over resampled rows (Monte Carlo: within 15% of the sd)."""
+    y, _p, s = _data(n=400, prevalences=(0.2, 0.4))
+    s = np.round(s, 1)  # ties: fewer distinct rows than rows
+    ml = MultiLabel.from_scores(y, s)
+    ours = ml.ops("roc_auc", reference=SMALL_DBT, ci="bootstrap", n_resamples=1500, rng=1)
+    rng = np.random.default_rng(2)
+    pis = y.mean(0)
+    naive = []
+    for _ in range(600):
+        idx = rng.integers(0, 400, 400)
+        vals = []
+        for j in range(2):
+            auc = ScoreCurve.from_scores(y[idx, j], s[idx, j]).auc()
+            vals.append(SMALL_DBT.ops("roc_auc", auc, prevalence=pis[j]).estimate)
+        naive.append(np.mean(vals))
+    naive = np.array(naive)
+    draws = ours.details["draws"]
+    assert abs(draws.mean() - naive.mean()) < 0.15 * naive.std()
+    assert draws.std() == pytest.approx(naive.std(), rel=0.15)
