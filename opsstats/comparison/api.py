@@ -172,8 +172,8 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
 SMALL_DELONG = 10
 SMALL_PAIRED_DRAWS = 100
 #: Below this many rows in the smaller class the default paired comparison of a curve
-#: area is the jackknife-t, not the bootstrap, whose percentile interval covers 73% (2
-#: positives) to 89% (6) there.
+#: area is the jackknife-t, not the bootstrap, whose percentile interval covers 73.7% with 2
+#: positives, 86.5% expanded to t (benchmarks/results/bootstrap_expansion.md).
 SMALL_PAIRED_DRAWS_AUTO = 10
 
 
@@ -197,15 +197,15 @@ def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = Fa
             f"{smaller} rows in the smaller class: with fewer than {limit}, the paired "
             "draws of two curves reject a true null more often than their level, and "
             "their interval covers less than its level (benchmarks/results/"
-            "compare_size.md: the percentile interval of the paired bootstrap of the PR "
-            "AUC covers 73% with 2 positives); "
+            "bootstrap_expansion.md: the 95% interval of the paired bootstrap of a PR AUC "
+            "difference covers 73.7% with 2 positives, 86.5% expanded to t); "
             + (
                 "no small-sample method is known for an OPS or a value at an operating "
                 "point (the default uses the jackknife-t for a curve area)."
                 if tail
                 else "the default method='auto' uses the jackknife-t (DeLong's test on t "
-                "for the ROC AUC) below 10 rows of a class and the bootstrap's tail "
-                "p-value from 10 on."
+                "for the ROC AUC) below 10 rows of a class and the bootstrap expanded to "
+                "t from 10 on."
             )
         )
     else:
