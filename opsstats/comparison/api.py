@@ -302,8 +302,9 @@ def _from_draws(
     """The difference, its equal-tailed interval over the draws of the difference and
     the test: for the bootstrap D = difference / sd(draws) with a normal p-value (pROC's
     bootstrap test) or, with ``tail`` (the default method's), the percentile interval
-    expanded to t on k - 1 df and the tail p-value that inverts it; for the posterior the posterior tail probability
-    (:func:`posterior_p_value`) with the posterior probabilities."""
+    expanded to t on k - 1 df and the tail p-value that inverts it; for the posterior
+    the posterior tail probability (:func:`posterior_p_value`) with the posterior
+    probabilities."""
     n = draws_a.size
     d = draws_a - draws_b
     ok = np.isfinite(d)
