@@ -117,12 +117,20 @@ def group_point_columns(
     names: list[str],
     **options: Any,
 ) -> tuple[np.ndarray, dict[str, dict[str, Any]]]:
-    """:func:`_block` over blocks of :data:`BLOCK` groups, joined."""
+    """:func:`_block` over blocks of :data:`BLOCK` groups, joined; the blocks in two
+    threads (numpy's draws and array operations release the GIL, and each group's draws
+    come from its own generator, so the result does not depend on the threads)."""
     counts = np.asarray(counts)
-    parts = [
-        _block(keys[i : i + BLOCK], counts[i : i + BLOCK], names, **options)
-        for i in range(0, max(len(keys), 1), BLOCK)
-    ]
+    starts = range(0, max(len(keys), 1), BLOCK)
+
+    def block(i: int) -> tuple[np.ndarray, dict[str, dict[str, Any]]]:
+        return _block(keys[i : i + BLOCK], counts[i : i + BLOCK], names, **options)
+
+    if len(starts) == 1:
+        parts = [block(0)]
+    else:
+        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+            parts = list(pool.map(block, starts))
     done = np.concatenate([d for d, _ in parts])
     columns = {
         name: {
@@ -207,18 +215,11 @@ def _block(
     a = np.empty((len(c), n_resamples))
     b = np.empty((len(c), n_resamples))
 
-    def draw(rows: range) -> None:
-        for g in rows:
-            rng = unit_rng(root, keys_done[g], "confusion matrix")
-            tp, fp, fn, tn = (float(x) for x in c[g])
-            a[g] = rng.beta(fp + cells["fp"], tn + cells["tn"], n_resamples)
-            b[g] = rng.beta(fn + cells["fn"], tp + cells["tp"], n_resamples)
-
-    # each group has its own generator, so two threads (numpy draws without the GIL)
-    # give the same draws as one
-    half = len(c) // 2
-    with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
-        list(pool.map(draw, [range(half), range(half, len(c))]))
+    for g in range(len(c)):
+        rng = unit_rng(root, keys_done[g], "confusion matrix")
+        tp, fp, fn, tn = (float(x) for x in c[g])
+        a[g] = rng.beta(fp + cells["fp"], tn + cells["tn"], n_resamples)
+        b[g] = rng.beta(fn + cells["fn"], tp + cells["tp"], n_resamples)
     description = (
         f"Dirichlet-multinomial, {prior_label}, {n_resamples} draws, prevalence {_PREVALENCE}"
     )
