@@ -101,3 +101,33 @@ def test_evaluate_with_the_grid_agrees_with_the_direct_reference():
     pr = grid[grid.metric == "pr_auc"]
     assert pr["method"].str.contains(r"interpolated in logit\(prevalence\)").all()
     assert not grid[grid.metric == "roc_auc"]["method"].str.contains("interpolated").any()
+
+
+@pytest.mark.parametrize("name", ["pr_auc", "npr_auc", "lift_auc", "gain_auc", "roc_auc"])
+@pytest.mark.parametrize("rule", ["step", "trapezoid"])
+def test_areas_at_many_prevalences_equal_the_areas_one_by_one(name, rule):
+    """curve_areas (segment widths shared by the prevalences, as the grid's pass uses
+    it) gives each prevalence's area bit for bit, ties (zero-width segments) included,
+    and the step PR AUC equals average precision summed by hand."""
+    from opsstats.curves._geometry import CurveArea, curve_area, curve_areas
+
+    rng = np.random.default_rng(5)
+    a = np.sort(np.r_[0.0, rng.choice([0.1, 0.3, 0.3, 0.6], 12), 1.0])
+    b = np.sort(np.r_[0.0, rng.choice([0.2, 0.5, 0.5, 0.9], 12), 1.0])[::-1]
+    alpha, beta = np.vstack([a, a**2]), np.vstack([b, b])
+    spec = parse_area(name)
+    spec = CurveArea(spec.curve, rule, spec.normalized)
+    pis = [0.004, 0.05, 0.3, 0.8]
+    many = curve_areas(spec, pis, alpha, beta)
+    for pi, values in zip(pis, many, strict=True):
+        np.testing.assert_array_equal(values, curve_area(spec, pi, alpha, beta))
+    if name == "pr_auc" and rule == "step":
+        tpr = 1 - beta[0]
+        for pi, values in zip(pis, many, strict=True):
+            q = pi * tpr + (1 - pi) * alpha[0]
+            ap = sum(
+                (tpr[k] - tpr[k - 1]) * pi * tpr[k] / q[k]
+                for k in range(1, tpr.size)
+                if tpr[k] > tpr[k - 1]
+            )
+            assert values[0] == pytest.approx(ap, abs=1e-14)

@@ -43,6 +43,7 @@ __all__ = [
     "area",
     "ideal_auc",
     "curve_area",
+    "curve_areas",
     "value_at",
     "parse_area",
     "parse_at",
@@ -97,23 +98,29 @@ def curve_xy(
     The step rule never uses this value; the trapezoid rule does.
     """
     alpha = np.asarray(alpha, dtype=float)
-    beta = np.asarray(beta, dtype=float)
-    tpr = 1.0 - beta
+    tpr = 1.0 - np.asarray(beta, dtype=float)
+    if curve not in CURVES:
+        raise ValueError(
+            f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {describe(curve)}."
+        )
+    return _xy(curve, prevalence, alpha, tpr, first_limit)
+
+
+def _xy(
+    curve: str, prevalence: float, alpha: np.ndarray, tpr: np.ndarray, first_limit: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`curve_xy` from alpha and the TPR (which several prevalences share)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         if curve == "roc":
             return alpha, tpr
         q = prevalence * tpr + (1.0 - prevalence) * alpha
         if curve == "gain":
             return q, tpr
-        if curve in ("pr", "lift"):
-            y = prevalence * tpr / q if curve == "pr" else tpr / q
-            if first_limit and y.shape[-1] > 1:
-                first = q[..., 0] == 0
-                y[..., 0] = np.where(first, y[..., 1], y[..., 0])
-            return (tpr, y) if curve == "pr" else (q, y)
-    raise ValueError(
-        f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {describe(curve)}."
-    )
+        y = prevalence * tpr / q if curve == "pr" else tpr / q
+        if first_limit and y.shape[-1] > 1:
+            first = q[..., 0] == 0
+            y[..., 0] = np.where(first, y[..., 1], y[..., 0])
+        return (tpr, y) if curve == "pr" else (q, y)
 
 
 def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
@@ -124,7 +131,17 @@ def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
     first point, where PR and lift are 0/0 (for PR it is average precision).
     Segments of zero width contribute nothing, whatever y is there.
     """
-    dx = np.diff(x, axis=-1)
+    return _area(np.diff(x, axis=-1), y, rule)
+
+
+def _area(dx: np.ndarray, y: np.ndarray, rule: str, wide: np.ndarray | None = None) -> np.ndarray:
+    """:func:`area` from the widths ``dx`` of the segments (``wide = dx > 0``, and dx 0
+    where it is not), which the PR curves of one set of points share at every
+    prevalence. y is 0 on the segments of zero width (it may be 0/0 there); the products
+    and their (pairwise) sum are those of ``where(dx > 0, h * dx, 0).sum()``."""
+    if wide is None:
+        wide = dx > 0
+        dx = np.where(wide, dx, 0.0)
     with np.errstate(invalid="ignore"):
         if rule == "step":
             h = y[..., 1:]
@@ -134,7 +151,9 @@ def area(x: np.ndarray, y: np.ndarray, rule: str) -> np.ndarray:
             raise ValueError(
                 f"`rule` must be one of {', '.join(map(repr, RULES))}; got {describe(rule)}."
             )
-        return np.where(dx > 0, h * dx, 0.0).sum(axis=-1)
+        h = np.where(wide, h, 0.0)
+        h *= dx
+        return h.sum(axis=-1)
 
 
 def ideal_auc(curve: str, prevalence: float) -> float:
@@ -253,9 +272,39 @@ class OperatingPoint:
 
 def curve_area(spec: CurveArea, prevalence: float, alpha: Any, beta: Any) -> np.ndarray:
     """AUC (or NAUC) of each curve (row)."""
-    x, y = curve_xy(spec.curve, prevalence, alpha, beta, first_limit=True)
-    value = area(x, y, spec.rule)
-    return value / ideal_auc(spec.curve, prevalence) if spec.normalized else value
+    return curve_areas(spec, [prevalence], alpha, beta)[0]
+
+
+def curve_areas(spec: CurveArea, prevalences: Any, alpha: Any, beta: Any) -> list[np.ndarray]:
+    """AUC (or NAUC) of each curve (row) at each of several prevalences.
+
+    The ROC and PR curves' x (FPR, recall) does not depend on the prevalence, so their
+    segment widths are computed once for all prevalences: the reference's prevalence
+    grid evaluates every curve's PR area at tens of prevalences in one pass
+    (docs/method.md#prevalence-grid).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a, b = np.array([0.0, 0.2, 1.0]), np.array([1.0, 0.4, 0.0])
+    >>> # precision 0.06 / 0.24 and 0.1 at pi = 0.1: 0.6 * 0.25 + 0.4 * 0.1
+    >>> [round(float(v), 4) for v in curve_areas(CurveArea("pr", "step"), [0.1, 0.5], a, b)]
+    [0.19, 0.65]
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    tpr = 1.0 - np.asarray(beta, dtype=float)
+    out = []
+    shared = None
+    if spec.curve in ("roc", "pr"):
+        dx = np.diff(alpha if spec.curve == "roc" else tpr, axis=-1)
+        wide = dx > 0
+        shared = (np.where(wide, dx, 0.0), wide)
+    for prevalence in prevalences:
+        x, y = _xy(spec.curve, prevalence, alpha, tpr, first_limit=True)
+        dx, wide = shared if shared is not None else (np.diff(x, axis=-1), None)
+        value = _area(dx, y, spec.rule, wide)
+        out.append(value / ideal_auc(spec.curve, prevalence) if spec.normalized else value)
+    return out
 
 
 def axis_value(point: OperatingPoint) -> float:

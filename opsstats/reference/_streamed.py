@@ -27,7 +27,13 @@ from .._validation import (
     check_real,
     check_size,
 )
-from ..curves._geometry import CurveArea, CurveQuantity, OperatingPoint, parse_at
+from ..curves._geometry import (
+    CurveArea,
+    CurveQuantity,
+    OperatingPoint,
+    curve_areas,
+    parse_at,
+)
 from .base import CurveReference, check_prevalence, rank_in_sorted
 
 __all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
@@ -347,6 +353,11 @@ class StreamedCurveReference(CurveReference):
         """The values of every pair over the G curves, in one pass over the chunks."""
         local = threading.local()
         step = _slice(self.n_points)
+        # the pairs of one curve area at several prevalences are evaluated together
+        # (curve_areas: the ROC and PR curves' segment widths computed once)
+        together: dict[Any, list[int]] = {}
+        for i, (q, _) in enumerate(pairs):
+            together.setdefault(q.cache_key if isinstance(q, CurveArea) else ("", i), []).append(i)
 
         def work(index: int) -> list[np.ndarray]:
             m = min(CHUNK, self.n_curves - index * CHUNK)
@@ -359,8 +370,14 @@ class StreamedCurveReference(CurveReference):
             parts: list[list[np.ndarray]] = [[] for _ in pairs]
             for c0 in range(0, m, step):
                 alpha, beta = self._chunk(index, local.buffers, (c0, min(m, c0 + step)))
-                for part, (q, pi) in zip(parts, pairs, strict=True):
-                    part.append(np.asarray(q(pi, alpha, beta), dtype=float))
+                for members in together.values():
+                    q = pairs[members[0]][0]
+                    if isinstance(q, CurveArea):
+                        values = curve_areas(q, [pairs[i][1] for i in members], alpha, beta)
+                    else:
+                        values = [q(pairs[members[0]][1], alpha, beta)]
+                    for i, v in zip(members, values, strict=True):
+                        parts[i].append(np.asarray(v, dtype=float))
             return [np.concatenate(part) for part in parts]
 
         # Chunks are independent (each has its own seed), so threads give the same
