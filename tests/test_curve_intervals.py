@@ -1279,3 +1279,30 @@ def test_bias_extended_only_for_the_roc_and_pr_areas(name, kw):
         "roc_auc", method="dirichlet", interval="bias-extended", rng=0, n_resamples=200
     )
     assert r.details["bias_extension"] >= 0.0
+
+
+def test_dirichlet_class_weights_draw_the_documented_stream():
+    """The cumulative weights of one class: Gamma(a), Gamma(count) per cell (a standard
+    exponential for one row, 0 for none), Gamma(a), drawn in that order from the
+    generator; the path without a scatter (every cell one row) draws the same stream."""
+    from opsstats.uncertainty.curve.dirichlet import _class_weights
+
+    def by_hand(counts, b, a, rng):
+        w = np.zeros((b, counts.size + 2))
+        w[:, 0] = rng.standard_gamma(a, size=b)
+        one, many = np.flatnonzero(counts == 1), np.flatnonzero(counts > 1)
+        w[:, 1 + one] = rng.standard_exponential((b, one.size))
+        w[:, 1 + many] = rng.standard_gamma(counts[many].astype(float), size=(b, many.size))
+        w[:, -1] = rng.standard_gamma(a, size=b)
+        return np.cumsum(w, axis=1)
+
+    r = np.random.default_rng(1)
+    for t in range(40):
+        k = int(r.integers(1, 30))
+        counts = np.ones(k, int) if t % 2 else r.choice([0, 1, 1, 2, 5], size=k)
+        seed = int(r.integers(2**32))
+        g1, g2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        np.testing.assert_array_equal(
+            _class_weights(counts, 23, 0.5, g1), by_hand(counts, 23, 0.5, g2)
+        )
+        assert g1.random() == g2.random()  # the same number of draws taken

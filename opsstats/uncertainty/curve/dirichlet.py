@@ -94,13 +94,17 @@ def _class_weights(counts: np.ndarray, b: int, a: float, rng: np.random.Generato
     the highest score, Gamma(count) for each of the k cells, a pseudo-row Gamma(a) below
     the lowest score (a cell of one row, the usual case, is a standard exponential)."""
     k = counts.size
-    w = np.zeros((b, k + 2))
+    ones = bool(np.all(counts == 1))  # one row per cell (distinct scores): no scatter
+    w = np.empty((b, k + 2)) if ones else np.zeros((b, k + 2))
     w[:, 0] = rng.standard_gamma(a, size=b)
     inner = w[:, 1:-1]
-    one = np.flatnonzero(counts == 1)
-    many = np.flatnonzero(counts > 1)
-    inner[:, one] = rng.standard_exponential((b, one.size))
-    inner[:, many] = rng.standard_gamma(counts[many].astype(float), size=(b, many.size))
+    if ones:
+        inner[...] = rng.standard_exponential((b, k))
+    else:
+        one = np.flatnonzero(counts == 1)
+        many = np.flatnonzero(counts > 1)
+        inner[:, one] = rng.standard_exponential((b, one.size))
+        inner[:, many] = rng.standard_gamma(counts[many].astype(float), size=(b, many.size))
     w[:, -1] = rng.standard_gamma(a, size=b)
     np.cumsum(w, axis=1, out=w)
     return w
