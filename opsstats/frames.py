@@ -110,7 +110,10 @@ def _check_labels(lf: Any, arg: str, col: str) -> np.ndarray:
     """The distinct values of a label column, refused with missing values."""
     what = _label(arg, col)
     missing = _collect(lf.select(_count(nw.col(col).is_null()).alias("m")))["m"].iloc[0]
-    values = _collect(lf.select(nw.col(col)).unique())[col].to_numpy()
+    # a GROUP BY, whose memory grows with the distinct values only (narwhals' unique()
+    # numbers the rows of each value in a window, which holds every row)
+    values = _collect(lf.group_by(col, drop_null_keys=False).agg(nw.len().alias(_N)))[col]
+    values = values.to_numpy()
     nan = int(pd.isna(values).sum()) if values.dtype.kind in "fO" else 0
     if int(missing) or nan:
         raise ValueError(
