@@ -49,6 +49,7 @@ from .comparison import ComparisonResult, ComparisonTable, compare, compare_test
 from .curves.score_curve import ScoreCurve
 from .examples import affairs_example
 from .exceptions import UndefinedMetricWarning
+from .frames import count_tables
 from .plotting._axes import literal
 from .report import EvaluationReport, report
 
@@ -866,20 +867,29 @@ def _run_report(args: argparse.Namespace, data: Any, pos_label: Any, note: str) 
 
 def _report_in_duckdb(args: argparse.Namespace) -> Output:
     """``report`` with the counting done by DuckDB (opsstats/frames.py): the rows never
-    come into Python, so memory does not grow with their number."""
+    come into Python, so memory does not grow with their number. The PR curve of
+    ``--plot`` is built from DuckDB's count per distinct score (per bin with ``--bins``)."""
     relation = read_relation(args.file)
     pos_label = _relation_pos_label(relation, args.truth, args.pos_label)
     rep = _run_report(args, relation, pos_label, " (counted by DuckDB)")
 
-    def draw(fig: Any) -> None:
-        if not rep.by:
-            raise CommandError(
-                "--plot with --engine duckdb draws the forest plot of groups (give --group); "
-                "a curve needs the rows: use --engine pandas"
-            )
-        draw_report(fig, rep, pd.DataFrame())
+    def curve() -> ScoreCurve:
+        tables = count_tables(
+            relation,
+            truth=args.truth,
+            score=args.score,
+            pos_label=pos_label,
+            curves=True,
+            bins=args.bins,
+            max_distinct=args.max_distinct,
+        )
+        assert tables.scores is not None
+        return ScoreCurve.from_counts(*tables.scores[0])
 
-    return Output(rep.render(args.format, digits=args.digits), draw)
+    return Output(
+        rep.render(args.format, digits=args.digits),
+        lambda fig: draw_report(fig, rep, None, curve=curve),
+    )
 
 
 def _example(args: argparse.Namespace) -> Output:
@@ -892,10 +902,18 @@ def _example(args: argparse.Namespace) -> Output:
     )
 
 
-def draw_report(fig: Any, rep: EvaluationReport, data: pd.DataFrame) -> None:
+def draw_report(
+    fig: Any,
+    rep: EvaluationReport,
+    data: pd.DataFrame | None,
+    *,
+    curve: Callable[[], ScoreCurve] | None = None,
+) -> None:
     """The figure of a report: the forest plot of every group's OPS with groups; else
     the PR curve of the positive class (``pos_label``) over the reference band when
-    there are scores, or the unit square of the first metric with a finite value."""
+    there are scores, or the unit square of the first metric with a finite value. The
+    curve is that of the rows of ``data``, or ``curve()`` (e.g. from an engine's count
+    table); the other figures need neither."""
     table = rep.table
     if rep.by:
         if len(table) > MAX_FOREST_ROWS:
@@ -908,10 +926,14 @@ def draw_report(fig: Any, rep: EvaluationReport, data: pd.DataFrame) -> None:
         return
     score = rep.settings.get("score")
     if score is not None:
-        curve = ScoreCurve.from_scores(
-            data[rep.settings["truth"]], data[score], pos_label=rep.settings.get("pos_label")
-        )
-        ax = plotting.plot_curve(curve, "pr", ax=fig.subplots())
+        if curve is not None:
+            pr = curve()
+        else:
+            assert data is not None
+            pr = ScoreCurve.from_scores(
+                data[rep.settings["truth"]], data[score], pos_label=rep.settings.get("pos_label")
+            )
+        ax = plotting.plot_curve(pr, "pr", ax=fig.subplots())
         pos_label = rep.settings.get("pos_label")
         if pos_label is not None:  # say which class's curve it is
             which = literal(f"positive class: {rep.settings['truth']} = {pos_label}")

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.test_cli import assert_one_line_error, invoke
+from opsstats import DirectedBinaryTree, ScoreCurve, cli
+from tests.test_cli import assert_one_line_error, invoke, opts
 
 
 @pytest.fixture(scope="module")
@@ -106,22 +107,25 @@ def test_no_files_and_bad_types(dataset, tmp_path):
     )
 
 
-def test_plot_needs_groups(dataset, tmp_path):
-    line = assert_one_line_error(
-        *invoke(
-            "report",
-            dataset,
-            "--truth",
-            "y",
-            "--score",
-            "s",
-            "--metric",
-            "roc_auc",
-            "--plot",
-            tmp_path / "f.png",
-        )
-    )
-    assert "--engine pandas" in line
+def test_plot_draws_the_curve_from_the_count_table(dataset, tmp_path, monkeypatch):
+    """Without groups, the PR curve of a directory is built from DuckDB's count per
+    distinct score: the curve of the rows (all.csv read by pandas); with groups, the
+    forest plot."""
+    drawn = []
+    real = cli.plotting.plot_curve
+    small_dbt = DirectedBinaryTree(depth=5, n_curves=2000)
+
+    def plot_curve(curve, *args, **kwargs):
+        drawn.append(curve)  # over a small reference: the default's band takes ~10 s
+        return real(curve, *args, reference=small_dbt, **kwargs)
+
+    monkeypatch.setattr(cli.plotting, "plot_curve", plot_curve)
+    options = opts("--truth y --score s --metric roc_auc --ci none --plot")
+    status, _, err = invoke("report", dataset, *options, tmp_path / "f.png")
+    assert status == 0, err
+    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = pd.read_csv(dataset / "all.csv")
+    assert drawn[-1] == ScoreCurve.from_scores(rows["y"], rows["s"])
     status, _, err = invoke(
         "report",
         dataset,
