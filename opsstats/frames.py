@@ -79,7 +79,15 @@ def _lazy(data: Any) -> Any:
 
 
 def _collect(lf: Any) -> pd.DataFrame:
-    out: pd.DataFrame = lf.collect().to_pandas()
+    """A (small) query result as a pandas frame. narwhals collects through pyarrow,
+    which is optional: without it, through the engine's own conversion to pandas
+    (DuckDB's ``df()``), so that a DuckDB relation needs no pyarrow."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        out: pd.DataFrame = lf.collect(backend="pandas").to_pandas()
+    else:
+        out = lf.collect().to_pandas()
     return out
 
 

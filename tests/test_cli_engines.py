@@ -6,6 +6,9 @@ exit 2, for one file the same line as pandas'."""
 from __future__ import annotations
 
 import csv
+import os
+import subprocess
+import sys
 
 import duckdb
 import numpy as np
@@ -13,7 +16,7 @@ import pandas as pd
 import pytest
 
 from opsstats import DirectedBinaryTree, ScoreCurve, cli
-from tests.test_cli import assert_one_line_error, invoke, opts
+from tests.test_cli import ROOT, assert_one_line_error, invoke, opts
 
 
 @pytest.fixture(scope="module")
@@ -351,3 +354,24 @@ def test_csv_columns_are_typed_as_pandas_types_them(tmp_path, cells):
         return [None if pd.isna(v) else str(v) for v in values]
 
     assert (kind(got), shown(got)) == (kind(expected), shown(expected))
+
+
+@pytest.mark.parametrize("name", ["rows.csv", "rows.parquet"])
+def test_duckdb_needs_no_pyarrow(single, name):
+    """pyarrow is optional (the parquet extra): without it the DuckDB path brings its
+    count tables to pandas through DuckDB's own conversion, with the same report."""
+    block = (
+        "import sys; sys.modules['pyarrow'] = None; from opsstats.cli import main; "
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    for options in (SINGLE_OPTIONS[0], SINGLE_OPTIONS[1], SINGLE_OPTIONS[4]):
+        args = ["report", str(single / name), *options.split()]
+        r = subprocess.run(
+            [sys.executable, "-c", block, *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=300,
+        )
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == invoke(*args)[1]
