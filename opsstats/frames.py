@@ -81,7 +81,15 @@ def _lazy(data: Any) -> Any:
 
 
 def _collect(lf: Any) -> pd.DataFrame:
-    out: pd.DataFrame = lf.collect().to_pandas()
+    """A (small) query result as a pandas frame. narwhals collects through pyarrow,
+    which is optional: without it, through the engine's own conversion to pandas
+    (DuckDB's ``df()``), so that a DuckDB relation needs no pyarrow."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        out: pd.DataFrame = lf.collect(backend="pandas").to_pandas()
+    else:
+        out = lf.collect().to_pandas()
     return out
 
 
@@ -112,7 +120,10 @@ def _check_labels(lf: Any, arg: str, col: str) -> np.ndarray:
     """The distinct values of a label column, refused with missing values."""
     what = _label(arg, col)
     missing = _collect(lf.select(_count(nw.col(col).is_null()).alias("m")))["m"].iloc[0]
-    values = _collect(lf.select(nw.col(col)).unique())[col].to_numpy()
+    # a GROUP BY, whose memory grows with the distinct values only (narwhals' unique()
+    # numbers the rows of each value in a window, which holds every row)
+    values = _collect(lf.group_by(col, drop_null_keys=False).agg(nw.len().alias(_N)))[col]
+    values = values.to_numpy()
     nan = int(pd.isna(values).sum()) if values.dtype.kind in "fO" else 0
     if int(missing) or nan:
         raise ValueError(

@@ -153,7 +153,8 @@ def test_report_text_matches_the_python_objects(predictions):
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
     cm = ConfusionMatrix.from_predictions(df["y"], df["pred"])
-    assert r.stdout.startswith(f"Evaluation of {folder / 'pred.csv'}\n")
+    # one file goes through DuckDB by default, and the title says so
+    assert r.stdout.startswith(f"Evaluation of {folder / 'pred.csv'} (counted by DuckDB)\n")
     assert f"Counts TP={cm.tp}, FP={cm.fp}, FN={cm.fn}, TN={cm.tn}." in r.stdout
     f1_line = next(line for line in r.stdout.splitlines() if line.startswith("f1"))
     assert f"{cm.metric('f1'):.4f}" in f1_line and f"{cm.ops('f1').estimate:.4f}" in f1_line
@@ -334,11 +335,13 @@ def error_files(predictions):
     return folder
 
 
+@pytest.mark.parametrize("engine", [[], ["--engine", "pandas"]], ids=["default", "pandas"])
 @pytest.mark.parametrize("command, message", ERRORS)
-def test_errors_are_one_line_with_exit_status_2(error_files, command, message):
+def test_errors_are_one_line_with_exit_status_2(error_files, command, message, engine):
+    """The same line from DuckDB (the default for a file) and from pandas."""
     folder = error_files
     argv = [a.format(folder=folder) for a in command.split()]
-    assert_one_line_error(*invoke(*argv), message.format(folder=folder))
+    assert_one_line_error(*invoke(*argv, *engine), message.format(folder=folder))
 
 
 @pytest.mark.parametrize(
@@ -432,7 +435,10 @@ def test_html_and_json_outputs_need_no_neutralizing(hostile):
 # --------------------------------------------------------------- item 12: --plot
 
 
-def test_plot_draws_the_curve_of_the_positive_class(predictions, tmp_path, monkeypatch):
+@pytest.mark.parametrize("engine", [[], ["--engine", "pandas"]], ids=["duckdb", "pandas"])
+def test_plot_draws_the_curve_of_the_positive_class(predictions, tmp_path, monkeypatch, engine):
+    """The PR curve of the positive class, from the rows (pandas) or from DuckDB's count
+    per distinct score (the default for a file): the curve of the rows either way."""
     folder, df = predictions
     drawn = []
     real = cli.plotting.plot_curve
@@ -448,13 +454,14 @@ def test_plot_draws_the_curve_of_the_positive_class(predictions, tmp_path, monke
         ("truth", "well", df["truth"] == "well"),
     ):
         out = tmp_path / f"curve_{truth}.png"
-        args = ["report", folder / "pred.csv", "--truth", truth, "--pos-label", pos]
+        args = ["report", folder / "pred.csv", "--truth", truth, "--pos-label", pos, *engine]
         args += opts("--score score --ci none")
         status, _, err = invoke(*args, "--plot", out)
         assert status == 0, err
         curve = drawn[-1]
         assert curve.prevalence == pytest.approx(positive.mean())
         expected = ScoreCurve.from_scores(positive, df["score"])
+        assert curve == expected
         assert curve.auc("pr") == pytest.approx(expected.auc("pr"), abs=1e-12)
         table = pd.read_csv(io.StringIO(invoke(*args, "--format", "csv")[1]))
         assert table.set_index("metric").loc["pr_auc", "value"] == pytest.approx(curve.auc("pr"))
@@ -666,11 +673,13 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
     assert classify_interrupted(outcome) == ("ok", "")
 
 
-def test_ctrl_c_inside_the_csv_parser_is_an_interruption(predictions, monkeypatch):
+@pytest.mark.parametrize("engine", [["--engine", "pandas"], []], ids=["pandas", "duckdb"])
+def test_ctrl_c_inside_the_csv_parser_is_an_interruption(predictions, monkeypatch, engine):
     """pandas' C parser turns a KeyboardInterrupt raised by its read callback into a
     ParserError ("Calling read(nbytes) on source failed"); the command still reports an
     interruption, not a file it cannot read. The stand-in parser signals this process
-    and converts the interrupt as pandas does."""
+    and converts the interrupt as pandas does. pandas parses the whole file with
+    --engine pandas, and the header (its names, checked for duplicates) with DuckDB."""
     folder, _ = predictions
 
     def parser_interrupted(*args, **kwargs):
@@ -683,7 +692,9 @@ def test_ctrl_c_inside_the_csv_parser_is_an_interruption(predictions, monkeypatc
         raise AssertionError("SIGINT was not delivered")
 
     monkeypatch.setattr(cli.pd, "read_csv", parser_interrupted)
-    status, out, err = invoke("report", folder / "pred.csv", "--truth", "y", "--pred", "pred")
+    status, out, err = invoke(
+        "report", folder / "pred.csv", "--truth", "y", "--pred", "pred", *engine
+    )
     assert (status, out, err) == (130, "", "opsstats: interrupted\n")
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
 
@@ -693,7 +704,7 @@ def test_ctrl_c_inside_the_csv_parser_is_an_interruption(predictions, monkeypatc
 
     monkeypatch.setattr(cli.pd, "read_csv", parser_failing)
     assert_one_line_error(
-        *invoke("report", folder / "pred.csv", "--truth", "y", "--pred", "p"),
+        *invoke("report", folder / "pred.csv", "--truth", "y", "--pred", "p", *engine),
         f"cannot read {folder / 'pred.csv'}: bad",
     )
 

@@ -1,14 +1,22 @@
-"""`opsstats report` through DuckDB: a directory or glob of Parquet files, or a CSV with
---engine duckdb, gives the report of the same rows read by pandas (same numbers, same
-layout); bad input is one line on stderr and exit 2."""
+"""`opsstats report` through DuckDB, the default engine for files: a directory or glob of
+Parquet files, or one CSV or Parquet file, gives the report of the same rows read by
+pandas (--engine pandas; same numbers, same layout); bad input is one line on stderr and
+exit 2, for one file the same line as pandas'."""
 
 from __future__ import annotations
 
+import csv
+import os
+import subprocess
+import sys
+
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 
-from tests.test_cli import assert_one_line_error, invoke
+from opsstats import DirectedBinaryTree, ScoreCurve, cli
+from tests.test_cli import ROOT, assert_one_line_error, invoke, opts
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +58,15 @@ def _body(text: str) -> str:
 )
 def test_directory_and_glob_equal_the_pandas_report(dataset, options):
     status, pandas_out, err = invoke(
-        "report", dataset / "all.csv", "--truth", "y", "--score", "s", *options.split()
+        "report",
+        dataset / "all.csv",
+        "--truth",
+        "y",
+        "--score",
+        "s",
+        "--engine",
+        "pandas",
+        *options.split(),
     )
     assert status == 0, err
     for source in (str(dataset), str(dataset / "day=*" / "*.parquet")):
@@ -60,7 +76,7 @@ def test_directory_and_glob_equal_the_pandas_report(dataset, options):
         assert status == 0, err
         assert "(counted by DuckDB)" in out.splitlines()[0]
         assert _body(out) == _body(pandas_out)
-    status, _, err = invoke(
+    status, out, err = invoke(
         "report",
         dataset / "all.csv",
         "--truth",
@@ -72,6 +88,7 @@ def test_directory_and_glob_equal_the_pandas_report(dataset, options):
         *options.split(),
     )
     assert status == 0, err
+    assert "(counted by DuckDB)" in out.splitlines()[0]
     assert _body(out) == _body(pandas_out)
 
 
@@ -106,22 +123,25 @@ def test_no_files_and_bad_types(dataset, tmp_path):
     )
 
 
-def test_plot_needs_groups(dataset, tmp_path):
-    line = assert_one_line_error(
-        *invoke(
-            "report",
-            dataset,
-            "--truth",
-            "y",
-            "--score",
-            "s",
-            "--metric",
-            "roc_auc",
-            "--plot",
-            tmp_path / "f.png",
-        )
-    )
-    assert "--engine pandas" in line
+def test_plot_draws_the_curve_from_the_count_table(dataset, tmp_path, monkeypatch):
+    """Without groups, the PR curve of a directory is built from DuckDB's count per
+    distinct score: the curve of the rows (all.csv read by pandas); with groups, the
+    forest plot."""
+    drawn = []
+    real = cli.plotting.plot_curve
+    small_dbt = DirectedBinaryTree(depth=5, n_curves=2000)
+
+    def plot_curve(curve, *args, **kwargs):
+        drawn.append(curve)  # over a small reference: the default's band takes ~10 s
+        return real(curve, *args, reference=small_dbt, **kwargs)
+
+    monkeypatch.setattr(cli.plotting, "plot_curve", plot_curve)
+    options = opts("--truth y --score s --metric roc_auc --ci none --plot")
+    status, _, err = invoke("report", dataset, *options, tmp_path / "f.png")
+    assert status == 0, err
+    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = pd.read_csv(dataset / "all.csv")
+    assert drawn[-1] == ScoreCurve.from_scores(rows["y"], rows["s"])
     status, _, err = invoke(
         "report",
         dataset,
@@ -179,3 +199,195 @@ def test_cli_bins_print_the_range(dataset):
         *invoke("report", dataset, "--truth", "y", "--score", "s", "--bins", "1"),
         starts="`bins` must be an integer >= 2",
     )
+
+
+# ------------------------------------------- one file: DuckDB (the default) and pandas
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory):
+    """One CSV and one Parquet file of the same rows: integer, string and boolean
+    labels, groups of strings, integers and booleans, groups with missing values, and a
+    label column with a missing value."""
+    folder = tmp_path_factory.mktemp("single")
+    rng = np.random.default_rng(3)
+    n = 600
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(y * 1.2, 1), 3)
+    site = rng.choice(["north", "south", "=east"], n)
+    df = pd.DataFrame(
+        {
+            "y": y.astype(int),
+            "s": s,
+            "lab": np.where(y, "sick", "well"),
+            "flag": y,
+            "pflag": s > 0.5,
+            "p": (s > 0.5).astype(int),
+            "site": site,
+            "code": rng.choice([-1, -2, 7], n),
+            "site_na": np.where(rng.random(n) < 0.1, None, site),
+            "code_na": np.where(rng.random(n) < 0.1, np.nan, rng.choice([1.0, 2.0], n)),
+            "y_na": np.where(np.arange(n) == 17, np.nan, y.astype(float)),
+        }
+    )
+    df.to_csv(folder / "rows.csv", index=False)
+    df.to_parquet(folder / "rows.parquet")
+    return folder
+
+
+SINGLE_OPTIONS = [
+    "--truth y --score s --threshold 0.5 --group site --group code --metric f1 --metric mcc",
+    "--truth lab --pos-label sick --score s --metric roc_auc --metric pr_auc --ci none",
+    "--truth lab --pos-label well --score s --threshold 0 --metric precision --group site",
+    "--truth flag --pos-label false --pred pflag --metric f1 --metric recall",
+    "--truth flag --score s --threshold 0.5 --metric balanced_accuracy --group site_na",
+    "--truth y --pos-label 0 --pred p --metric f1 --group code_na --ci bootstrap --n-resamples 200",
+    "--truth y --score s --bins 20 --metric roc_auc --metric pr_auc --ci none --group site",
+    "--truth y --score s --threshold 0.5 --metric f1 --format csv --group site_na",
+]
+
+
+@pytest.mark.parametrize("name", ["rows.csv", "rows.parquet"])
+@pytest.mark.parametrize("options", SINGLE_OPTIONS)
+def test_one_file_by_default_equals_the_pandas_report(single, name, options):
+    """A single file goes through DuckDB by default: the same report, line for line, as
+    --engine pandas, but for the title's note."""
+    args = ["report", single / name, *options.split()]
+    status, out, err = invoke(*args)
+    pandas_status, pandas_out, pandas_err = invoke(*args, "--engine", "pandas")
+    assert status == pandas_status == 0, (err, pandas_err)
+    assert err == pandas_err
+    if "--format" not in options:
+        assert out.splitlines()[0] == f"Evaluation of {single / name} (counted by DuckDB)"
+        assert pandas_out.splitlines()[0] == f"Evaluation of {single / name}"
+        out, pandas_out = _body(out), _body(pandas_out)
+    assert out == pandas_out
+
+
+@pytest.mark.parametrize("name", ["rows.csv", "rows.parquet"])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            "--truth y_na --score s",
+            "--truth column 'y_na' has 1 missing value(s), the first in data row 18",
+        ),
+        ("--truth y --score lab", "--score column 'lab' must hold numbers; data row 1 holds "),
+        (
+            "--truth label --score s",
+            "--truth 'label': {path} has no such column; its columns: "
+            "y, s, lab, flag, pflag, p, site, code, site_na, code_na, y_na",
+        ),
+        ("--truth y --score s --group nope", "--group 'nope': {path} has no such column"),
+        (
+            "--truth y --score s --pos-label x",
+            "--pos-label 'x' is not a value of column 'y' (dtype int64)",
+        ),
+        (
+            "--truth flag --score s --pos-label maybe",
+            "--pos-label 'maybe' is not a value of column 'flag' (dtype bool)",
+        ),
+        ("--truth lab --score s --pos-label ill", "`pos_label` must be one of the labels"),
+        ("--truth lab --pos-label sick --pred p", "labels must be all strings or all numbers"),
+    ],
+)
+def test_one_file_errors_equal_the_pandas_errors(single, name, options, message):
+    path = single / name
+    args = ["report", path, *options.split()]
+    line = assert_one_line_error(*invoke(*args), message.format(path=path))
+    assert line == assert_one_line_error(*invoke(*args, "--engine", "pandas"))
+
+
+def test_one_file_is_not_read_into_python(single, monkeypatch):
+    """Through DuckDB the rows stay in the engine: pandas parses only the header line of
+    a CSV file (its names) and nothing of a Parquet file."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the rows were read by pandas")
+
+    rows_read = []
+    real = cli.pd.read_csv
+
+    def read_csv(*args, **kwargs):
+        rows_read.append(kwargs.get("nrows"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "read_table", refused)
+    monkeypatch.setattr(cli.pd, "read_parquet", refused)
+    monkeypatch.setattr(cli.pd, "read_csv", read_csv)
+    for name in ("rows.csv", "rows.parquet"):
+        status, out, err = invoke(
+            "report", single / name, *opts("--truth y --score s --group site --ci none")
+        )
+        assert status == 0, err
+        assert "(counted by DuckDB)" in out.splitlines()[0]
+    assert rows_read == [1]
+
+
+CELLS = {  # a CSV column's cells, and the type pandas' reader gives it
+    "integers": ["1", "0", "-3", "+4", " 7 ", "007", "1\t"],
+    "integers and a missing value": ["1", "", "0"],
+    "numbers": ["1.5", "1.", ".5", "1e5", "1E-3", "-0", " 2.5 "],
+    "infinities": ["inf", "-Inf", "+INFINITY", "infinity", "1"],
+    "booleans": ["True", "false", "TRUE", "False", "true", "FALSE"],
+    "booleans and a missing value": ["True", "NA", "False"],
+    "text": ["a", "1", "True", "2.5"],
+    "missing-value markers": [*cli.CSV_MISSING, "x"],
+    "not numbers to pandas": ["0x10", "1_000", "1d5", "1e", ".", "1,5"],
+    "64-bit unsigned": ["9223372036854775808", "1"],
+    "64-bit unsigned and a negative": ["9223372036854775808", "-1"],
+    "beyond 64 bits": ["18446744073709551616", "1"],
+    "beyond 64 bits, then a decimal": ["18446744073709551616", "0.5"],
+    "the ends of int64": ["-9223372036854775808", "9223372036854775807"],
+    "every cell missing": ["", "nan", "NA"],
+}
+
+
+def test_the_missing_value_markers_are_pandas():
+    from pandas._libs.parsers import STR_NA_VALUES
+
+    assert set(cli.CSV_MISSING) == set(STR_NA_VALUES)
+
+
+@pytest.mark.parametrize("cells", CELLS.values(), ids=CELLS)
+def test_csv_columns_are_typed_as_pandas_types_them(tmp_path, cells):
+    """DuckDB reads every cell of a CSV file as text and types each column from all of
+    its cells by pandas' rules: the same values, of the same kind (integer, unsigned,
+    float, boolean, text)."""
+    path = tmp_path / "cells.csv"
+    with open(path, "w", newline="") as f:
+        csv.writer(f).writerows([["a", "b"], *([c, i] for i, c in enumerate(cells))])
+    expected = pd.read_csv(path)["a"]
+    connection = duckdb.connect()
+    got = cli.read_file_relation(str(path), {"--group": ["a"]}, connection).df()["a"]
+
+    def kind(values):  # pandas keeps booleans and a missing value as objects
+        if values.dtype.kind in "iufb":
+            return values.dtype.kind
+        return "b" if all(isinstance(v, bool) for v in values.dropna()) else "text"
+
+    def shown(values):
+        return [None if pd.isna(v) else str(v) for v in values]
+
+    assert (kind(got), shown(got)) == (kind(expected), shown(expected))
+
+
+@pytest.mark.parametrize("name", ["rows.csv", "rows.parquet"])
+def test_duckdb_needs_no_pyarrow(single, name):
+    """pyarrow is optional (the parquet extra): without it the DuckDB path brings its
+    count tables to pandas through DuckDB's own conversion, with the same report."""
+    block = (
+        "import sys; sys.modules['pyarrow'] = None; from opsstats.cli import main; "
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    for options in (SINGLE_OPTIONS[0], SINGLE_OPTIONS[1], SINGLE_OPTIONS[4]):
+        args = ["report", str(single / name), *options.split()]
+        r = subprocess.run(
+            [sys.executable, "-c", block, *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=300,
+        )
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == invoke(*args)[1]

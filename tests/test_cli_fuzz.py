@@ -53,8 +53,11 @@ def random_table(folder):
     return random_cases(folder, N_RANDOM)
 
 
+@pytest.mark.parametrize("engine", [[], ["--engine", "pandas"]], ids=["default", "pandas"])
 @pytest.mark.parametrize("case", FIXED, ids=[c.name for c in FIXED])
-def test_fixed_case(folder, case):
+def test_fixed_case(folder, case, engine):
+    """Every case through DuckDB (the default for a file) and through pandas."""
+    case = Case(case.name, [*case.argv, *engine], case.expect, case.check, case.outputs)
     kind, detail, outcome = run_and_classify(main, case, folder)
     expected = {"ok": ("ok",), "error": ("error",), "either": ("ok", "error")}[case.expect]
     assert kind in expected, (kind, detail, outcome.stderr[-500:])
