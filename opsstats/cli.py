@@ -29,12 +29,14 @@ rows with ``read_table``, as does a pipe.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import gzip
 import io
 import math
 import os
 import re
+import shutil
 import signal
 import stat
 import sys
@@ -130,6 +132,16 @@ def open_unit_float(text: str) -> float:
     value = finite_float(text)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be in the open interval (0, 1); got {text}")
+    return value
+
+
+def memory_size(text: str) -> float:
+    """A memory limit in GB, from 0.05 (50 MB) to 1024."""
+    value = finite_float(text)
+    if not 0.05 <= value <= 1024:
+        raise argparse.ArgumentTypeError(
+            f"expected a memory limit in GB from 0.05 to 1024; got {text}"
+        )
     return value
 
 
@@ -1248,6 +1260,14 @@ def build_parser() -> argparse.ArgumentParser:
         "rows into memory",
     )
     rep.add_argument(
+        "--memory-limit",
+        type=memory_size,
+        default=1.0,
+        metavar="GB",
+        help="DuckDB's memory limit in GB (default 1); beyond it DuckDB spills to a "
+        "temporary directory",
+    )
+    rep.add_argument(
         "--bins",
         type=whole_number,
         metavar="K",
@@ -1328,7 +1348,13 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
     built from DuckDB's count per distinct score (per bin with ``--bins``)."""
     if not args.file:
         raise CommandError("the file name is empty")
-    connection = _import_duckdb().connect()  # in memory; the relations need it alive
+    # in memory; the relations need it alive. DuckDB's buffers are held to the limit,
+    # and what does not fit is spilled to a temporary directory removed at exit
+    spill = tempfile.mkdtemp(prefix="opsstats-duckdb-")
+    atexit.register(shutil.rmtree, spill, ignore_errors=True)
+    connection = _import_duckdb().connect(
+        config={"memory_limit": f"{args.memory_limit}GB", "temp_directory": spill}
+    )
     if is_dataset(args.file):
         relation = read_relation(args.file, connection)
     else:

@@ -391,3 +391,38 @@ def test_duckdb_needs_no_pyarrow(single, name):
         )
         assert r.returncode == 0, r.stderr
         assert r.stdout == invoke(*args)[1]
+
+
+def test_duckdb_memory_limit(dataset, monkeypatch):
+    """DuckDB's buffers are held to --memory-limit (default 1 GB), spilling to a
+    temporary directory; the report does not change; a bad limit is one line."""
+    seen = []
+    real = cli._import_duckdb()
+
+    class Recording:
+        Error, InterruptException = real.Error, real.InterruptException
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def connect(self, *args, **kwargs):
+            seen.append(kwargs.get("config"))
+            return real.connect(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "_import_duckdb", lambda: Recording())
+    common = ["report", dataset, "--truth", "y", "--score", "s", "--group", "day"]
+    status, default_out, err = invoke(*common)
+    assert status == 0, err
+    status, small_out, err = invoke(*common, "--memory-limit", "0.1")
+    assert status == 0, err
+    assert small_out == default_out
+    assert [c["memory_limit"] for c in seen] == ["1.0GB", "0.1GB"]
+    assert all(os.path.basename(c["temp_directory"]).startswith("opsstats-duckdb-") for c in seen)
+    for bad, says in (
+        ("0", "expected a memory limit in GB from 0.05 to 1024; got 0"),
+        ("-1", "expected a memory limit in GB from 0.05 to 1024; got -1"),
+        ("nan", "expected a finite number; got 'nan'"),
+        ("lots", "expected a number; got 'lots'"),
+    ):
+        line = assert_one_line_error(*invoke(*common, "--memory-limit", bad))
+        assert line.endswith(f"argument --memory-limit: {says}"), line
