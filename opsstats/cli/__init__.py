@@ -1,0 +1,552 @@
+"""The ``opsstats`` command line.
+
+``opsstats report FILE --truth COL (--score COL | --pred COL) ...`` evaluates a CSV or
+Parquet file of predictions; ``opsstats example`` runs the full report on the bundled
+affairs data.
+
+Exit statuses: 0 on success; 2 for an error, printed as one line on stderr
+(``opsstats: error: ...``) with nothing on stdout and no output file written; 130 when
+interrupted (Ctrl-C, ``opsstats: interrupted``); 3 for an internal error (a bug in
+opsstats, printed as one line asking to report it). Never a traceback.
+
+How a subcommand is made: its parser calls ``add_output_options`` (and whatever
+else it needs, e.g. the argument types ``finite_float``, ``resample_count``)
+and sets ``run=`` to a function ``build(args) -> Output``. ``main`` parses the
+arguments and hands ``build`` to ``run_command``, which checks the output paths
+first (``check_outputs``), runs ``build`` with warnings turned into one line each,
+writes the figure and the report whole or not at all (``StagedFiles``), prints
+the report last, and turns every failure into one line and an exit status. A
+subcommand reading a file of predictions uses ``read_table``,
+``check_columns`` and ``parse_pos_label``.
+
+``report`` reads through DuckDB by default (``default_engine``): one file with
+``read_file_relation``, which makes ``check_columns``' checks by queries with the same
+messages and types a CSV's columns as pandas would, a directory or a glob with
+``read_relation``; only count tables come into Python. ``--engine pandas`` reads the
+rows with ``read_table``, as does a pipe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import plotting
+from .._validation import MAX_DIGITS
+from ..comparison import METHODS as COMPARE_METHODS
+from ..comparison import ComparisonResult, ComparisonTable, compare, compare_test_sets
+from ..curves.score_curve import ScoreCurve
+from ..examples import affairs_example
+from ..frames import count_tables
+from ..plotting._axes import literal
+from ..report import EvaluationReport, report
+from ._arguments import (
+    CI_CHOICES,
+    EXIT_ERROR,
+    FORMATS,
+    MAX_FOREST_ROWS,
+    MAX_RESAMPLES,
+    MIN_RESAMPLES,
+    CommandError,
+    _Parser,
+    digit_count,
+    finite_float,
+    memory_size,
+    open_unit_float,
+    resample_count,
+    seed_value,
+    whole_number,
+)
+from ._duckdb_file import CSV_MISSING, _duckdb_error, read_file_relation
+from ._outputs import Output, StagedFiles, run_command
+from ._reading import (
+    _import_duckdb,
+    _relation_pos_label,
+    check_columns,
+    default_engine,
+    is_dataset,
+    parse_pos_label,
+    read_relation,
+    read_table,
+)
+
+#: ``main`` is the command; the others are the parts a new subcommand is made of (see
+#: above) and what the tests reach for.
+__all__ = ["CSV_MISSING", "StagedFiles", "main"]
+
+# ---------------------------------------------------------------------------------------
+# the subcommands
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    """``--format``, ``--output``, ``--plot`` and ``--digits``."""
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the report to FILE instead of standard output (whole or not at all: "
+        "a temporary file beside it is renamed when complete)",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="OUT.png",
+        help="also write a figure (format from the extension: .png, .pdf, .svg, ...): the "
+        "OPS of each group with intervals (forest plot) when there are groups, else the "
+        "PR curve over the reference band (scores) or the unit square of the first "
+        "metric (predicted labels)",
+    )
+    p.add_argument(
+        "--digits",
+        type=digit_count,
+        default=4,
+        help=f"digits when printed, 0 to {MAX_DIGITS} (default 4; CSV and JSON keep full "
+        "precision)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="opsstats",
+        description="Outperformance scores (o-values) of classifier metrics, with intervals.",
+        epilog="Exit status: 0 on success, 2 for an error (one line on stderr), 130 if "
+        "interrupted.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    rep = sub.add_parser("report", help="evaluate a CSV or Parquet file of predictions")
+    rep.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
+    rep.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
+    what = rep.add_mutually_exclusive_group(required=True)
+    what.add_argument("--score", metavar="COL", help="column of scores")
+    what.add_argument("--pred", metavar="COL", help="column of predicted labels")
+    rep.add_argument(
+        "--threshold",
+        type=finite_float,
+        metavar="T",
+        help="predict positive where score >= T (confusion-matrix metrics)",
+    )
+    rep.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="metric to report (repeatable): a registered metric (f1, mcc, "
+        "...), a curve area (roc_auc, pr_auc, lift_auc, gain_auc) or an "
+        "operating point such as precision@recall=0.9; default: F1, MCC, "
+        "precision, recall, balanced accuracy and/or ROC and PR AUC",
+    )
+    rep.add_argument(
+        "--group",
+        action="append",
+        metavar="COL",
+        help="grouping column (repeatable): one evaluation per group",
+    )
+    rep.add_argument(
+        "--pos-label",
+        metavar="LABEL",
+        help="the positive class of --truth (and --pred) when it is not 1/True",
+    )
+    rep.add_argument(
+        "--ci",
+        choices=CI_CHOICES,
+        default="dirichlet",
+        help="interval method (default dirichlet; curves use, for the ROC "
+        "and PR AUC, the Dirichlet posterior of each class's scores below "
+        "100 rows of the smaller class (for the PR AUC with the lower "
+        "end extended by its bias estimate) and the logit-scale DeLong or "
+        "jackknife interval from 100 on, the percentile bootstrap "
+        "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
+        "delong; none for no intervals)",
+    )
+    rep.add_argument(
+        "--confidence-level", type=open_unit_float, default=0.95, help="(default 0.95)"
+    )
+    rep.add_argument(
+        "--n-resamples",
+        type=resample_count,
+        default=1000,
+        help=f"draws per interval, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default 1000)",
+    )
+    rep.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+    rep.add_argument(
+        "--engine",
+        choices=("pandas", "duckdb"),
+        default=None,
+        help="how the file is read: duckdb (the default for a file, a directory or a glob "
+        "of Parquet or CSV files) counts in DuckDB, embedded, and brings only the count "
+        "tables into memory, so memory does not grow with the number of rows; pandas (the "
+        "default for a pipe such as /dev/stdin, which can be read only once) reads the "
+        "rows into memory",
+    )
+    rep.add_argument(
+        "--memory-limit",
+        type=memory_size,
+        default=1.0,
+        metavar="GB",
+        help="DuckDB's memory limit in GB (default 1); beyond it DuckDB spills to a "
+        "temporary directory",
+    )
+    rep.add_argument(
+        "--bins",
+        type=whole_number,
+        metavar="K",
+        help="curves from K equal-width score bins (counted by the engine); each curve "
+        "row then states the range of the unbinned value",
+    )
+    rep.add_argument(
+        "--max-distinct",
+        type=whole_number,
+        metavar="M",
+        help="bin (into --bins bins, default 1000) only when a group has more than M "
+        "distinct scores",
+    )
+    add_output_options(rep)
+    rep.set_defaults(run=_report)
+
+    add_compare_parser(sub)
+
+    ex = sub.add_parser("example", help="the full report on the bundled affairs data")
+    ex.add_argument(
+        "--threshold",
+        type=finite_float,
+        default=0.5,
+        help="score threshold for the confusion-matrix metrics (default 0.5)",
+    )
+    ex.add_argument("--ci", choices=CI_CHOICES, default="dirichlet")
+    add_output_options(ex)
+    ex.set_defaults(run=_example)
+    return parser
+
+
+def _report(args: argparse.Namespace) -> Output:
+    if (args.engine or default_engine(args.file)) == "duckdb":
+        return _report_in_duckdb(args)
+    data = read_table(args.file)
+    check_columns(data, args.file, _report_columns(args))
+    rep = _run_report(args, data, parse_pos_label(data, args.truth, args.pos_label), "")
+    return Output(
+        rep.render(args.format, digits=args.digits),
+        lambda fig: draw_report(fig, rep, data),
+    )
+
+
+def _run_report(args: argparse.Namespace, data: Any, pos_label: Any, note: str) -> Any:
+    """The report of ``report``'s options on ``data`` (a pandas frame or a relation)."""
+    return report(
+        data,
+        truth=args.truth,
+        score=args.score,
+        pred=args.pred,
+        threshold=args.threshold,
+        metrics=args.metric,
+        by=args.group,
+        pos_label=pos_label,
+        ci=None if args.ci == "none" else args.ci,
+        confidence_level=args.confidence_level,
+        n_resamples=args.n_resamples,
+        rng=args.seed,
+        title=f"Evaluation of {args.file}{note}",
+        bins=args.bins,
+        max_distinct=args.max_distinct,
+    )
+
+
+def _report_columns(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "--truth": args.truth,
+        "--score": args.score,
+        "--pred": args.pred,
+        "--group": args.group,
+    }
+
+
+def _report_in_duckdb(args: argparse.Namespace) -> Output:
+    """``report`` with the counting done by DuckDB (opsstats/frames.py): the rows never
+    come into Python, so memory does not grow with their number. One file is checked as
+    the pandas path checks it (:func:`read_file_relation`); the PR curve of ``--plot`` is
+    built from DuckDB's count per distinct score (per bin with ``--bins``)."""
+    if not args.file:
+        raise CommandError("the file name is empty")
+    # in memory; the relations need it alive. DuckDB's buffers are held to the limit,
+    # and what does not fit is spilled to a temporary directory removed at exit
+    spill = tempfile.mkdtemp(prefix="opsstats-duckdb-")
+    atexit.register(shutil.rmtree, spill, ignore_errors=True)
+    connection = _import_duckdb().connect(
+        config={"memory_limit": f"{args.memory_limit}GB", "temp_directory": spill}
+    )
+    if is_dataset(args.file):
+        relation = read_relation(args.file, connection)
+    else:
+        relation = read_file_relation(args.file, _report_columns(args), connection)
+    pos_label = _relation_pos_label(relation, args.truth, args.pos_label)
+    with _duckdb_errors(args.file):
+        rep = _run_report(args, relation, pos_label, " (counted by DuckDB)")
+
+    def curve() -> ScoreCurve:
+        with _duckdb_errors(args.file):
+            tables = count_tables(
+                relation,
+                truth=args.truth,
+                score=args.score,
+                pos_label=pos_label,
+                curves=True,
+                bins=args.bins,
+                max_distinct=args.max_distinct,
+            )
+        assert tables.scores is not None
+        return ScoreCurve.from_counts(*tables.scores[0])
+
+    def draw(fig: Any, connection: Any = connection) -> None:  # the connection kept
+        draw_report(fig, rep, None, curve=curve)
+
+    return Output(rep.render(args.format, digits=args.digits), draw)
+
+
+@contextlib.contextmanager
+def _duckdb_errors(path: str) -> Iterator[None]:
+    """DuckDB's errors while it reads ``path`` as one line (:func:`_duckdb_error`); its
+    interruption (Ctrl-C) as ``KeyboardInterrupt``."""
+    duckdb = _import_duckdb()
+    try:
+        yield
+    except duckdb.InterruptException:
+        raise KeyboardInterrupt from None
+    except duckdb.Error as exc:
+        raise _duckdb_error(exc, path) from None
+
+
+def _example(args: argparse.Namespace) -> Output:
+    ex = affairs_example(threshold=args.threshold)
+    rep = ex.report(ci=None if args.ci == "none" else args.ci)
+    data = ex.test_sets
+    return Output(
+        rep.render(args.format, digits=args.digits),
+        lambda fig: draw_report(fig, rep, data),
+    )
+
+
+def draw_report(
+    fig: Any,
+    rep: EvaluationReport,
+    data: pd.DataFrame | None,
+    *,
+    curve: Callable[[], ScoreCurve] | None = None,
+) -> None:
+    """The figure of a report: the forest plot of every group's OPS with groups; else
+    the PR curve of the positive class (``pos_label``) over the reference band when
+    there are scores, or the unit square of the first metric with a finite value. The
+    curve is that of the rows of ``data``, or ``curve()`` (e.g. from an engine's count
+    table); the other figures need neither."""
+    table = rep.table
+    if rep.by:
+        if len(table) > MAX_FOREST_ROWS:
+            raise CommandError(
+                f"--plot: a forest plot of {len(table)} rows (groups x metrics) would be "
+                f"unreadable; at most {MAX_FOREST_ROWS}: choose fewer --metric or --group"
+            )
+        fig.set_size_inches(7, max(4.5, 0.3 * len(table) + 1.6))
+        plotting.plot_forest(table, ax=fig.subplots())
+        return
+    score = rep.settings.get("score")
+    if score is not None:
+        if curve is not None:
+            pr = curve()
+        else:
+            assert data is not None
+            pr = ScoreCurve.from_scores(
+                data[rep.settings["truth"]], data[score], pos_label=rep.settings.get("pos_label")
+            )
+        ax = plotting.plot_curve(pr, "pr", ax=fig.subplots())
+        pos_label = rep.settings.get("pos_label")
+        if pos_label is not None:  # say which class's curve it is
+            which = literal(f"positive class: {rep.settings['truth']} = {pos_label}")
+            ax.set_title(f"{ax.get_title()}\n{which}", fontsize="medium")
+        return
+    finite = table[np.isfinite(table["value"].to_numpy(dtype=float))]
+    if finite.empty:
+        raise CommandError("--plot: nothing to plot: no metric has a finite value")
+    first = finite.iloc[0]
+    fig.set_size_inches(5.6, 6.6)
+    plotting.plot_unit_square(
+        first["metric"], first["value"], first["prevalence"], ax=fig.subplots()
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# opsstats compare
+
+
+def add_compare_parser(sub: Any) -> None:
+    """``opsstats compare FILE --truth COL (--score COL --score COL ... | --pred COL ...)``,
+    or one ``--score``/``--pred`` with ``--between COL`` for independent test sets."""
+    cmp = sub.add_parser(
+        "compare",
+        help="compare classifiers on the same rows, or test sets (--between)",
+    )
+    cmp.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
+    cmp.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
+    what = cmp.add_mutually_exclusive_group(required=True)
+    what.add_argument(
+        "--score",
+        action="append",
+        metavar="COL",
+        help="column of a classifier's scores (repeat for each classifier)",
+    )
+    what.add_argument(
+        "--pred",
+        action="append",
+        metavar="COL",
+        help="column of a classifier's predicted labels (repeat for each classifier)",
+    )
+    cmp.add_argument(
+        "--between",
+        metavar="COL",
+        help="compare the test sets this column defines (e.g. a month), one --score or "
+        "--pred, independent (unpaired) comparisons",
+    )
+    cmp.add_argument(
+        "--metric",
+        metavar="NAME",
+        help="what to compare (default roc_auc with --score, f1 with --pred)",
+    )
+    cmp.add_argument("--ops", action="store_true", help="compare the OPS of the metric")
+    cmp.add_argument(
+        "--method",
+        choices=COMPARE_METHODS,
+        default="auto",
+        help="default auto: DeLong's statistic on Student's t (Satterthwaite df) for the "
+        "ROC AUC (delong: pROC's reference distribution), the paired bootstrap for other "
+        "curve quantities, the Dirichlet posterior for confusion-matrix metrics",
+    )
+    cmp.add_argument("--alternative", choices=("two-sided", "greater", "less"), default="two-sided")
+    cmp.add_argument(
+        "--rope",
+        nargs=2,
+        type=finite_float,
+        metavar=("LOW", "HIGH"),
+        help="region of practical equivalence of the difference (Dirichlet method)",
+    )
+    cmp.add_argument("--adjust", choices=("holm", "bonferroni"), default="holm")
+    cmp.add_argument("--pos-label", metavar="LABEL", help="the positive class of --truth")
+    cmp.add_argument(
+        "--confidence-level", type=open_unit_float, default=0.95, help="(default 0.95)"
+    )
+    cmp.add_argument(
+        "--n-resamples",
+        type=resample_count,
+        default=2000,
+        help=f"draws, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default 2000)",
+    )
+    cmp.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+    add_output_options(cmp)
+    cmp.set_defaults(run=_compare)
+
+
+def _compare(args: argparse.Namespace) -> Output:
+    data = read_table(args.file)
+    columns = args.score or args.pred
+    check_columns(
+        data,
+        args.file,
+        {
+            "--truth": args.truth,
+            "--score": args.score,
+            "--pred": args.pred,
+            "--between": args.between,
+        },
+        complete=("--truth", "--score", "--pred", "--between"),
+    )
+    option = "--score" if args.score else "--pred"
+    if len(set(columns)) < len(columns):
+        raise CommandError(f"{option}: a column is named twice")
+    metric = args.metric or ("roc_auc" if args.score else "f1")
+    pos_label = parse_pos_label(data, args.truth, args.pos_label)
+    common: dict[str, Any] = {
+        "metric": metric,
+        "ops": args.ops,
+        "method": args.method,
+        "alternative": args.alternative,
+        "confidence_level": args.confidence_level,
+        "n_resamples": args.n_resamples,
+        "rope": args.rope,
+        "adjust": args.adjust,
+        "pos_label": pos_label,
+        "rng": args.seed,
+    }
+    if args.between is not None:
+        if len(columns) != 1:
+            raise CommandError(f"--between compares test sets: give one {option}")
+        groups = {
+            str(k): (g[args.truth].to_numpy(), g[columns[0]].to_numpy())
+            for k, g in data.groupby(args.between, sort=True)
+        }
+        if len(groups) < 2:
+            raise CommandError(
+                f"--between {args.between!r} has {len(groups)} value(s); 2 or more needed"
+            )
+        result = compare_test_sets(groups, **common)
+    else:
+        if len(columns) < 2:
+            raise CommandError(f"give {option} at least twice (the classifiers to compare)")
+        arrays = {c: data[c].to_numpy() for c in columns}
+        y = data[args.truth].to_numpy()
+        if args.score:
+            result = compare(y, arrays, **common)
+        else:
+            result = compare(y, y_pred=arrays, **common)
+    return Output(
+        render_comparison(result, args.format, args.digits),
+        lambda fig: result.plot(ax=fig.subplots()),
+    )
+
+
+def render_comparison(result: ComparisonResult | ComparisonTable, fmt: str, digits: int) -> str:
+    """The comparison as text (R's printed test, or the table of pairs), CSV, JSON or
+    HTML."""
+    if fmt == "text":
+        if isinstance(result, ComparisonResult):
+            return result.to_string(digits)
+        return result.summary(digits).as_text()
+    if fmt == "html":
+        return result.summary(digits).as_html()
+    frame = result.to_frame()
+    if fmt == "csv":
+        return frame.to_csv(index=False, quoting=1)
+    return frame.to_json(orient="records", indent=2)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``opsstats`` command with ``argv`` (default ``sys.argv[1:]``) and return its
+    exit status: 0 on success, 2 for an error (printed as one line on stderr), 130 when
+    interrupted, 3 for an internal error.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pandas as pd
+    >>> path = os.path.join(tempfile.mkdtemp(), "predictions.csv")
+    >>> pd.DataFrame({"y": [1, 0, 1, 0, 1], "p": [1, 0, 0, 0, 1]}).to_csv(path, index=False)
+    >>> main(["report", path, "--truth", "y", "--pred", "p", "--metric", "recall",
+    ...       "--ci", "none", "--format", "csv"])  # doctest: +ELLIPSIS
+    "metric","n","prevalence","value",...
+    0
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (status 0) or a usage error, printed as one line (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    return run_command(args.run, args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,7 @@
+"""``python -m opsstats.cli``."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
