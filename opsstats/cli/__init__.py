@@ -114,6 +114,18 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_draw_options(p: argparse.ArgumentParser, resamples: int) -> None:
+    """``--confidence-level``, ``--n-resamples`` (default ``resamples``) and ``--seed``."""
+    p.add_argument("--confidence-level", type=open_unit_float, default=0.95, help="(default 0.95)")
+    p.add_argument(
+        "--n-resamples",
+        type=resample_count,
+        default=resamples,
+        help=f"draws per interval, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default {resamples})",
+    )
+    p.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="opsstats",
@@ -167,16 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
         "delong; none for no intervals)",
     )
-    rep.add_argument(
-        "--confidence-level", type=open_unit_float, default=0.95, help="(default 0.95)"
-    )
-    rep.add_argument(
-        "--n-resamples",
-        type=resample_count,
-        default=1000,
-        help=f"draws per interval, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default 1000)",
-    )
-    rep.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+    add_draw_options(rep, 1000)
     rep.add_argument(
         "--engine",
         choices=("pandas", "duckdb"),
@@ -437,16 +440,7 @@ def add_compare_parser(sub: Any) -> None:
     )
     cmp.add_argument("--adjust", choices=("holm", "bonferroni"), default="holm")
     cmp.add_argument("--pos-label", metavar="LABEL", help="the positive class of --truth")
-    cmp.add_argument(
-        "--confidence-level", type=open_unit_float, default=0.95, help="(default 0.95)"
-    )
-    cmp.add_argument(
-        "--n-resamples",
-        type=resample_count,
-        default=2000,
-        help=f"draws, {MIN_RESAMPLES} to {MAX_RESAMPLES:_} (default 2000)",
-    )
-    cmp.add_argument("--seed", type=seed_value, default=0, help="random seed (default 0)")
+    add_draw_options(cmp, 2000)
     add_output_options(cmp)
     cmp.set_defaults(run=_compare)
 

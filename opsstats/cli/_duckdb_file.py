@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from ._arguments import _PARQUET_SUFFIXES, CommandError, one_line
 from ._reading import (
     _check_file_name,
@@ -21,6 +19,7 @@ from ._reading import (
     _import_duckdb,
     _InterruptNote,
     _reading_error,
+    csv_header,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -236,22 +235,12 @@ def _csv_reader(path: str) -> tuple[str, dict[str, str]]:
     gz = path.lower().endswith(".gz")
     with _InterruptNote() as interrupted:
         try:
-            header = pd.read_csv(
-                path,
-                sep=sep,
-                header=None,
-                nrows=1,
-                dtype=str,
-                keep_default_na=False,
-                compression="gzip" if gz else None,
-            )
+            names = csv_header(path, path, sep)
             skip = _blank_lines(path, gz)
         except Exception as exc:
             if interrupted:
                 raise KeyboardInterrupt from None
             _reading_error(exc, path)
-    names = list(header.iloc[0]) if len(header) else []
-    _duplicates(names, path)
     names = [str(name) if name else f"Unnamed: {i}" for i, name in enumerate(names)]  # pandas'
     inner = [f"c{i}" for i in range(len(names))]
     columns = ", ".join(f"{_sql_text(c)}: 'VARCHAR'" for c in inner)

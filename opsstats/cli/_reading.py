@@ -196,7 +196,10 @@ def _duplicates(names: Sequence[Any], path: str) -> None:
         )
 
 
-def _read_csv(source: Any, path: str, sep: str) -> pd.DataFrame:
+def csv_header(source: Any, path: str, sep: str) -> list[str]:
+    """The names of a CSV file's header line as written (pandas' parser, nothing else
+    read), refused when one is used twice (pandas would rename the second ``y`` to
+    ``y.1``, DuckDB to ``y_1``)."""
     compression = "gzip" if path.lower().endswith(".gz") else None
     header = pd.read_csv(
         source,
@@ -207,7 +210,14 @@ def _read_csv(source: Any, path: str, sep: str) -> pd.DataFrame:
         keep_default_na=False,
         compression=compression,
     )
-    _duplicates(list(header.iloc[0]) if len(header) else [], path)
+    names = list(header.iloc[0]) if len(header) else []
+    _duplicates(names, path)
+    return names
+
+
+def _read_csv(source: Any, path: str, sep: str) -> pd.DataFrame:
+    compression = "gzip" if path.lower().endswith(".gz") else None
+    csv_header(source, path, sep)
     if isinstance(source, io.BytesIO):
         source.seek(0)
     data = pd.read_csv(source, sep=sep, compression=compression)
