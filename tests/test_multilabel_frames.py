@@ -299,22 +299,6 @@ def test_not_a_frame_and_empty():
         MultiLabel.from_frame(pl.from_pandas(df.iloc[:0]), truth=TRUTH, pred=PRED)
 
 
-@pytest.fixture(scope="module")
-def spark():
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("opsstats-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 def test_spark_equals_the_arrays(spark):
     """One small frame through PySpark local[2]: predictions, weighted scores, and the
