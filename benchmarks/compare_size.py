@@ -49,7 +49,8 @@ class counts fixed at round(pi n), at least 2 positives):
 Rates undefined in a repetition (a statistic with zero variance, a metric 0/0 in every
 draw) are counted in ``undefined`` and left out of the rates.
 
-Run (the committed table; about 22 minutes here, two thirds of it the paired PR AUC bootstrap at n = 10000; --designs runs some)::
+Run (the committed table; about 22 minutes here, two thirds of it the paired PR AUC
+bootstrap at n = 10000; ``--designs`` runs some of the designs)::
 
     nice -n 10 python benchmarks/compare_size.py --reps 1000 --seed 20261124 \
         --out benchmarks/results/compare_size.csv --md benchmarks/results/compare_size.md
