@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,10 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_digits
+
+#: Printed text fits this many columns: a wider table is printed in blocks of columns
+#: (pandas' ``line_width``), titles and notes are wrapped.
+TEXT_WIDTH = 100
 
 __all__ = ["Summary", "printable"]
 
@@ -107,14 +112,19 @@ class Summary:
         return table
 
     def as_text(self, digits: int | None = None) -> str:
-        """Plain text for a terminal; control characters in any text are escaped."""
-        body = self._formatted(digits).to_string()
-        title = printable(self.title)
-        width = max(len(line) for line in body.splitlines()) if body else len(title)
-        lines = [title, "=" * max(width, len(title)), body]
+        """Plain text for a terminal, at most :data:`TEXT_WIDTH` (100) columns: a wider
+        table is printed in blocks of columns (pandas' ``line_width``), the title and the
+        notes are wrapped (continued lines indented by four spaces). Control characters in
+        any text are escaped."""
+        body = self._formatted(digits).to_string(line_width=TEXT_WIDTH)
+        title = textwrap.wrap(printable(self.title), TEXT_WIDTH) or [""]
+        lines = [*title, *body.splitlines()]
+        rule = min(TEXT_WIDTH, max(len(line) for line in lines))
+        lines = [*title, "=" * rule, body]
         if self.notes:
-            lines.append("-" * max(width, len(title)))
-            lines.extend(printable(n) for n in self.notes)
+            lines.append("-" * rule)
+            for note in self.notes:
+                lines.extend(textwrap.wrap(printable(note), TEXT_WIDTH, subsequent_indent="    "))
         return "\n".join(lines)
 
     def as_html(self, digits: int | None = None) -> str:

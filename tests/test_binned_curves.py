@@ -410,6 +410,7 @@ def test_report_text_and_summary_print_the_range():
         curve_reference=REF,
     )
     for text in (str(rep), rep.summary().as_text(), rep.summary().as_html()):
+        text = " ".join(text.split())  # printed notes are wrapped at 100 columns
         assert (
             text.count(
                 "scores in 10 equal-width bins (ties inside a bin): the unbinned value lies in ["

@@ -108,8 +108,9 @@ SUMMARY = (
     "       Lift                              1.4906\n"
     "       Prevalence threshold              0.3872\n"
     "------------------------------------------------\n"
-    "Metrics are point values from the counts; see cm.interval() and cm.ops() for "
-    "intervals and outperformance scores."
+    # notes are wrapped at 100 columns, continued lines indented by 4
+    "Metrics are point values from the counts; see cm.interval() and cm.ops() for intervals and\n"
+    "    outperformance scores."
 )
 
 
@@ -172,13 +173,14 @@ def test_summary_of_a_matrix_with_undefined_metrics():
         warnings.simplefilter("error", UndefinedMetricWarning)  # summary does not warn
         summary = cm.summary()
     text = str(summary)
+    unwrapped = " ".join(text.split())  # notes are wrapped at 100 columns
     assert "metric Recall (TPR)                         NaN\n" in text
     assert "       Specificity (TNR)                 0.6000\n" in text
     assert (
         "NaN: undefined (0/0) for these counts: recall, fnr, balanced_accuracy, "
         "informedness, mcc, g_mean, fowlkes_mallows, diagnostic_odds_ratio, lr_plus, "
         "lr_minus, lift, prevalence_threshold."
-    ) in text
+    ) in unwrapped
     frame = summary.to_frame()
     assert math.isnan(frame.loc[("rate", "beta (FNR)"), "value"])
     assert frame.loc[("metric", "Precision (PPV)"), "value"] == 0.0

@@ -73,12 +73,12 @@ b f1      50     0.3000  0.7407  0.5159  0.8659  0.9382     0.7376      0.9843  
 -----------------------------------------------------------------------------------
 Counts g=a: TP=10, FP=3, FN=5, TN=32.
 Counts g=b: TP=10, FP=2, FN=5, TN=33.
-[1] exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior, 500 draws, \
-prevalence fixed, equal-tailed
+[1] exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior, 500 draws, prevalence
+    fixed, equal-tailed
 References: Uniform(alpha, beta) on [0, 1]^2.
 Intervals are 95% intervals.
-OPS (o-value): the percentile rank of the value among the reference's performances at the \
-test set's prevalence; 0.5 is the reference's median, higher is better."""
+OPS (o-value): the percentile rank of the value among the reference's performances at the test set's
+    prevalence; 0.5 is the reference's median, higher is better."""
 
 
 def test_report_snapshot_and_formats():
