@@ -21,6 +21,28 @@ from ._validation import check_digits
 #: (pandas' ``line_width``), titles and notes are wrapped.
 TEXT_WIDTH = 100
 
+
+def wrap_line(text: str) -> str:
+    """One line of text wrapped at :data:`TEXT_WIDTH` columns, continued lines indented
+    by four spaces (words are not broken: a longer word stays whole).
+
+    Examples
+    --------
+    >>> print(wrap_line("word " * 30))  # doctest: +NORMALIZE_WHITESPACE
+    word word word word word word word word word word word word word word word word word word word
+        word word word word word word word word word word word
+    """
+    return "\n".join(
+        textwrap.wrap(
+            text,
+            TEXT_WIDTH,
+            subsequent_indent="    ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    )
+
+
 __all__ = ["Summary", "printable"]
 
 #: Characters that would move the cursor, end a line, or change how a terminal shows what

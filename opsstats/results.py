@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ._seam import upcall
-from ._summary import Summary
+from ._summary import Summary, wrap_line
 from ._validation import check_digits
 
 __all__ = ["ConfidenceInterval", "OPSResult", "IntervalResult"]
@@ -139,7 +139,8 @@ class OPSResult(_PlotsDraws):
         return f"{line} [{self._how(digits)}]"
 
     def __str__(self) -> str:
-        return self.to_string()
+        """:meth:`to_string` wrapped at 100 columns."""
+        return wrap_line(self.to_string())
 
     def to_frame(self) -> pd.DataFrame:
         """One row per value: value, prevalence, ops, standard_error (and the interval)."""
@@ -253,7 +254,8 @@ class IntervalResult(_PlotsDraws):
         return text
 
     def __str__(self) -> str:
-        return self.to_string()
+        """:meth:`to_string` wrapped at 100 columns."""
+        return wrap_line(self.to_string())
 
     def to_frame(self) -> pd.DataFrame:
         """One row: quantity, estimate, ci_low, ci_high, confidence_level, method, ..."""
