@@ -228,7 +228,7 @@ def test_ops_in_unit_interval_and_monotone(values, pi):
 
 
 def test_result_says_how_it_was_made(dbt):
-    text = str(dbt.ops("pr_auc", 0.354, prevalence=0.091))
+    text = dbt.ops("pr_auc", 0.354, prevalence=0.091).to_string()  # str() wraps it
     assert text.startswith("OPS(AUC(PR, step) = 0.354 at prevalence 0.091) = 0.86")
     assert "DirectedBinaryTree(depth=9, n_curves=100000" in text
     assert "Monte Carlo" in text and "MC s.e." in text

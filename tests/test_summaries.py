@@ -14,8 +14,18 @@ from opsstats.report import report
 CM = ConfusionMatrix(tp=45, fp=30, fn=15, tn=210)
 
 
+def _printed(result) -> str:
+    """The result's one line (``to_string``), checked against its print: the same words,
+    wrapped at 100 columns with continued lines indented by 4."""
+    line, printed = result.to_string(), str(result)
+    assert printed.split() == line.split()
+    assert all(len(row) <= 100 for row in printed.splitlines())
+    assert all(row.startswith("    ") for row in printed.splitlines()[1:])
+    return line
+
+
 def test_ops_result_line():
-    text = str(CM.ops("mcc"))
+    text = _printed(CM.ops("mcc"))
     assert text == (
         "OPS(Matthews correlation coefficient = 0.5774 at prevalence 0.2) = 0.9309 "
         "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
@@ -25,7 +35,7 @@ def test_ops_result_line():
 
 
 def test_ops_result_with_interval_line():
-    assert str(CM.ops("f1", ci="dirichlet", rng=0)) == (
+    assert _printed(CM.ops("f1", ci="dirichlet", rng=0)) == (
         "OPS(F1 score = 0.6667 at prevalence 0.2) = 0.9375, 95% CI 0.8905-0.9634 "
         "(Dirichlet-multinomial, Jeffreys prior, 10000 draws, prevalence fixed, "
         "equal-tailed) [Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
@@ -39,7 +49,7 @@ def test_ops_result_with_interval_line():
 
 
 def test_interval_result_lines():
-    assert str(CM.interval("f1", method="bootstrap", rng=0)) == (
+    assert _printed(CM.interval("f1", method="bootstrap", rng=0)) == (
         "F1 score = 0.6667, 95% CI 0.5816-0.7465 (stratified bootstrap, 10000 resamples, "
         "percentile)"
     )
@@ -53,7 +63,7 @@ def test_interval_result_lines():
 def test_monte_carlo_result_line():
     ref = DirectedBinaryTree(depth=4, n_curves=1000, seed=1)
     r = ref.ops("pr_auc", 0.5, prevalence=0.2)
-    assert str(r) == (
+    assert _printed(r) == (
         "OPS(AUC(PR, step) = 0.5 at prevalence 0.2) = 0.8350 "
         "[DirectedBinaryTree(depth=4, n_curves=1000, seed=1); Monte Carlo, "
         "1000 DBT curves; step rule; MC s.e. 0.012]"

@@ -481,7 +481,7 @@ def test_ties_option_checked():
 
 
 def test_printed_result_says_how():
-    assert str(U.ops("mcc", 0.4, prevalence=0.1)) == (
+    assert U.ops("mcc", 0.4, prevalence=0.1).to_string() == (  # str() wraps it
         "OPS(Matthews correlation coefficient = 0.4 at prevalence 0.1) = 0.8950 "
         "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
     )
