@@ -23,7 +23,7 @@ TEXT_WIDTH = 100
 
 
 def wrap_line(text: str) -> str:
-    """One line of text wrapped at :data:`TEXT_WIDTH` columns, continued lines indented
+    """One line of text wrapped at ``TEXT_WIDTH`` columns, continued lines indented
     by four spaces (words are not broken: a longer word stays whole).
 
     Examples
@@ -134,7 +134,7 @@ class Summary:
         return table
 
     def as_text(self, digits: int | None = None) -> str:
-        """Plain text for a terminal, at most :data:`TEXT_WIDTH` (100) columns: a wider
+        """Plain text for a terminal, at most ``TEXT_WIDTH`` (100) columns: a wider
         table is printed in blocks of columns (pandas' ``line_width``), the title and the
         notes are wrapped (continued lines indented by four spaces). Control characters in
         any text are escaped."""
