@@ -182,7 +182,7 @@ def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = Fa
         text = (
             f"{smaller} rows in the smaller class: with fewer than {SMALL_DELONG}, "
             "DeLong's test with pROC's reference distribution rejects a true null more "
-            "often than its level (at 5%: 15% paired and 27% unpaired with 2 positives "
+            "often than its level (at 5%: 18.2% paired and 27.2% unpaired with 2 positives "
             "in the size study, benchmarks/results/compare_size.md); the default "
             "method='auto' refers it to Student's t with the df of the class parts."
         )
