@@ -121,10 +121,12 @@ def group_point_columns(
     threads (numpy's draws and array operations release the GIL, and each group's draws
     come from its own generator, so the result does not depend on the threads)."""
     counts = np.asarray(counts)
-    starts = range(0, max(len(keys), 1), BLOCK)
+    # at most BLOCK groups a block, and at least one block per thread
+    size = max(1, min(BLOCK, -(-len(keys) // _WORKERS)))
+    starts = range(0, max(len(keys), 1), size)
 
     def block(i: int) -> tuple[np.ndarray, dict[str, dict[str, Any]]]:
-        return _block(keys[i : i + BLOCK], counts[i : i + BLOCK], names, **options)
+        return _block(keys[i : i + size], counts[i : i + size], names, **options)
 
     if len(starts) == 1:
         parts = [block(0)]
