@@ -116,14 +116,18 @@ def _check_columns(lf: Any, named: list[tuple[str, str]]) -> dict[str, Any]:
     return schema
 
 
+def _distinct(lf: Any, col: str) -> np.ndarray:
+    """A column's distinct values (missing ones included), by a GROUP BY, whose memory
+    grows with the distinct values only (narwhals' ``unique()`` numbers the rows of each
+    value in a window, which holds every row)."""
+    return _collect(lf.group_by(col, drop_null_keys=False).agg(nw.len().alias(_N)))[col].to_numpy()
+
+
 def _check_labels(lf: Any, arg: str, col: str) -> np.ndarray:
     """The distinct values of a label column, refused with missing values."""
     what = _label(arg, col)
     missing = _collect(lf.select(_count(nw.col(col).is_null()).alias("m")))["m"].iloc[0]
-    # a GROUP BY, whose memory grows with the distinct values only (narwhals' unique()
-    # numbers the rows of each value in a window, which holds every row)
-    values = _collect(lf.group_by(col, drop_null_keys=False).agg(nw.len().alias(_N)))[col]
-    values = values.to_numpy()
+    values = _distinct(lf, col)
     nan = int(pd.isna(values).sum()) if values.dtype.kind in "fO" else 0
     if int(missing) or nan:
         raise ValueError(
@@ -395,7 +399,7 @@ def _check_indicators(lf: Any, schema: dict[str, Any], named: list[tuple[str, st
         if not dtype.is_numeric():
             raise TypeError(f"{what} must hold 0/1 indicators or booleans; got dtype {dtype}.")
         if int(row[f"bad{i}"] or 0):
-            values = np.sort(_collect(lf.select(nw.col(col)).unique())[col].to_numpy())
+            values = np.sort(_distinct(lf, col))
             shown = ", ".join(map(repr, values[:6].tolist())) + (", ..." if len(values) > 6 else "")
             if len(values) > 2:
                 raise ValueError(
