@@ -13,7 +13,10 @@ here when the package or the vignettes grow:
    ``INTERNAL_MODULES`` adds the private modules whose objects the public docstrings
    name (the ``Summary`` that every ``summary()`` returns; the curve geometry), and the
    private base classes of documented classes are found and added to them, so that a
-   refactoring that introduces one does not break the build.
+   refactoring that introduces one does not break the build. A base class whose own
+   name starts with ``_`` is a private part of a class split across modules (the
+   mixins of ``MultiLabel``): its public members are documented on the class's page as
+   the class's own, and it is shown neither as a base nor on the "Internals" page.
 
 2. **Vignettes.** ``vignettes/`` lives at the top of the repository (the test suite runs
    it from there); Sphinx only reads files under ``docs/``. The folder is mirrored to
@@ -105,6 +108,17 @@ def _is_private(modname: str) -> bool:
     return any(part.startswith("_") for part in modname.split("."))
 
 
+def _is_part(cls: Any) -> bool:
+    """A private part of a class: a class of the package whose own name starts with
+    ``_``, used as a base (a mixin) by a class split across modules."""
+    mod = getattr(cls, "__module__", None) or ""
+    return (
+        inspect.isclass(cls)
+        and cls.__name__.startswith("_")
+        and (mod == PACKAGE or mod.startswith(PACKAGE + "."))
+    )
+
+
 def _exports(module: Any, extra: tuple[str, ...] = ()) -> list[tuple[str, Any, str]]:
     """(name, object, kind) of what ``module`` documents: its ``__all__``, plus ``extra``
     names (private base classes found by :func:`private_bases`)."""
@@ -148,7 +162,8 @@ def assign_homes(modules: list[str], extra: dict[str, tuple[str, ...]]) -> Homes
 def private_bases(homes: Homes) -> dict[str, tuple[str, ...]]:
     """Base classes, defined in private modules of the package, of the documented classes
     that are not documented themselves: {module: names}. A documented class shows its
-    bases, and the methods it inherits from them are documented only there."""
+    bases, and the methods it inherits from them are documented only there. The private
+    parts of a class (:func:`_is_part`) are documented with it instead."""
     documented = {id(obj) for _, obj in homes.values()}
     found: dict[str, set[str]] = {}
     for _, obj in homes.values():
@@ -157,7 +172,8 @@ def private_bases(homes: Homes) -> dict[str, tuple[str, ...]]:
         for base in obj.__mro__[1:]:
             mod = base.__module__
             if (
-                (mod == PACKAGE or mod.startswith(PACKAGE + "."))
+                not _is_part(base)
+                and (mod == PACKAGE or mod.startswith(PACKAGE + "."))
                 and _is_private(mod)
                 and id(base) not in documented
             ):
@@ -234,12 +250,29 @@ def module_page(
     if children:
         lines += [".. rubric:: Submodules", "", ".. toctree::", "   :maxdepth: 1", ""]
         lines += [f"   {m}" for m in children] + [""]
-    for name, _, kind, _ in own:
+    for name, obj, kind, _ in own:
         lines.append(f".. {_directive(kind)}:: {name}")
         if kind in ("class", "exception"):
             lines += ["   :members:", "   :show-inheritance:"]
+            if any(_is_part(base) for base in obj.__mro__[1:]):
+                # the members of its private parts (listed after its own), not those of
+                # its other bases
+                others = sorted({base.__name__ for base in obj.__mro__[1:] if not _is_part(base)})
+                lines.append(f"   :inherited-members: {', '.join(others)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def shown_bases(app: Sphinx, name: str, obj: Any, options: Any, bases: list[Any]) -> None:
+    """The bases shown for a class (``autodoc-process-bases``): each private part
+    (:func:`_is_part`) replaced by its own bases, so that a class split into mixins
+    shows the bases it had before (``MultiLabel``: ``object``)."""
+    i = 0
+    while i < len(bases):
+        if _is_part(bases[i]):
+            bases[i : i + 1] = [b for b in bases[i].__bases__ if b not in bases]
+        else:
+            i += 1
 
 
 def _write_if_changed(path: Path, text: str) -> None:
@@ -432,4 +465,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", sync_vignettes)
     app.connect("env-updated", _reset)
     app.connect("missing-reference", resolve_reexport)
+    app.connect("autodoc-process-bases", shown_bases)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
