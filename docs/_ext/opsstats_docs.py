@@ -13,7 +13,10 @@ here when the package or the vignettes grow:
    ``INTERNAL_MODULES`` adds the private modules whose objects the public docstrings
    name (the ``Summary`` that every ``summary()`` returns; the curve geometry), and the
    private base classes of documented classes are found and added to them, so that a
-   refactoring that introduces one does not break the build.
+   refactoring that introduces one does not break the build. A private base whose own
+   name starts with ``_`` is a mixin, one group of a public class's methods written in a
+   module of its own (``ScoreCurve``'s): its methods are documented on the class's page
+   as the class's own (``:inherited-members:``), and the mixin itself nowhere.
 
 2. **Vignettes.** ``vignettes/`` lives at the top of the repository (the test suite runs
    it from there); Sphinx only reads files under ``docs/``. The folder is mirrored to
@@ -145,10 +148,18 @@ def assign_homes(modules: list[str], extra: dict[str, tuple[str, ...]]) -> Homes
     return homes
 
 
+def _is_mixin(cls: Any) -> bool:
+    """Whether ``cls`` is a mixin of the package: a class whose name starts with ``_``,
+    holding one group of a public class's methods (``ScoreCurve``'s)."""
+    mod = cls.__module__
+    return (mod == PACKAGE or mod.startswith(PACKAGE + ".")) and cls.__name__.startswith("_")
+
+
 def private_bases(homes: Homes) -> dict[str, tuple[str, ...]]:
     """Base classes, defined in private modules of the package, of the documented classes
     that are not documented themselves: {module: names}. A documented class shows its
-    bases, and the methods it inherits from them are documented only there."""
+    bases, and the methods it inherits from them are documented only there. Mixins are
+    left out: their methods are documented with the class (see :func:`module_page`)."""
     documented = {id(obj) for _, obj in homes.values()}
     found: dict[str, set[str]] = {}
     for _, obj in homes.values():
@@ -160,6 +171,7 @@ def private_bases(homes: Homes) -> dict[str, tuple[str, ...]]:
                 (mod == PACKAGE or mod.startswith(PACKAGE + "."))
                 and _is_private(mod)
                 and id(base) not in documented
+                and not _is_mixin(base)
             ):
                 found.setdefault(mod, set()).add(base.__name__)
     return {m: tuple(sorted(names)) for m, names in found.items()}
@@ -234,12 +246,23 @@ def module_page(
     if children:
         lines += [".. rubric:: Submodules", "", ".. toctree::", "   :maxdepth: 1", ""]
         lines += [f"   {m}" for m in children] + [""]
-    for name, _, kind, _ in own:
+    for name, obj, kind, _ in own:
         lines.append(f".. {_directive(kind)}:: {name}")
         if kind in ("class", "exception"):
             lines += ["   :members:", "   :show-inheritance:"]
+            if any(_is_mixin(base) for base in obj.__mro__[1:]):
+                # the mixins' methods as the class's own; autodoc stops at these classes
+                stop = [base.__name__ for base in obj.__mro__[1:] if not _is_mixin(base)]
+                lines.append(f"   :inherited-members: {', '.join(stop)}")
         lines.append("")
     return "\n".join(lines)
+
+
+def hide_mixins(app: Sphinx, name: str, obj: Any, options: Any, bases: list[Any]) -> None:
+    """The bases a class page shows, without its mixins (``object`` if nothing is left)."""
+    kept = [base for base in bases if not (inspect.isclass(base) and _is_mixin(base))]
+    if len(kept) < len(bases):
+        bases[:] = kept or [object]
 
 
 def _write_if_changed(path: Path, text: str) -> None:
@@ -432,4 +455,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", sync_vignettes)
     app.connect("env-updated", _reset)
     app.connect("missing-reference", resolve_reexport)
+    app.connect("autodoc-process-bases", hide_mixins)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
