@@ -8,6 +8,7 @@ from typing import Any
 from opsstats._validation import check_choice
 from opsstats.curves._geometry import CURVES
 from opsstats.curves.score_curve import ScoreCurve
+from opsstats.plotting._axes import ops_label
 from opsstats.plotting.curve import plot_curve
 from opsstats.plotting.standardized_curve import plot_standardized_curve
 
@@ -135,16 +136,14 @@ class OPSCurveDisplay:
         precision along the recall (OPRC) for ``kind="pr"``, the OPS of the lift along
         the rate for ``kind="lift"`` (:func:`opsstats.plotting.plot_standardized_curve`).
         """
-        name = name or self.name or "classifier"
         ci = self.ops.ci
-        interval = (
-            ""
-            if ci is None
-            else (f" ({self.ops.confidence_level:.0%} CI {ci.low:.3f}-{ci.high:.3f})")
-        )
-        label = (
-            f"{name}: {self.ops.metric} = {self.ops.value:.3f}, OPS {self.ops.estimate:.3f}"
-            f"{interval}"
+        label = ops_label(
+            name or self.name or "classifier",
+            self.ops.metric,
+            self.ops.value,
+            self.ops.estimate,
+            None if ci is None else (ci.low, ci.high),
+            self.ops.confidence_level,
         )
         if standardized:
             return self._plot_standardized(ax, label, kwargs)
