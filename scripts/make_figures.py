@@ -26,7 +26,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 
-from opsstats import ConfusionMatrix, DirectedBinaryTree, ScoreCurve, evaluate
+from opsstats import ConfusionMatrix, DirectedBinaryTree, ScoreCurve, compare, evaluate
 from opsstats.examples import affairs_example
 from opsstats.plotting import (
     plot_curve,
@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> None:
 
     def save(ax, name: str) -> None:
         path = out / f"{name}.png"
-        ax.figure.savefig(path, dpi=args.dpi, bbox_inches="tight")
+        # an ordinary save, as a user's: what is outside the figure is not in the image
+        ax.figure.savefig(path, dpi=args.dpi)
         plt.close(ax.figure)
         print(f"{path}  ({time.perf_counter() - start:.1f} s)")
 
@@ -79,8 +80,8 @@ def main(argv: list[str] | None = None) -> None:
     ex = affairs_example()
     test = ex.test
     curve = ScoreCurve.from_scores(test["had_affair"].to_numpy(), test["score"].to_numpy())
-    for kind in ("pr", "roc", "lift", "gain"):
-        save(plot_curve(curve, kind, reference=dbt), f"curve_{kind}")
+    for kind in ("pr", "roc", "lift", "gain"):  # with the operating point of the threshold
+        save(plot_curve(curve, kind, reference=dbt, threshold=ex.threshold), f"curve_{kind}")
     # Figures 4b-7b: OPRC and OPS(lift) curve
     save(plot_standardized_curve(curve, reference=dbt), "standardized_oprc")
     save(
@@ -105,6 +106,15 @@ def main(argv: list[str] | None = None) -> None:
         rng=0,
     )
     save(plot_forest(frame), "forest_by_rate_marriage")
+    # Forest plot of comparisons: the model against two single features, every pair
+    # (DeLong's test of the ROC AUC, Holm-adjusted), a line at no difference
+    y_test = test["had_affair"].to_numpy()
+    rivals = {
+        "model": test["score"].to_numpy(),
+        "marriage rating": -test["rate_marriage"].to_numpy(),  # lower rating, more affairs
+        "years married": test["yrs_married"].to_numpy(),
+    }
+    save(compare(y_test, rivals).plot(), "compare_forest_roc_auc")
 
     # Distributions: the posterior of an OPS (HPD keeps the OPS draws) and of F1
     cm = ConfusionMatrix.from_predictions(

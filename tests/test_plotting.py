@@ -728,8 +728,9 @@ def test_forest_artists():
     ends = np.array([seg[:, 0] for seg in segments.get_segments()])
     np.testing.assert_allclose(ends, [[0.74, 0.87], [0.51, 0.72], [0.41, 0.68]])
     (reason,) = [t for t in ax.texts if t.get_gid() == "reason"]
+    # wrapped narrow enough to stay between the row labels and the notes on the right
     assert reason.get_text() == (
-        "not defined: no positives: OPS is undefined with one class absent"
+        "not defined: no positives: OPS is undefined\nwith one class absent"
     )
     assert reason.get_position()[1] == 0  # in the NaN row
     notes = [t.get_text() for t in ax.texts if t.get_gid() == "annotation"]

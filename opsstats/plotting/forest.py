@@ -222,10 +222,10 @@ def plot_forest(
     reasons = frame["reason"].tolist() if "reason" in frame.columns else [""] * n
     for i in np.flatnonzero(~defined):
         reason = reasons[i] if isinstance(reasons[i], str) and reasons[i] else "no reason given"
-        lines = textwrap.wrap(
+        lines = textwrap.wrap(  # narrow enough to stay between the row labels and notes
             f"not defined: {printable(reason)}",
-            80,
-            max_lines=2,
+            44,
+            max_lines=3,
             break_on_hyphens=False,
             placeholder=" [...]",
         )
@@ -276,7 +276,8 @@ def plot_forest(
         title = what
         method = _common_interval_method(frame, defined & has_ci)
         if method:
-            title += "\n" + textwrap.fill(f"interval: {method}", 70, break_on_hyphens=False)
+            # narrow enough to stay above the Axes beside long row labels
+            title += "\n" + textwrap.fill(f"interval: {method}", 56, break_on_hyphens=False)
     if xlabel is None:
         xlabel = what
         if null is not None:
