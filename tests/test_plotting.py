@@ -537,7 +537,7 @@ def test_two_curves_on_one_axes(dbt, curve):
 def test_curve_legend_is_in_an_ordinary_save(kind, dbt, curve):
     """The legend, below the Axes, is inside the image ``fig.savefig`` writes without
     ``bbox_inches="tight"``: the new figure's constrained layout makes room for it."""
-    ax = plot_curve(curve, kind, reference=dbt, threshold=0.5)
+    ax = plot_curve(curve, kind, reference=dbt)
     legend = ax.get_legend()
     assert_inside_image(ax.figure, legend)
     # below the Axes, covering none of the band
