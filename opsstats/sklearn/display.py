@@ -23,7 +23,9 @@ class OPSCurveDisplay:
     Build it with :meth:`from_estimator` or :meth:`from_predictions` (as scikit-learn's
     ``RocCurveDisplay``), then :meth:`plot` draws it and stores ``ax_``, ``figure_`` and
     ``line_``. Several classifiers go on one Axes by passing ``ax=`` (and ``band=None``
-    after the first, to draw the band once).
+    after the first, to draw the band once). The legend goes below the Axes of the
+    figure the display makes (constrained layout), so that ``figure_.savefig(...)``
+    keeps it; on Axes of a figure without a layout engine it goes inside them.
 
     Parameters
     ----------
