@@ -140,5 +140,5 @@ def test_the_docs_build_uses_its_checks_and_local_mathjax():
     assert '"sphinx-mathjax-offline"' in conf and '"opsstats_docs"' in conf
     assert "mathjax_path" not in conf  # set by sphinx-mathjax-offline to its local copy
     ext = (ROOT / "docs" / "_ext" / "opsstats_docs.py").read_text(encoding="utf-8")
-    assert 'app.connect("doctree-read", check_cell_outputs)' in ext
+    assert 'app.connect("doctree-resolved", check_cell_outputs)' in ext
     assert 'app.connect("build-finished", check_built_pages' in ext

@@ -438,10 +438,12 @@ def _reset(app: Sphinx, env: Any, *args: Any) -> None:
 
 
 # ---------------------------------------------------------------- what a reader sees
-def check_cell_outputs(app: Sphinx, doctree: nodes.document) -> None:
-    """Warn about every notebook cell output that is the text repr of a matplotlib
+def check_cell_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Warn about every notebook cell output shown as the text repr of a matplotlib
     object (MyST-NB renders a text/plain output as a literal block classed
-    ``text_plain``)."""
+    ``text_plain``). Run on the resolved doctree: until MyST-NB's post-transform has
+    chosen one representation of each output for the builder, a figure's text/plain
+    stands beside its image/png."""
     for block in doctree.findall(nodes.literal_block):
         if "text_plain" not in block.get("classes", ()):
             continue
@@ -483,6 +485,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", sync_vignettes)
     app.connect("env-updated", _reset)
     app.connect("missing-reference", resolve_reexport)
-    app.connect("doctree-read", check_cell_outputs)
+    app.connect("doctree-resolved", check_cell_outputs)
     app.connect("build-finished", check_built_pages, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
