@@ -632,7 +632,7 @@ def test_oprc_artists(dbt, curve):
     assert texts[0].startswith("classifier (π = ")
     # the bars are often narrower than the markers: the legend gives their largest width
     widest = 1.96 * frame["standard_error"].max()
-    assert texts[0].endswith(f"bars ± 1.96 Monte Carlo s.e., at most ± {widest:.2g}")
+    assert texts[0].endswith(f")\nbars ± 1.96 Monte Carlo s.e., at most ± {widest:.2g}")
     assert texts[1] == "OPS = 0.5 (middle of the reference)"
     null = [ln for ln in ax.get_lines() if ln.get_label().startswith("OPS = 0.5")]
     np.testing.assert_array_equal(null[0].get_ydata(), [0.5, 0.5])

@@ -381,6 +381,8 @@ def test_display_standardized_curves():
     )
     legend = [t.get_text() for t in d.ax_.get_legend().get_texts()]
     assert legend[0].startswith("m: AUC(PR, step) = ") and ", OPS " in legend[0]
+    # the display's label keeps the statement of how wide the Monte Carlo bars are
+    assert "\nbars ± 1.96 Monte Carlo s.e., at most ± " in legend[0]
     expected = standardized_curve(ScoreCurve.from_scores(y, s), reference=ref)
     np.testing.assert_allclose(d.line_.get_ydata(), expected["ops"], rtol=0, atol=0)
     assert "OPRC" in d.ax_.get_title()

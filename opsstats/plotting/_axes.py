@@ -137,8 +137,8 @@ def legend_below(ax: Any, *, inside: str, by_zorder: bool = False) -> Any:
     :func:`get_axes` have constrained layout. On a figure without one (e.g.
     ``plt.subplots()`` without ``layout=``), whose ``savefig`` would cut off a legend
     below the Axes, it goes inside them at ``inside`` (a matplotlib ``loc``). Below, the
-    entries take two columns when they are short enough to fit the figure's width side
-    by side, else one.
+    entries take two columns when they are short enough to fit side by side in the
+    Axes' share of the figure's width (a column of a grid of subplots), else one.
     """
     from matplotlib.layout_engine import ConstrainedLayoutEngine, TightLayoutEngine
 
@@ -146,9 +146,13 @@ def legend_below(ax: Any, *, inside: str, by_zorder: bool = False) -> Any:
     if not isinstance(engine, ConstrainedLayoutEngine | TightLayoutEngine):
         return add_legend(ax, by_zorder=by_zorder, loc=inside)
     labels = ax.get_legend_handles_labels()[1]
-    # two columns of "small" text (about 0.075 in a character) and their handles
-    longest = max((len(label) for label in labels), default=0)
-    ncol = 2 if 2 * (0.075 * longest + 0.6) <= ax.figure.get_figwidth() else 1
+    # two columns of "small" text (about 0.075 in a character) and their handles, in the
+    # width of the figure's column of subplots that holds these Axes
+    spec = ax.get_subplotspec()
+    columns = spec.get_gridspec().ncols if spec is not None else 1
+    width = ax.figure.get_figwidth() * (spec.colspan.stop - spec.colspan.start if spec else 1)
+    longest = max((len(line) for label in labels for line in label.split("\n")), default=0)
+    ncol = 2 if 2 * (0.075 * longest + 0.6) <= width / columns else 1
     # anchored a fixed distance below the Axes (not a fraction of their height, which
     # the layout changes while it makes room for the legend)
     from matplotlib.transforms import ScaledTranslation

@@ -143,7 +143,8 @@ def plot_standardized_curve(
         Axes to draw on; a new figure when None.
     **kwargs
         Passed to the OPS points and their error bars
-        (:meth:`matplotlib.axes.Axes.errorbar`), e.g. ``color``.
+        (:meth:`matplotlib.axes.Axes.errorbar`), e.g. ``color``; a ``label`` gets a
+        second line with the largest half-width of the bars.
 
     Returns
     -------
@@ -236,11 +237,13 @@ def plot_standardized_curve(
         "capsize": 2.5,
         "elinewidth": 1.0,
         "zorder": 3,
-        # the bars are often narrower than the markers: say how wide they are at most
-        "label": f"classifier (π = {curve.prevalence:.3g}); bars ± {_Z:g} Monte Carlo s.e., "
-        f"at most ± {_Z * float(np.max(se[ok], initial=0.0)):.2g}",
     }
     style.update(kwargs)
+    # the bars are often narrower than the markers: the label says how wide they are at
+    # most, under the caller's label too
+    head = style.get("label", f"classifier (π = {curve.prevalence:.3g})")
+    widest = _Z * float(np.max(se[ok], initial=0.0))
+    style["label"] = f"{head}\nbars ± {_Z:g} Monte Carlo s.e., at most ± {widest:.2g}"
     bars = ax.errorbar(x[ok], ops[ok], yerr=_Z * se[ok], **style)
     if flat.any():
         color = bars[0].get_color()

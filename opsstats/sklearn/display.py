@@ -183,5 +183,8 @@ class OPSCurveDisplay:
             self.curve, metric, axis, reference=self.reference, ax=ax, label=label, **kwargs
         )
         self.figure_ = self.ax_.figure
-        self.line_ = next(c for c in self.ax_.containers if c.get_label() == label).lines[0]
+        # the label gets a second line: the bars' largest half-width
+        self.line_ = next(
+            c for c in self.ax_.containers if c.get_label().startswith(label + "\n")
+        ).lines[0]
         return self
