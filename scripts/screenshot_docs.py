@@ -10,11 +10,16 @@ Each page of ``PAGES`` is opened from the disk (``file://``) in a fresh Chromium
 that cannot reach any host (every host name resolves to nothing), so a page that needed
 a script, a style sheet or a font from the network would show it; JavaScript runs for
 up to ``--wait`` seconds of virtual time first, long enough for MathJax to typeset. For
-each page the script also reads the DOM after the scripts ran and counts the formulas
-MathJax rendered (``mjx-container`` elements) and those left as raw TeX (a ``math``
-element still holding ``\\(`` or ``\\[``), and fails if any is left raw or, on a page
-with formulas, none was rendered. The PNGs are reduced to 256 colours (Pillow, which
-matplotlib brings) to stay small.
+each page the script also reads the whole page's DOM after the scripts ran and counts
+the formulas MathJax rendered (``mjx-container`` elements) and those left as raw TeX (a
+``math`` element still holding ``\\(`` or ``\\[``), and fails if any is left raw or, on a
+page with formulas, none was rendered. The PNGs are reduced to 256 colours (Pillow,
+which matplotlib brings) to stay small.
+
+Headless Chromium's screenshot of a page scrolled to a fragment (``page.html#section``)
+comes out blank, so a screenshot that starts at a section is taken of a temporary copy
+of the page, beside it, whose script removes the content before that section when the
+page loads (the sidebar and everything from the section on are the page's own).
 
 Chromium runs with ``--no-sandbox``, which it needs when run as root (as on the project's
 machines); the pages opened are the project's own.
@@ -23,6 +28,7 @@ machines); the pages opened are the project's own.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -47,7 +53,7 @@ PAGES = [
         "displays.png",
         "vignettes/10-model-selection-with-cv.html",
         "displays-a-model-s-curve-over-the-reference-band",
-        2000,
+        2700,
     ),
 ]
 
@@ -82,6 +88,30 @@ def chromium(binary: str, page: str, extra: list[str], wait: float) -> str:
     return proc.stdout
 
 
+#: Run when the page is parsed: remove what comes before the element ``id`` inside the
+#: article (its earlier siblings, and theirs of every ancestor up to the article).
+_START_AT = """<script>
+document.addEventListener("DOMContentLoaded", function () {
+  var node = document.getElementById(%s);
+  if (!node) { throw new Error("no element with this id"); }
+  for (; node && node.tagName !== "ARTICLE"; node = node.parentElement) {
+    while (node.previousElementSibling) { node.previousElementSibling.remove(); }
+  }
+});
+</script>"""
+
+
+def starting_at(page: Path, fragment: str) -> Path:
+    """A temporary copy of ``page``, in its folder, that shows it from ``fragment`` on."""
+    html = page.read_text(encoding="utf-8")
+    if f'id="{fragment}"' not in html:
+        raise SystemExit(f"{page} has no element with id {fragment!r}")
+    script = _START_AT % json.dumps(fragment)
+    copy = page.with_name(f".screenshot-{page.name}")
+    copy.write_text(html.replace("</body>", script + "</body>", 1), encoding="utf-8")
+    return copy
+
+
 def formulas(dom: str) -> tuple[int, int, int]:
     """(formulas in the page's math elements, rendered by MathJax, left as raw TeX)."""
     math = re.findall(r'<(?:span|div) class="math[^"]*"[^>]*>(.*?)</(?:span|div)>', dom, re.S)
@@ -113,16 +143,21 @@ def main(argv: list[str] | None = None) -> int:
         path = args.html / page
         if not path.is_file():
             raise SystemExit(f"{path} does not exist: build the site first")
-        url = path.resolve().as_uri() + (f"#{fragment}" if fragment else "")
         start = time.perf_counter()
-        total, rendered, raw = formulas(chromium(args.chromium, url, ["--dump-dom"], args.wait))
+        dom = chromium(args.chromium, path.resolve().as_uri(), ["--dump-dom"], args.wait)
+        total, rendered, raw = formulas(dom)
         target = args.out / name
-        chromium(
-            args.chromium,
-            url,
-            [f"--screenshot={target}", f"--window-size={args.width},{height}"],
-            args.wait,
-        )
+        shown = starting_at(path, fragment) if fragment else path
+        try:
+            chromium(
+                args.chromium,
+                shown.resolve().as_uri(),
+                [f"--screenshot={target}", f"--window-size={args.width},{height}"],
+                args.wait,
+            )
+        finally:
+            if shown != path:
+                shown.unlink()
         shrink(target)
         bad = raw > 0 or (total > 0 and rendered == 0)
         failed |= bad
