@@ -20,13 +20,15 @@ from ._unit import COLUMNS, evaluate_unit
 
 def arrays_cover(options: Options, weighted: bool = False) -> bool:
     """Whether the arrays give this evaluation's rows: groups, predicted labels,
-    confusion-matrix metrics only, counts of rows (not weights), and metrics, interval
+    confusion-matrix metrics only, counts of rows (not weights), no standardized
+    columns (``prevalence``: the per-group path computes them), and metrics, interval
     method and reference that :func:`~opsstats.uncertainty._cm_groups.covered` covers."""
     return bool(
         options.by
         and options.labelled
         and all(sp.kind == "point" for sp in options.specs)
         and not weighted  # the array path counts rows
+        and options.prevalence is None  # the standardized columns: per group
         and covered([sp.name for sp in options.specs], options.ci, options.point_reference)
     )
 
