@@ -4,8 +4,8 @@
 Each group's standardized columns are its matrix's (or curve's) ``at_prevalence(pi)``
 value and OPS, with the interval the standardized object gives from the group's own
 generator (the same draws as the row's other intervals); the pandas rows, a lazy
-engine's count tables and the many-groups path (routed group by group) give the same
-table."""
+engine's count tables and the many-groups arrays give the same table (the arrays bit
+for bit as the per-group path: tests/test_cm_groups.py)."""
 
 from __future__ import annotations
 
@@ -97,8 +97,8 @@ def test_columns_and_values_are_each_groups_standardized_objects(frame):
 
 def test_engines_and_the_many_groups_path_give_the_same_table(frame):
     """Pandas rows, a lazy polars frame and DuckDB (count tables) give identical tables;
-    with predicted labels only, the many-groups path hands the groups to the per-group
-    path, whose table (the columns without prevalence) is the arrays' one."""
+    with predicted labels only, the many-groups arrays give the standardized columns
+    too, and the other columns are those of the same call without ``prevalence``."""
     kw = {"threshold": 1.0, "metrics": ["f1", "mcc", "roc_auc"], "prevalence": PI}
     pandas = _evaluate(frame, **kw)
     for data in (pl.from_pandas(frame).lazy(), duckdb.from_df(frame)):

@@ -164,9 +164,8 @@ def evaluate(
         pi, with its interval and its OPS at pi (:data:`STANDARD_COLUMNS`;
         ``ConfusionMatrix.at_prevalence``). Groups monitored over time, standardized to
         one prevalence, differ only through their classifiers. The intervals hold pi
-        fixed and draw from each group's own rows (docs/method.md#standardized-prevalence).
-        Many groups' confusion-matrix metrics are then computed group by group (the
-        arrays over groups do not give these columns).
+        fixed and draw from each group's own rows (docs/method.md#standardized-prevalence),
+        from the same draws as the row's other intervals.
 
     Returns
     -------

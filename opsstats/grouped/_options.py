@@ -101,6 +101,7 @@ class Options:
             "n_resamples": self.n_resamples,
             "reference": self.point_reference,
             "root": self.root,
+            "standard_prevalence": self.prevalence,
         }
 
 
