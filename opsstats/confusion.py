@@ -46,7 +46,41 @@ def standardized_note(prevalence: float, origin_prevalence: float, n: float) -> 
     )
 
 
-class ConfusionMatrix:
+class _Standardizable:
+    """What a confusion matrix and a curve share as objects that ``at_prevalence`` can
+    standardize (docs/method.md#standardized-prevalence): the :attr:`origin` they were
+    made from, a repr that makes them again (``<origin>.at_prevalence(pi)``) and a str
+    that says where they come from. The class defines ``_origin``, ``_standard`` (the
+    prevalence), ``prevalence``, ``n`` and ``_counts_repr()``."""
+
+    __slots__ = ()
+    _origin: Any
+    _standard: float | None
+    prevalence: Any
+    n: Any
+
+    def _counts_repr(self) -> str:  # pragma: no cover - defined by each class
+        raise NotImplementedError
+
+    @property
+    def origin(self) -> Any:
+        """The object this one was standardized from (``at_prevalence``); None for one
+        made from counts."""
+        return self._origin
+
+    def __repr__(self) -> str:
+        if self._origin is not None:  # how to make it again: its origin at the prevalence
+            return f"{self._origin!r}.at_prevalence({self._standard!r})"
+        return self._counts_repr()
+
+    def __str__(self) -> str:
+        if self._origin is None:
+            return self._counts_repr()
+        note = standardized_note(self.prevalence, self._origin.prevalence, self.n)
+        return wrap_line(f"{self._counts_repr()} {note}")
+
+
+class ConfusionMatrix(_Standardizable):
     """An immutable binary confusion matrix.
 
     Parameters
@@ -286,12 +320,6 @@ class ConfusionMatrix:
         object.__setattr__(out, "_origin", origin)
         object.__setattr__(out, "_standard", pi)
         return out
-
-    @property
-    def origin(self) -> ConfusionMatrix | None:
-        """The matrix this one was standardized from (:meth:`at_prevalence`); None for a
-        matrix of counts."""
-        return self._origin
 
     def _sampling_view(self) -> tuple[ConfusionMatrix, float | None]:
         """What intervals draw from: the matrix whose counts carry the uncertainty (this
@@ -634,17 +662,6 @@ class ConfusionMatrix:
         return (
             f"ConfusionMatrix(tp={self._tp!r}, fp={self._fp!r}, fn={self._fn!r}, tn={self._tn!r})"
         )
-
-    def __repr__(self) -> str:
-        if self._origin is not None:  # how to make it again: its origin at the prevalence
-            return f"{self._origin!r}.at_prevalence({self._standard!r})"
-        return self._counts_repr()
-
-    def __str__(self) -> str:
-        if self._origin is None:
-            return self._counts_repr()
-        note = standardized_note(self.prevalence, self._origin.prevalence, self.n)
-        return wrap_line(f"{self._counts_repr()} {note}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):

@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._summary import Summary, wrap_line
+from .._summary import Summary
 from .._validation import check_probability
-from ..confusion import standardized_note
+from ..confusion import _Standardizable, standardized_note
 from . import _geometry as geo
 from . import score_distribution as sd
 from ._counting import aggregated_counts, check_cumulative, scalar, score_counts
@@ -52,7 +52,9 @@ def _restore_standardized(origin: ScoreCurve, prevalence: float, view: bool) -> 
     return out._sampling_view() if view else out
 
 
-class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveInference):
+class ScoreCurve(
+    _CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveInference, _Standardizable
+):
     """The empirical ROC, precision-recall, lift and gain curves of a scoring classifier.
 
     Build it from raw data with :meth:`from_scores` or from aggregated counts with
@@ -332,12 +334,6 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
         return out
 
     @property
-    def origin(self) -> ScoreCurve | None:
-        """The curve this one was standardized from (:meth:`at_prevalence`); None for a
-        curve of counts."""
-        return self._origin
-
-    @property
     def _is_view(self) -> bool:
         return self._origin is not None and self._tps is self._origin._tps
 
@@ -546,17 +542,6 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
         )
 
     __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        if self._origin is not None:  # how to make it again: its origin at the prevalence
-            return f"{self._origin!r}.at_prevalence({self._standard!r})"
-        return self._counts_repr()
-
-    def __str__(self) -> str:
-        if self._origin is None:
-            return self._counts_repr()
-        note = standardized_note(self.prevalence, self._origin.prevalence, self.n)
-        return wrap_line(f"{self._counts_repr()} {note}")
 
     def _counts_repr(self) -> str:
         return (
