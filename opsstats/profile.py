@@ -212,7 +212,7 @@ def ops_prevalence_profile(
     rng : None, int or numpy.random.Generator
     **params
         Metric parameters (``beta=2`` for ``"fbeta"``, ``fpr_range=`` for
-        ``"roc_pauc"``).
+        ``"roc_pauc"``) and, for a curve area, ``rule=``.
 
     Returns
     -------
