@@ -14,6 +14,7 @@ from .curves import ScoreCurve
 from .exceptions import SmallCountWarning, UndefinedMetricWarning
 from .grouped import evaluate
 from .grouped_comparisons import compare_groups
+from .monitoring import MonitorResult, monitor
 from .multilabel import MultiLabel
 from .profile import PrevalenceProfile, ops_prevalence_profile
 from .reference import (
@@ -35,6 +36,8 @@ __all__ = [
     "compare",
     "compare_test_sets",
     "compare_groups",
+    "monitor",
+    "MonitorResult",
     "ComparisonResult",
     "ops_prevalence_profile",
     "PrevalenceProfile",
