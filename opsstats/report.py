@@ -21,7 +21,7 @@ from ._validation import check_digits
 from .grouped import evaluate
 from .plotting import plot_forest
 
-__all__ = ["EvaluationReport", "report"]
+__all__ = ["EvaluationReport", "report", "csv_table", "json_rows"]
 
 _POINT_DEFAULT = ["f1", "mcc", "precision", "recall", "balanced_accuracy"]
 _CURVE_DEFAULT = ["roc_auc", "pr_auc"]
@@ -72,12 +72,48 @@ def _json_value(value: Any) -> tuple[Any, str | None]:
     """A JSON-ready value and, for an infinite number (written as null), its sign."""
     if hasattr(value, "item") and not isinstance(value, str):
         value = value.item()  # numpy scalars
+    if value is pd.NA:  # a missing value of a nullable column (a boolean flag)
+        return None, None
     if isinstance(value, float):
         if math.isnan(value):
             return None, None
         if math.isinf(value):
             return None, "inf" if value > 0 else "-inf"
     return value, None
+
+
+def csv_table(table: pd.DataFrame) -> str:
+    """A table as CSV text (the command line's one CSV writer): the header and every
+    text field quoted and made safe by :func:`csv_text`, numbers at full precision,
+    missing values as empty fields (:meth:`EvaluationReport.to_csv` says more).
+
+    Examples
+    --------
+    >>> print(csv_table(pd.DataFrame({"site": ["=cmd"], "value": [0.5], "ok": [pd.NA]})), end="")
+    "site","value","ok"
+    "'=cmd",0.5,
+    """
+    lines = [",".join(_csv_field(str(c)) for c in table.columns)]
+    for row in table.itertuples(index=False):
+        lines.append(",".join(_csv_field(value) for value in row))
+    return "\n".join(lines) + "\n"
+
+
+def json_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows ready for strict JSON: NaN and missing values as None, an
+    infinite number as None named with its sign in the row's ``infinite`` object
+    (:meth:`EvaluationReport.to_json` says more)."""
+    rows = []
+    for record in table.to_dict("records"):
+        row: dict[str, Any] = {}
+        infinite: dict[str, str] = {}
+        for key, value in record.items():
+            row[str(key)], sign = _json_value(value)
+            if sign is not None:
+                infinite[str(key)] = sign
+        row["infinite"] = infinite
+        rows.append(row)
+    return rows
 
 
 @dataclass(frozen=True)
@@ -218,10 +254,7 @@ class EvaluationReport:
         >>> print(rep.to_csv().splitlines()[1][:38])
         "'=cmd","recall",2,0.5,1.0,,,1.0,0.0,,
         """
-        lines = [",".join(_csv_field(str(c)) for c in self.table.columns)]
-        for row in self.table.itertuples(index=False):
-            lines.append(",".join(_csv_field(value) for value in row))
-        return "\n".join(lines) + "\n"
+        return csv_table(self.table)
 
     def to_json(self) -> str:
         """The title, the settings and the tidy table as JSON (``rows``: one object per
@@ -244,16 +277,7 @@ class EvaluationReport:
         >>> row["value"], row["infinite"], row["ops"]
         (None, {'value': 'inf'}, 1.0)
         """
-        rows = []
-        for record in self.table.to_dict("records"):
-            row: dict[str, Any] = {}
-            infinite: dict[str, str] = {}
-            for key, value in record.items():
-                row[str(key)], sign = _json_value(value)
-                if sign is not None:
-                    infinite[str(key)] = sign
-            row["infinite"] = infinite
-            rows.append(row)
+        rows = json_rows(self.table)
         settings = {k: _json_value(v)[0] for k, v in self.settings.items()}
         return json.dumps(
             {"title": self.title, "settings": settings, "rows": rows},

@@ -70,6 +70,8 @@ from ._arguments import (
 )
 from ._duckdb_file import CSV_MISSING as CSV_MISSING  # the tests' markers
 from ._duckdb_file import _duckdb_error, read_file_relation
+from ._monitor import PLOT_HELP as MONITOR_PLOT_HELP
+from ._monitor import add_monitor_arguments, run_monitor
 from ._outputs import Output, run_command
 from ._outputs import StagedFiles as StagedFiles  # a part of every subcommand (above)
 from ._reading import (
@@ -96,6 +98,7 @@ _PLOT_HELP = {
     "operating point of --threshold (scores), or the unit square of the first metric "
     "(predicted labels)",
     "compare": "the difference of each pair with its interval (forest plot), a dotted line at 0",
+    "monitor": MONITOR_PLOT_HELP,
 }
 
 
@@ -227,6 +230,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_report)
 
     add_compare_parser(sub)
+
+    mon = sub.add_parser(
+        "monitor", help="a classifier across periods: did it change, or only the class balance?"
+    )
+    add_monitor_arguments(mon)
+    add_draw_options(mon, 1000)
+    add_output_options(mon, "monitor")
+    mon.set_defaults(run=run_monitor)
 
     ex = sub.add_parser("example", help="the full report on the bundled affairs data")
     ex.add_argument(
