@@ -11,6 +11,7 @@ from ._version import __version__
 from .comparison import ComparisonResult, compare, compare_test_sets
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
+from .decomposition import Decomposition, decompose
 from .exceptions import SmallCountWarning, UndefinedMetricWarning
 from .grouped import evaluate
 from .grouped_comparisons import compare_groups
@@ -38,6 +39,8 @@ __all__ = [
     "ComparisonResult",
     "ops_prevalence_profile",
     "PrevalenceProfile",
+    "decompose",
+    "Decomposition",
     "cite",
     "Uniform",
     "BetaErrors",

@@ -39,6 +39,8 @@ UPCALLS: dict[str, str] = {
     "plot_forest": "opsstats.plotting.forest:plot_forest",
     # PrevalenceProfile.plot
     "plot_prevalence_profile": "opsstats.plotting.prevalence_profile:plot_prevalence_profile",
+    # Decomposition.plot
+    "plot_decomposition": "opsstats.plotting.decomposition:plot_decomposition",
 }
 
 
