@@ -8,6 +8,7 @@ test set's prevalence (Zhao, Bui, Yu and Dzieciolowski).
 from . import curves, metrics, reference
 from ._citation import cite
 from ._version import __version__
+from .classifier_change import ErrorRatesChange, classifier_change_test
 from .comparison import ComparisonResult, compare, compare_test_sets
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
@@ -41,6 +42,8 @@ __all__ = [
     "PrevalenceProfile",
     "decompose",
     "Decomposition",
+    "classifier_change_test",
+    "ErrorRatesChange",
     "cite",
     "Uniform",
     "BetaErrors",
