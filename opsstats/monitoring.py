@@ -5,8 +5,10 @@ Per period (and group): the class balance and the error rates, and per metric it
 value, its value at the baseline's prevalence (the same classifier standardized, so that
 a change of the class balance alone cannot move it) and its OPS, each with an interval;
 and the test of "the classifier changed" against the baseline period: the difference of
-the metric standardized to the baseline's prevalence (:func:`compare_test_sets` on the
-two periods' ``at_prevalence`` objects), Holm-adjusted across periods.
+the metric standardized to the baseline's prevalence (:func:`classifier_change_test`:
+:func:`compare_test_sets` on the two periods' ``at_prevalence`` objects), Holm-adjusted
+across periods; and the raw change split into the prevalence's and the classifier's
+parts (:func:`decompose`).
 
 The counting is :func:`opsstats.evaluate`'s (any engine it takes: pandas, polars, DuckDB,
 PySpark, ...): the columns come from ``evaluate(..., by=[time, *by], prevalence=pi)``
@@ -27,9 +29,11 @@ import numpy as np
 from ._seam import upcall
 from ._summary import Summary
 from ._validation import check_confidence_level, check_probability, describe
-from .comparison import ComparisonResult, compare_test_sets
+from .classifier_change import classifier_change_test
+from .comparison import ComparisonResult
 from .confusion import ConfusionMatrix
 from .curves.score_curve import ScoreCurve
+from .decomposition import decompose
 from .exceptions import UndefinedMetricWarning
 from .frames import count_tables
 from .grouped import evaluate
@@ -61,6 +65,10 @@ __all__ = ["monitor", "MonitorResult", "MONITOR_COLUMNS"]
 #:   unadjusted test of "no change of the classifier"), ``p_adjusted`` (Holm across the
 #:   periods, within the group and metric), ``classifier_changed`` (``p_adjusted`` below
 #:   ``1 - confidence_level``; missing for the baseline and for undefined rows);
+#: - ``prevalence_part`` and ``classifier_part`` with their intervals: the raw metric's
+#:   change from the baseline period (``value`` minus the baseline's) split symmetrically
+#:   into the part due to the prevalence and the part due to the classifier
+#:   (:func:`opsstats.decompose` of the two periods; they add up to the change);
 #: - ``baseline`` (True on the baseline period's rows), ``method`` (how the intervals and
 #:   the test were made), ``reason`` (why a row has NaN; empty otherwise).
 MONITOR_COLUMNS = [
@@ -94,18 +102,30 @@ MONITOR_COLUMNS = [
     "p_value",
     "p_adjusted",
     "classifier_changed",
+    "prevalence_part",
+    "prevalence_part_ci_low",
+    "prevalence_part_ci_high",
+    "classifier_part",
+    "classifier_part_ci_low",
+    "classifier_part_ci_high",
     "baseline",
     "method",
     "reason",
+]
+
+_SPLIT_COLUMNS = MONITOR_COLUMNS[
+    MONITOR_COLUMNS.index("prevalence_part") : MONITOR_COLUMNS.index("baseline")
 ]
 
 #: The columns of :meth:`MonitorResult.summary`'s table (besides time, group and metric).
 _SUMMARY_COLUMNS = {
     "prevalence": "prev",
     "value": "value",
+    "prevalence_part": "by prev",
+    "classifier_part": "by clf",
     "standardized": "std",
     "ops": "OPS",
-    "change": "change",
+    "change": "std chg",
     "p_adjusted": "p adj",
     "classifier_changed": "changed",
 }
@@ -202,15 +222,18 @@ class MonitorResult:
         level = 1 - self.confidence_level
         notes = [
             self.to_string(digits),
-            "prev: the period's prevalence; value: the raw metric; std: the metric of the "
-            "period's classifier at the baseline's prevalence "
+            "prev: the period's prevalence; value: the raw metric; by prev, by clf: its "
+            "change from the baseline period split into the prevalence's part and the "
+            "classifier's (decompose); std: the metric of the period's classifier at the "
+            "baseline's prevalence "
             + _prevalences_text(self.standard_prevalence, digits)
-            + "; OPS: the raw metric's OPS at the period's own prevalence; change: std minus "
-            "the baseline period's std; p adj: the test of no change of the classifier, "
-            f"{self.adjust}-adjusted across periods; changed: p adj < {level:g}.",
+            + "; OPS: the raw metric's OPS at the period's own prevalence; std chg: std minus "
+            "the baseline period's std; p adj: the test of no change of the classifier "
+            f"(classifier_change_test), {self.adjust}-adjusted across periods; changed: "
+            f"p adj < {level:g}.",
             "A change of the class balance alone moves value (and the OPS of metrics that "
             "are not prevalence-invariant, docs/method.md#prevalence-invariance) but not "
-            "std, change or the test: those differ only through the classifier.",
+            "std, std chg, by clf or the test: those differ only through the classifier.",
             self.method,
         ]
         reasons = self.table[self.table["reason"] != ""]
@@ -336,9 +359,11 @@ def monitor(
     exactly only for the prevalence-invariant metrics,
     docs/method.md#prevalence-invariance). The test of "the classifier changed" compares
     each period's standardized metric with the baseline period's
-    (:func:`compare_test_sets` on the two ``at_prevalence`` objects: each period's own
-    rows, the prevalence held fixed), and the p-values are Holm-adjusted across the
-    periods within each group and metric.
+    (:func:`classifier_change_test`: :func:`compare_test_sets` on the two
+    ``at_prevalence`` objects, each period's own rows, the prevalence held fixed), and
+    the p-values are Holm-adjusted across the periods within each group and metric. The
+    raw metric's change from the baseline period is split into the part due to the
+    prevalence and the part due to the classifier (:func:`decompose`).
 
     Parameters
     ----------
@@ -526,9 +551,11 @@ def monitor(
     method = (
         f"Intervals: {confidence_level:.0%}, {n_resamples} draws each, as evaluate gives "
         "them (standardized: the period's own class sizes, the prevalence fixed); the "
-        "prevalence's: Jeffreys. Test: compare_test_sets of the period's and the baseline "
-        "period's at_prevalence objects at the baseline's prevalence (independent draws "
-        f"of each); p-values {adjust}-adjusted across the periods of each group and metric."
+        "prevalence's: Jeffreys. Test: classifier_change_test of the baseline period and the "
+        "period at the baseline's prevalence (compare_test_sets of their at_prevalence "
+        f"objects, independent draws of each); p-values {adjust}-adjusted across the periods "
+        "of each group and metric. Parts: decompose of the baseline period and the period "
+        "(each drawn with its prevalence)."
     )
     return MonitorResult(
         table=table,
@@ -586,7 +613,7 @@ def _group_rows(
     base_i = index.get((base_period, *g))
     base_obj = None
     if base_i is not None and not base_reason:
-        base_obj = _period_object(tables, base_i, spec).at_prevalence(pi_star)
+        base_obj = _period_object(tables, base_i, spec)
     for t in periods:
         key = (t, *g)
         i = index.get(key)
@@ -632,6 +659,7 @@ def _group_rows(
         if math.isnan(pi_star):
             row["standard_prevalence"] = math.nan
         reason = str(r["reason"])
+        row.update(dict.fromkeys(_SPLIT_COLUMNS, math.nan))
         row.update(
             change=math.nan,
             change_ci_low=math.nan,
@@ -644,18 +672,29 @@ def _group_rows(
         if base_reason:
             reason = "; ".join(x for x in (reason, base_reason) if x)
         elif t == base_period:
-            row.update(change=0.0, change_ci_low=math.nan, change_ci_high=math.nan)
+            row.update(change=0.0, prevalence_part=0.0, classifier_part=0.0)
         elif not (pos > 0 and neg > 0):
             reason = reason or f"{'no positives' if pos <= 0 else 'no negatives'} in this period"
         elif base_obj is not None:
-            obj = _period_object(tables, i, spec).at_prevalence(pi_star)
+            obj = _period_object(tables, i, spec)
             test, why = _test(
-                obj,
                 base_obj,
+                obj,
                 spec,
+                prevalence=pi_star,
                 confidence_level=confidence_level,
                 n_resamples=n_resamples,
                 rng=unit_rng(seed, key, spec.label, "monitor test"),
+            )
+            row.update(
+                _split(
+                    base_obj,
+                    obj,
+                    spec,
+                    confidence_level=confidence_level,
+                    n_resamples=n_resamples,
+                    rng=unit_rng(seed, key, spec.label, "monitor decomposition"),
+                )
             )
             if test is None:
                 reason = "; ".join(x for x in (reason, why) if x)
@@ -679,30 +718,68 @@ def _group_rows(
 
 
 def _test(
-    obj: Any,
-    base: Any,
+    before: Any,
+    after: Any,
     spec: MetricSpec,
     *,
+    prevalence: float,
     confidence_level: float,
     n_resamples: int,
     rng: np.random.Generator,
 ) -> tuple[Any, str]:
-    """The difference of the standardized metric (period minus baseline) with its
-    interval and p-value, or None and why not."""
+    """The difference of the metric standardized to ``prevalence`` (period minus
+    baseline: :func:`opsstats.classifier_change_test`) with its interval and p-value, or
+    None and why not."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = compare_test_sets(
-                {"period": obj, "baseline": base},
+            result = classifier_change_test(
+                before,
+                after,
                 metric=spec.name,
                 at=spec.at,
+                prevalence=prevalence,
                 confidence_level=confidence_level,
                 n_resamples=n_resamples,
                 rng=rng,
             )
     except ValueError as exc:
         return None, f"no test: {exc}"
-    assert isinstance(result, ComparisonResult)  # two test sets: one difference
+    assert isinstance(result, ComparisonResult)  # a metric, not the error rates
     if not np.isfinite(result.p_value):
         return None, "no test: the difference is undefined"
     return result, ""
+
+
+def _split(
+    before: Any,
+    after: Any,
+    spec: MetricSpec,
+    *,
+    confidence_level: float,
+    n_resamples: int,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """The raw change split into the prevalence's and the classifier's parts
+    (:func:`opsstats.decompose`), as columns; NaN when undefined."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            d = decompose(
+                before,
+                after,
+                metric=spec.name,
+                at=spec.at,
+                confidence_level=confidence_level,
+                n_resamples=n_resamples,
+                rng=rng,
+            )
+    except ValueError:
+        return {}
+    out = {}
+    for part in ("prevalence_part", "classifier_part"):
+        ci = getattr(d, f"{part}_ci")
+        out[part] = getattr(d, part)
+        out[f"{part}_ci_low"] = math.nan if ci is None else ci.low
+        out[f"{part}_ci_high"] = math.nan if ci is None else ci.high
+    return out

@@ -2,7 +2,7 @@
 
 Every column is checked against an independent computation: the rows counted by hand
 (numpy), evaluate's own columns, at_prevalence objects built from each period's rows,
-compare_test_sets called directly with the same generator, statsmodels' Jeffreys
+compare_test_sets and decompose called directly with the same generators, statsmodels' Jeffreys
 interval and a slow Holm adjustment written here. pandas and a lazy polars frame give
 identical tables."""
 
@@ -16,7 +16,14 @@ import polars as pl
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from opsstats import ConfusionMatrix, DirectedBinaryTree, ScoreCurve, compare_test_sets, evaluate
+from opsstats import (
+    ConfusionMatrix,
+    DirectedBinaryTree,
+    ScoreCurve,
+    compare_test_sets,
+    decompose,
+    evaluate,
+)
 from opsstats import monitor as monitor_
 from opsstats.exceptions import UndefinedMetricWarning
 from opsstats.monitoring import MONITOR_COLUMNS
@@ -139,19 +146,41 @@ def test_the_test_is_compare_test_sets_of_standardized_objects(frame):
             row["standardized"] - t.iloc[0]["standardized"], abs=1e-12
         )
         p_values.append(direct.p_value)
+        # the raw change split by decompose of the two periods, with the same generator
+        split = decompose(
+            cm_of(MONTHS[0]),
+            cm_of(month),
+            metric="mcc",
+            n_resamples=1000,
+            rng=unit_rng(seed, (month,), "mcc", "monitor decomposition"),
+        )
+        assert row["prevalence_part"] == split.prevalence_part
+        assert row["classifier_part"] == split.classifier_part
+        assert (row["classifier_part_ci_low"], row["prevalence_part_ci_high"]) == (
+            split.classifier_part_ci.low,
+            split.prevalence_part_ci.high,
+        )
+        assert row["prevalence_part"] + row["classifier_part"] == pytest.approx(
+            row["value"] - t.iloc[0]["value"], abs=1e-12
+        )
     assert t["p_adjusted"].iloc[1:].tolist() == pytest.approx(_holm(p_values), abs=1e-15)
     assert t["classifier_changed"].iloc[1:].tolist() == [p < 0.05 for p in _holm(p_values)]
     assert t["baseline"].tolist() == [True, False, False, False]
     assert pd.isna(t["classifier_changed"].iloc[0]) and t["change"].iloc[0] == 0.0
+    assert t["classifier_part"].iloc[0] == 0.0 and t["prevalence_part"].iloc[0] == 0.0
 
 
 def test_prevalence_drift_alone_not_flagged_real_change_flagged(frame):
     """The class balance moves from 0.05 to 0.4 in months 2 and 3 with the classifier
     unchanged; month 4's classifier is worse. Raw F1 moves a lot (0.2 or more) in months
-    2-3; the standardized F1 stays within its interval and the test flags month 4 only."""
+    2-3, all of it the prevalence's part; the test flags month 4 only, where the
+    classifier's part is negative with an interval below 0."""
     res = monitor(frame, truth="y", score="s", threshold=1.0, time="month", metrics=["f1"], rng=1)
     t = res.to_frame()
     assert t["value"].iloc[2] - t["value"].iloc[0] > 0.2
+    assert (t["classifier_part_ci_low"].iloc[1:3] < 0).all()
+    assert (t["classifier_part_ci_high"].iloc[1:3] > 0).all()
+    assert t["classifier_part_ci_high"].iloc[3] < 0
     assert t["classifier_changed"].iloc[1:].tolist() == [False, False, True]
     assert len(res.flagged()) == 1 and res.flagged()["month"].iloc[0] == MONTHS[3]
 
@@ -282,7 +311,7 @@ def test_summary_and_plot(frame):
     assert "YES" in text and "2024-04" in text
     assert "<table" in res._repr_html_()
     assert list(res.summary().to_frame().columns) == [
-        "prev", "value", "std", "OPS", "change", "p adj", "changed",
+        "prev", "value", "by prev", "by clf", "std", "OPS", "std chg", "p adj", "changed",
     ]  # fmt: skip
     axes = res.plot()
     assert [a.get_ylabel() for a in axes] == ["f1", "mcc", "prevalence"]

@@ -20,10 +20,13 @@ function                         what it draws
                                  the operating point of least expected cost
 :func:`plot_prevalence_profile`  the OPS and the raw value of one classifier across
                                  prevalences (:func:`opsstats.ops_prevalence_profile`)
+:func:`plot_decomposition`       a change between two test sets as a waterfall: its
+                                 prevalence and classifier parts (:func:`opsstats.decompose`)
 ===============================  ==========================================================
 """
 
 from .curve import plot_curve
+from .decomposition import plot_decomposition
 from .distribution import plot_distribution
 from .forest import plot_forest
 from .hull import plot_hull
@@ -41,4 +44,5 @@ __all__ = [
     "plot_distribution",
     "plot_hull",
     "plot_prevalence_profile",
+    "plot_decomposition",
 ]

@@ -43,7 +43,7 @@ from scipy.special import ndtr
 from ...curves._geometry import CurveArea
 from ...reference._streamed import depends_on_prevalence
 from .._draws import bca_levels, check_rng, progress
-from ._cells import _batches, _cell_mode, _Cells, _fill_curves
+from ._cells import _batches, _cell_mode, _Cells, _evaluate, _fill_curves
 from ._options import _Bootstrap, _check_whole_counts, _logit_t
 from .jackknife import _at_bound, _jackknife
 
@@ -260,9 +260,14 @@ def _bootstrap_values(
     rng: np.random.Generator,
     stratified: bool,
     show_progress: bool,
+    prevalences: list[Any] | None = None,
 ) -> np.ndarray:
     """The quantities on n bootstrap resamples of the curve's rows (NaN where
     undefined), shape ``(len(quantities), n)``: every quantity on the same resamples.
+
+    ``prevalences`` (stratified only): one entry per quantity, None (the curve's
+    prevalence) or an array of n prevalences, resample i's quantity evaluated at the
+    i-th (drawn by the caller, e.g. :func:`opsstats.decompose`).
 
     The quantities share one cell layout (:func:`_cell_mode`; the first one's).
     Resamples are drawn in batches of b = max(1, 2**18 // (k + 1)) curves; the batch size
@@ -290,6 +295,9 @@ def _bootstrap_values(
             np.concatenate((has_pos, k + has_neg)),
             2 * k,
         )
+    if prevalences is not None and not stratified:
+        raise ValueError("per-resample prevalences apply to the stratified bootstrap only.")
+    at: list[Any] = [None] * len(quantities) if prevalences is None else prevalences
     by_prevalence = [not stratified and _prevalence_dependent(q) for q in quantities]
     fix = [_first_limit_fix(q) for q in quantities]
     batch, alpha_buf, beta_buf, _ = _batches(n, k)
@@ -309,7 +317,8 @@ def _bootstrap_values(
                 _fill_curves(tp, fp, P, N, alpha, beta)
                 for i, q in enumerate(quantities):
                     a_q, b_q = _drop_leading_empty(tp, fp, alpha, beta) if fix[i] else (alpha, beta)
-                    out[i] = q(pi, a_q, b_q)
+                    rows = None if at[i] is None else at[i][start : start + b]
+                    out[i] = _evaluate(q, pi, a_q, b_q, rows)
             else:
                 both = joint.draw(b, rng)
                 tp, fp = np.cumsum(both[:, :k], axis=1), np.cumsum(both[:, k:], axis=1)
