@@ -14,7 +14,8 @@ a case may also state the memory it may allocate (``memory``, bytes, measured wi
 runs the same table (against this code or an older checkout, each case in a worker
 process with a memory and time limit) and counts the outcomes. The cases use only the
 public API that existed before issue 17, so that the old code can be run on them too,
-except those of ``_prevalence_cases`` (the API of the prevalence work, added since).
+except those of ``_prevalence_cases`` and ``_monitor_cases`` (the API of the prevalence
+work and of monitoring, added since).
 """
 
 from __future__ import annotations
@@ -2449,6 +2450,118 @@ def _prevalence_cases() -> list[Case]:
     ]
 
 
+def _monitor_cases() -> list[Case]:
+    """``opsstats.monitor``: its bad inputs refused naming the argument, and values
+    checked against scikit-learn on each period's rows and against the exact zero of an
+    unchanged classifier (a period whose positives are the baseline's twice over: the
+    same alpha and beta at another prevalence)."""
+    from sklearn import metrics as skm
+
+    from opsstats import monitor
+
+    rng = np.random.default_rng(29)
+    y = rng.random(600) < 0.15
+    y[:3], y[3:6] = True, False
+    s = np.round(rng.normal(y * 1.3, 1.0), 3)
+    a = pd.DataFrame({"y": y.astype(int), "s": s, "m": "a"})
+    # period b: a's rows with every positive twice: alpha and beta exactly a's
+    b = pd.concat([a, a[a["y"] == 1]], ignore_index=True).assign(m="b")
+    frame = pd.concat([a, b], ignore_index=True)
+    kw: dict[str, Any] = {"truth": "y", "score": "s", "threshold": 1.0, "metrics": ["f1"]}
+
+    def table(**extra: Any) -> pd.DataFrame:
+        return monitor(frame, time="m", rng=0, n_resamples=200, **{**kw, **extra}).table
+
+    return [
+        Case(
+            0,
+            "monitor",
+            "raw F1 per period vs scikit-learn",
+            lambda: table()["value"].tolist(),
+            expect=lambda v: all(
+                abs(got - skm.f1_score(g["y"], g["s"] >= 1.0)) < 1e-12
+                for got, (_, g) in zip(v, frame.groupby("m"), strict=True)
+            ),
+        ),
+        Case(
+            0,
+            "monitor",
+            "the same alpha and beta at another prevalence: change and classifier part 0",
+            lambda: table().iloc[1],
+            expect=lambda r: (
+                r["change"] == 0.0
+                and r["classifier_part"] == 0.0
+                and r["value"] != table().iloc[0]["value"]
+                and not r["classifier_changed"]
+            ),
+        ),
+        Case(
+            0,
+            "monitor",
+            "time not a str",
+            lambda: monitor(frame, time=3, **kw),
+            argument="time",
+            received="3",
+        ),
+        Case(
+            0,
+            "monitor",
+            "time not a column",
+            lambda: monitor(frame, time="month", **kw),
+            argument="time",
+            received="'month'",
+        ),
+        Case(
+            0,
+            "monitor",
+            "one period",
+            lambda: monitor(a, time="m", **kw),
+            argument="time",
+            mentions=("1 period",),
+        ),
+        Case(
+            0,
+            "monitor",
+            "baseline not a period",
+            lambda: monitor(frame, time="m", baseline="c", **kw),
+            argument="baseline",
+            received="'c'",
+        ),
+        Case(
+            0,
+            "monitor",
+            "baseline prevalence 1",
+            lambda: monitor(frame, time="m", baseline=1.0, **kw),
+            argument="baseline",
+            received="1.0",
+        ),
+        Case(
+            0,
+            "monitor",
+            "adjust unknown",
+            lambda: monitor(frame, time="m", adjust="bh", **kw),
+            argument="adjust",
+            received="'bh'",
+        ),
+        Case(
+            0,
+            "monitor",
+            "time among by",
+            lambda: monitor(frame, time="m", by=["m"], **kw),
+            argument="by",
+            mentions=("time",),
+        ),
+        Case(
+            0,
+            "monitor",
+            "missing periods",
+            lambda: monitor(frame.assign(m=frame["m"].where(frame.index > 0)), time="m", **kw),
+            argument="time",
+            mentions=("missing",),
+        ),
+    ]
+
+
 def _wilson(x: int, n: int) -> tuple[float, float]:
     from statsmodels.stats.proportion import proportion_confint
 
@@ -2477,6 +2590,7 @@ def _build() -> list[Case]:
         _default_cases,
         _entry_point_cases,
         _prevalence_cases,
+        _monitor_cases,
     )
     cases: list[Case] = []
     for group in groups:

@@ -429,8 +429,7 @@ def monitor(
     )
     keys_cols = [time, *by_cols]
     # the count tables (the engine's): the periods, their class sizes, the test's objects
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
+    try:
         tables = count_tables(
             data,
             truth=truth,
@@ -442,6 +441,11 @@ def monitor(
             curves=any(sp.kind == "curve" for sp in specs),
             weight=weight,
         )
+    except ValueError as exc:  # the time column is one of count_tables' `by`: say `time`
+        missing = f"`by` names a column that is not in `data`: {describe(time)};"
+        if str(exc).startswith(missing):
+            raise ValueError("`time`" + str(exc)[len("`by`") :]) from None
+        raise
     keys = [tuple(k) for k in tables.keys]
     if any(_missing(k[0]) for k in keys):
         raise ValueError(f"`time` column {time!r} has missing values; give every row a period.")

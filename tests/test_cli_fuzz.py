@@ -53,8 +53,22 @@ def random_table(folder):
     return random_cases(folder, N_RANDOM)
 
 
-@pytest.mark.parametrize("engine", [[], ["--engine", "pandas"]], ids=["default", "pandas"])
-@pytest.mark.parametrize("case", FIXED, ids=[c.name for c in FIXED])
+#: Every case (``report`` reads through DuckDB by default) also with ``--engine pandas``,
+#: but those of ``monitor``, which reads through pandas only and has no ``--engine``.
+_ENGINES = [
+    (case, engine, f"{case.name}-{name}")
+    for case in FIXED
+    for engine, name in (
+        [([], "default"), (["--engine", "pandas"], "pandas")]
+        if case.argv[:1] != ["monitor"]
+        else [([], "default")]
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "engine"), [c[:2] for c in _ENGINES], ids=[c[2] for c in _ENGINES]
+)
 def test_fixed_case(folder, case, engine):
     """Every case through DuckDB (the default for a file) and through pandas."""
     case = Case(case.name, [*case.argv, *engine], case.expect, case.check, case.outputs)

@@ -291,7 +291,7 @@ def test_bad_input(frame):
         monitor(frame[frame["month"] == MONTHS[0]], time="month", **kw)
     with pytest.raises(TypeError, match="`time` must be the name of a column"):
         monitor(frame, time=3, **kw)
-    with pytest.raises(ValueError, match="nope"):
+    with pytest.raises(ValueError, match="`time` names a column that is not in `data`: 'nope'"):
         monitor(frame, time="nope", **kw)
     with pytest.raises(ValueError, match="`by` must not contain the `time` column"):
         monitor(frame, time="month", by="month", **kw)
