@@ -449,6 +449,8 @@ def monitor(
     keys = [tuple(k) for k in tables.keys]
     if any(_missing(k[0]) for k in keys):
         raise ValueError(f"`time` column {time!r} has missing values; give every row a period.")
+    if any(_missing(v) for k in keys for v in k[1:]):
+        raise ValueError("`by` columns have missing values; give every row a group.")
     periods = list(dict.fromkeys(k[0] for k in keys))
     if len(periods) < 2:
         raise ValueError(
@@ -518,11 +520,10 @@ def monitor(
             for k, part in frame.groupby(keys_cols, sort=False, dropna=False)
             if (k if isinstance(k, tuple) else (k,))[1:] == g
         }
-        for m, sp in enumerate(specs):
+        for sp in specs:
             group_rows = _group_rows(
                 g,
                 sp,
-                m,
                 periods=periods,
                 by_key=by_key,
                 index=index,
@@ -533,7 +534,6 @@ def monitor(
                 seed=seed,
                 time=time,
                 by_cols=by_cols,
-                labelled=labelled,
                 confidence_level=confidence_level,
                 n_resamples=n_resamples,
             )
@@ -594,7 +594,6 @@ def _period_object(tables: Any, i: int, spec: MetricSpec) -> ConfusionMatrix | S
 def _group_rows(
     g: tuple,
     spec: MetricSpec,
-    m: int,
     *,
     periods: list[Any],
     by_key: dict[Any, Any],
@@ -606,7 +605,6 @@ def _group_rows(
     seed: int,
     time: str,
     by_cols: list[str],
-    labelled: bool,
     confidence_level: float,
     n_resamples: int,
 ) -> list[dict[str, Any]]:
@@ -621,8 +619,19 @@ def _group_rows(
     for t in periods:
         key = (t, *g)
         i = index.get(key)
-        if i is None:
-            continue  # the group has no rows in this period
+        if i is None:  # the group has no rows in this period: a row that says so
+            empty: dict[str, Any] = dict.fromkeys(MONITOR_COLUMNS, math.nan)
+            empty.update(zip([time, *by_cols], key, strict=True))
+            empty.update(
+                metric=spec.label,
+                n=0,
+                classifier_changed=None,
+                baseline=t == base_period,
+                method="",
+                reason="no rows of this group in this period",
+            )
+            out.append(empty)
+            continue
         part = by_key[key]
         r = part[part["metric"] == spec.label].iloc[0]
         row: dict[str, Any] = dict(zip([time, *by_cols], key, strict=True))

@@ -325,3 +325,26 @@ def test_summary_and_plot(frame):
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_group_without_rows_in_a_period_is_a_row_with_its_reason(frame):
+    data = frame[~((frame["seg"] == "west") & (frame["month"] == MONTHS[2]))]
+    res = monitor(
+        data, truth="y", score="s", threshold=1.0, time="month", by="seg", metrics=["f1"], rng=0
+    )
+    t = res.to_frame()
+    row = t[(t["seg"] == "west") & (t["month"] == MONTHS[2])].iloc[0]
+    assert row["n"] == 0 and np.isnan(row["value"]) and pd.isna(row["classifier_changed"])
+    assert row["reason"] == "no rows of this group in this period"
+    # the group's other periods are tested and adjusted among themselves (two tests)
+    assert t[t["seg"] == "west"]["p_adjusted"].notna().sum() == 2
+    with pytest.raises(ValueError, match="`by` columns have missing values"):
+        monitor(
+            frame.assign(seg=frame["seg"].where(frame.index % 5 != 0, None)),
+            truth="y",
+            score="s",
+            threshold=1.0,
+            time="month",
+            by="seg",
+            metrics=["f1"],
+        )
