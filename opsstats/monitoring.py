@@ -51,7 +51,7 @@ __all__ = ["monitor", "MonitorResult", "MONITOR_COLUMNS"]
 #:
 #: - ``metric``, ``n`` (rows, or the sum of weights), ``prevalence`` with
 #:   ``prevalence_ci_low``/``prevalence_ci_high`` (Jeffreys interval of the period's
-#:   positives among its rows);
+#:   positives among its rows; NaN with fractional weights);
 #: - ``alpha`` (false positive rate) and ``beta`` (false negative rate) with their
 #:   intervals (those of ``fpr`` and ``fnr`` as :func:`evaluate` gives them; NaN without
 #:   predicted labels);
@@ -642,11 +642,12 @@ def _group_rows(
             n=r["n"],
             prevalence=r["prevalence"],
         )
-        if isinstance(pos, int) and n > 0:
+        if n > 0 and float(pos).is_integer() and float(neg).is_integer():
+            # rows, or whole-number frequency weights (a row of weight 3 is three rows)
             low, high = binomial_interval(
-                pos, n, method="jeffreys", confidence_level=confidence_level
+                int(pos), int(n), method="jeffreys", confidence_level=confidence_level
             )
-        else:  # frequency weights: no binomial interval
+        else:  # fractional weights: no binomial interval
             low = high = math.nan
         row.update(prevalence_ci_low=low, prevalence_ci_high=high)
         for name, col in (("fpr", "alpha"), ("fnr", "beta")):

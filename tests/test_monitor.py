@@ -348,3 +348,12 @@ def test_group_without_rows_in_a_period_is_a_row_with_its_reason(frame):
             by="seg",
             metrics=["f1"],
         )
+
+
+def test_whole_number_weights_are_rows(frame):
+    """Frequency weights of 2 on every row: the same table as the rows written twice."""
+    kw = {"truth": "y", "score": "s", "threshold": 1.0, "time": "month", "metrics": ["f1"]}
+    weighted = monitor(frame.assign(w=2), weight="w", rng=0, **kw).to_frame()
+    doubled = monitor(pd.concat([frame, frame], ignore_index=True), rng=0, **kw).to_frame()
+    for col in ("n", "prevalence", "prevalence_ci_low", "value", "standardized", "change"):
+        assert weighted[col].tolist() == pytest.approx(doubled[col].tolist(), abs=1e-12), col
