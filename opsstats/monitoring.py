@@ -5,10 +5,10 @@ Per period (and group): the class balance and the error rates, and per metric it
 value, its value at the baseline's prevalence (the same classifier standardized, so that
 a change of the class balance alone cannot move it) and its OPS, each with an interval;
 and the test of "the classifier changed" against the baseline period: the difference of
-the metric standardized to the baseline's prevalence (:func:`classifier_change_test`:
-:func:`compare_test_sets` on the two periods' ``at_prevalence`` objects), Holm-adjusted
+the metric standardized to the baseline's prevalence (:func:`opsstats.classifier_change_test`:
+:func:`opsstats.compare_test_sets` on the two periods' ``at_prevalence`` objects), Holm-adjusted
 across periods; and the raw change split into the prevalence's and the classifier's
-parts (:func:`decompose`).
+parts (:func:`opsstats.decompose`).
 
 The counting is :func:`opsstats.evaluate`'s (any engine it takes: pandas, polars, DuckDB,
 PySpark, ...): the columns come from ``evaluate(..., by=[time, *by], prevalence=pi)``
@@ -53,7 +53,7 @@ __all__ = ["monitor", "MonitorResult", "MONITOR_COLUMNS"]
 #:   ``prevalence_ci_low``/``prevalence_ci_high`` (Jeffreys interval of the period's
 #:   positives among its rows; NaN with fractional weights);
 #: - ``alpha`` (false positive rate) and ``beta`` (false negative rate) with their
-#:   intervals (those of ``fpr`` and ``fnr`` as :func:`evaluate` gives them; NaN without
+#:   intervals (those of ``fpr`` and ``fnr`` as :func:`opsstats.evaluate` gives them; NaN without
 #:   predicted labels);
 #: - ``value`` (the raw metric) with its interval, ``ops`` (its OPS at the period's own
 #:   prevalence) with its interval;
@@ -359,19 +359,19 @@ def monitor(
     exactly only for the prevalence-invariant metrics,
     docs/method.md#prevalence-invariance). The test of "the classifier changed" compares
     each period's standardized metric with the baseline period's
-    (:func:`classifier_change_test`: :func:`compare_test_sets` on the two
+    (:func:`opsstats.classifier_change_test`: :func:`opsstats.compare_test_sets` on the two
     ``at_prevalence`` objects, each period's own rows, the prevalence held fixed), and
     the p-values are Holm-adjusted across the periods within each group and metric. The
     raw metric's change from the baseline period is split into the part due to the
-    prevalence and the part due to the classifier (:func:`decompose`).
+    prevalence and the part due to the classifier (:func:`opsstats.decompose`).
 
     Parameters
     ----------
     data : data frame
-        One row per instance: pandas, or any engine :func:`evaluate` takes (polars,
+        One row per instance: pandas, or any engine :func:`opsstats.evaluate` takes (polars,
         DuckDB, PySpark, ...; only count tables come into Python).
     truth, score, pred, threshold, pos_label, weight
-        As in :func:`evaluate`.
+        As in :func:`opsstats.evaluate`.
     time : str
         The column of periods (a month, a week): sorted as values, one evaluation each.
         At least two periods; no missing values.
@@ -381,7 +381,7 @@ def monitor(
         group, that group's). A number in (0, 1) that is not a period instead fixes the
         prevalence to standardize to, and the baseline period is the first.
     metrics : list, optional
-        As in :func:`evaluate` (default F1 and MCC with predicted labels, the ROC and PR
+        As in :func:`opsstats.evaluate` (default F1 and MCC with predicted labels, the ROC and PR
         AUC with scores).
     by : str or list of str, optional
         Group columns (a segment, a site): every group monitored on its own.
@@ -391,7 +391,7 @@ def monitor(
     n_resamples : int, default 1000
         Draws per interval and per test.
     point_reference, curve_reference : optional
-        As in :func:`evaluate`.
+        As in :func:`opsstats.evaluate`.
     adjust : {"holm"}
         The adjustment across periods.
     rng : None, int or numpy.random.Generator
