@@ -286,7 +286,8 @@ def classifier_change_test(
         alternative = check_choice("alternative", alternative, ("two-sided",))
         if prevalence is not None:
             raise ValueError(
-                "`prevalence` standardizes a metric; the test of the error rates needs none."
+                "`prevalence` standardizes a metric; the test of the error rates needs none; "
+                f"got {prevalence!r}."
             )
         b0, b1 = _objects(before, after, "confusion", threshold, pos_label)
         return _error_rates_test(b0, b1, level)
