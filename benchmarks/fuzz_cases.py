@@ -2576,6 +2576,156 @@ def _beta_ci(x: int, n: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _change_cases() -> list[Case]:
+    """The decomposition of a change between two test sets and the test of "the
+    classifier changed" (docs/method.md#decomposition, #classifier-change): values
+    against scikit-learn on rows reweighted to the other set's prevalence, scipy's
+    chi-squared test, and the everyday bad inputs."""
+    from scipy import stats
+    from sklearn import metrics as skm
+
+    from opsstats import ConfusionMatrix, classifier_change_test, decompose
+
+    rng = np.random.default_rng(2028)
+    ys, ps = [], []
+    for pi in (0.1, 0.35):
+        y = rng.random(500) < pi
+        ys.append(y)
+        ps.append(np.round(rng.normal(y * 1.2, 1.0), 3) > 0.8)
+    cms = [ConfusionMatrix.from_predictions(y, p) for y, p in zip(ys, ps, strict=True)]
+    pi1 = cms[1].prevalence
+    # the before rows reweighted to the after set's prevalence
+    w = np.where(ys[0], pi1 / ys[0].mean(), (1 - pi1) / (1 - ys[0].mean()))
+    f1_before_at_after = float(skm.f1_score(ys[0], ps[0], sample_weight=w))
+    pairs = [(y.astype(int), p.astype(int)) for y, p in zip(ys, ps, strict=True)]
+    w1 = np.where(ys[1], cms[0].prevalence / pi1, (1 - cms[0].prevalence) / (1 - pi1))
+    d_std = float(skm.f1_score(ys[1], ps[1], sample_weight=w1)) - float(skm.f1_score(ys[0], ps[0]))
+    a, b = cms
+    x2 = sum(
+        stats.chi2_contingency(table, correction=False)[0]
+        for table in ([[a.fp, a.tn], [b.fp, b.tn]], [[a.fn, a.tp], [b.fn, b.tp]])
+    )
+    return [
+        Case(
+            0,
+            "decompose",
+            "a corner vs scikit-learn on reweighted rows",
+            lambda: decompose(*pairs, metric="f1", ci=None).corners[0][1],
+            expect=lambda v: _close(v, f1_before_at_after),
+        ),
+        Case(
+            0,
+            "decompose",
+            "the parts add up to the change of scikit-learn's F1",
+            lambda: decompose(*pairs, metric="f1", ci=None),
+            expect=lambda d: _close(
+                d.prevalence_part + d.classifier_part,
+                float(skm.f1_score(ys[1], ps[1])) - float(skm.f1_score(ys[0], ps[0])),
+            ),
+        ),
+        Case(
+            0,
+            "decompose",
+            "the same classifier twice: classifier part exactly 0",
+            lambda: decompose(cms[0], cms[0].at_prevalence(0.4), metric="mcc", ci=None),
+            expect=lambda d: d.classifier_part == 0.0,
+        ),
+        _refuse(
+            0,
+            "decompose",
+            "a string test set",
+            lambda: decompose(cms[0], "jan", metric="f1"),
+            "after",
+            "'jan'",
+        ),
+        _refuse(
+            0,
+            "decompose",
+            "an unknown ci",
+            lambda: decompose(*cms, metric="f1", ci="exact"),
+            "ci",
+            "'exact'",
+        ),
+        _refuse(
+            0,
+            "decompose",
+            "too few resamples",
+            lambda: decompose(*cms, metric="f1", n_resamples=10),
+            "n_resamples",
+            "10",
+        ),
+        _refuse(
+            0,
+            "decompose",
+            "a confidence level of 95",
+            lambda: decompose(*cms, metric="f1", confidence_level=95),
+            "confidence_level",
+            "95",
+        ),
+        _refuse(
+            0,
+            "decompose",
+            "a NaN threshold",
+            lambda: decompose(*pairs, metric="f1", threshold=float("nan")),
+            "threshold",
+            "nan",
+        ),
+        _refuse(
+            0,
+            "decompose",
+            "a class absent",
+            lambda: decompose(cms[0], ConfusionMatrix(tp=0, fp=3, fn=0, tn=9), metric="f1"),
+            "after",
+            mentions=("both classes",),
+        ),
+        Case(
+            0,
+            "classifier_change_test",
+            "D vs scikit-learn's F1 on the after rows reweighted to the before prevalence",
+            lambda: classifier_change_test(*pairs, metric="f1", rng=0).estimate,
+            expect=lambda v: _close(v, d_std),
+        ),
+        Case(
+            0,
+            "classifier_change_test",
+            "error rates: X-squared vs scipy's chi2_contingency",
+            lambda: classifier_change_test(*cms, metric="error_rates").statistic,
+            expect=lambda v: _close(v, float(x2)),
+        ),
+        _refuse(
+            0,
+            "classifier_change_test",
+            "prevalence 0",
+            lambda: classifier_change_test(*cms, metric="f1", prevalence=0),
+            "prevalence",
+            "0",
+        ),
+        _refuse(
+            0,
+            "classifier_change_test",
+            "a string prevalence",
+            lambda: classifier_change_test(*cms, metric="f1", prevalence="0.3"),
+            "prevalence",
+            "'0.3'",
+        ),
+        _refuse(
+            0,
+            "classifier_change_test",
+            "error rates with a prevalence",
+            lambda: classifier_change_test(*cms, metric="error_rates", prevalence=0.3),
+            "prevalence",
+        ),
+        _refuse(
+            0,
+            "classifier_change_test",
+            "error rates of a standardized matrix",
+            lambda: classifier_change_test(cms[0].at_prevalence(0.3), cms[1], metric="error_rates"),
+            "before",
+            mentions=("whole counts",),
+        ),
+    ]
+
+
 def _build() -> list[Case]:
     groups = (
         _threshold_cases,
@@ -2590,6 +2740,7 @@ def _build() -> list[Case]:
         _default_cases,
         _entry_point_cases,
         _prevalence_cases,
+        _change_cases,
         _monitor_cases,
     )
     cases: list[Case] = []

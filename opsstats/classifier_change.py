@@ -18,8 +18,7 @@ from typing import Any
 from ._summary import Summary, wrap_line
 from ._validation import check_choice, check_confidence_level, check_digits, check_probability
 from .comparison import ComparisonResult, compare_test_sets
-from .comparison.unpaired import _is_metric
-from .decomposition import _objects
+from .decomposition import read_test_sets
 from .results import ConfidenceInterval
 
 __all__ = ["classifier_change_test", "ErrorRatesChange"]
@@ -286,21 +285,12 @@ def classifier_change_test(
         alternative = check_choice("alternative", alternative, ("two-sided",))
         if prevalence is not None:
             raise ValueError(
-                "`prevalence` standardizes a metric; the test of the error rates needs none."
+                "`prevalence` standardizes a metric; the test of the error rates needs none; "
+                f"got {prevalence!r}."
             )
-        b0, b1 = _objects(before, after, "confusion", threshold, pos_label)
+        _, b0, b1 = read_test_sets(before, after, "f1", None, None, threshold, pos_label)
         return _error_rates_test(b0, b1, level)
-    try:
-        kind = "curve" if at is not None or rule is not None or not _is_metric(metric) else ""
-    except TypeError:
-        kind = "curve"
-    kind = kind or "confusion"
-    if kind == "curve" and threshold is not None:
-        raise ValueError(
-            "`threshold` turns scores into labels for a confusion-matrix metric; "
-            f"{metric!r} is a curve quantity, computed from the scores."
-        )
-    b0, b1 = _objects(before, after, kind, threshold, pos_label)
+    _, b0, b1 = read_test_sets(before, after, metric, at, rule, threshold, pos_label)
     pi = (
         float(b0.prevalence)
         if prevalence is None

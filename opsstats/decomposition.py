@@ -224,6 +224,29 @@ class Decomposition:
         return upcall("plot_decomposition")(self, ax=ax, **kwargs)
 
 
+def read_test_sets(
+    before: Any, after: Any, metric: Any, at: Any, rule: Any, threshold: Any, pos_label: Any
+) -> tuple[str, Any, Any]:
+    """The kind of the metric (``"confusion"`` or ``"curve"``) and the two test sets as
+    objects of that kind: a curve quantity for an area, an operating point (``at``) or a
+    ``rule``; a confusion-matrix metric otherwise, its pairs' second arrays predicted
+    labels, or scores with ``threshold``."""
+    if threshold is not None:
+        threshold = check_real("threshold", threshold)
+    try:
+        curve = at is not None or rule is not None or not _is_metric(metric)
+    except TypeError:
+        curve = True
+    kind = "curve" if curve else "confusion"
+    if curve and threshold is not None:
+        raise ValueError(
+            "`threshold` turns scores into labels for a confusion-matrix metric; "
+            f"{describe(metric)} is a curve quantity, computed from the scores."
+        )
+    b0, b1 = _objects(before, after, kind, threshold, pos_label)
+    return kind, b0, b1
+
+
 def _objects(before: Any, after: Any, kind: str, threshold: Any, pos_label: Any) -> tuple[Any, Any]:
     """The two test sets as confusion matrices (``kind="confusion"``) or curves, each
     with both classes."""
@@ -372,20 +395,8 @@ def decompose(
         ci = check_choice("ci", ci, CI_METHODS)
     level = check_confidence_level(confidence_level)
     n = check_resamples(n_resamples)
-    if threshold is not None:
-        threshold = check_real("threshold", threshold)
     rule = params.pop("rule", None)
-    try:
-        kind = "curve" if at is not None or rule is not None or not _is_metric(metric) else ""
-    except TypeError:
-        kind = "curve"
-    kind = kind or "confusion"
-    if kind == "curve" and threshold is not None:
-        raise ValueError(
-            "`threshold` turns scores into labels for a confusion-matrix metric; "
-            f"{describe(metric)} is a curve quantity, computed from the scores."
-        )
-    b0, b1 = _objects(before, after, kind, threshold, pos_label)
+    kind, b0, b1 = read_test_sets(before, after, metric, at, rule, threshold, pos_label)
     if kind == "curve":
         ref = _check_reference(reference, "curve", "a curve quantity") if ops else None
         quantity: Any = resolve_quantity(metric, at, rule, dict(params))
