@@ -33,6 +33,7 @@ from ..curves._geometry import (
     OperatingPoint,
     curve_areas,
     parse_at,
+    values_at,
 )
 from .base import CurveReference, check_prevalence, rank_in_sorted
 
@@ -354,10 +355,18 @@ class StreamedCurveReference(CurveReference):
         local = threading.local()
         step = _slice(self.n_points)
         # the pairs of one curve area at several prevalences are evaluated together
-        # (curve_areas: the ROC and PR curves' segment widths computed once)
+        # (curve_areas: the ROC and PR curves' segment widths computed once), and so are
+        # the operating points of one metric and axis at one prevalence (values_at: a
+        # band's tens of x values in one bisection per curve)
         together: dict[Any, list[int]] = {}
-        for i, (q, _) in enumerate(pairs):
-            together.setdefault(q.cache_key if isinstance(q, CurveArea) else ("", i), []).append(i)
+        for i, (q, pi) in enumerate(pairs):
+            if isinstance(q, CurveArea):
+                group: Any = q.cache_key
+            elif isinstance(q, OperatingPoint):
+                group = ("at", q.metric.key, q.metric.metric, q.axis, pi)
+            else:
+                group = ("", i)
+            together.setdefault(group, []).append(i)
 
         def work(index: int) -> list[np.ndarray]:
             m = min(CHUNK, self.n_curves - index * CHUNK)
@@ -374,6 +383,11 @@ class StreamedCurveReference(CurveReference):
                     q = pairs[members[0]][0]
                     if isinstance(q, CurveArea):
                         values = curve_areas(q, [pairs[i][1] for i in members], alpha, beta)
+                    elif isinstance(q, OperatingPoint):
+                        xs = [cast(OperatingPoint, pairs[i][0]).x for i in members]
+                        values = list(
+                            values_at(q.metric, q.axis, xs, pairs[members[0]][1], alpha, beta)
+                        )
                     else:
                         values = [q(pairs[members[0]][1], alpha, beta)]
                     for i, v in zip(members, values, strict=True):
