@@ -35,6 +35,7 @@ from ..curves._geometry import (
     parse_at,
     values_at,
 )
+from ._interpolation import cubic_weights, expit, logit
 from .base import CurveReference, check_prevalence, rank_in_sorted
 
 __all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
@@ -416,7 +417,7 @@ class StreamedCurveReference(CurveReference):
     def grid_nodes(self, pis: np.ndarray) -> np.ndarray:
         """The grid nodes k (at logit(prevalence) = k * step) that the cubic
         interpolation at these prevalences reads: floor - 1 to floor + 2."""
-        j = np.floor(_logit(pis) / cast(float, self.prevalence_step)).astype(np.int64)
+        j = np.floor(logit(pis) / cast(float, self.prevalence_step)).astype(np.int64)
         return np.unique(np.concatenate([j - 1, j, j + 1, j + 2]))
 
     def _grid(self, quantity: CurveArea, nodes: np.ndarray) -> dict[int, np.ndarray]:
@@ -431,7 +432,7 @@ class StreamedCurveReference(CurveReference):
         per_pass = max(1, int(PASS_BYTES // (8 * self.n_curves)))
         for start in range(0, len(missing), per_pass):
             batch = missing[start : start + per_pass]
-            pairs: list[tuple[CurveQuantity, float]] = [(quantity, _expit(k * h)) for k in batch]
+            pairs: list[tuple[CurveQuantity, float]] = [(quantity, expit(k * h)) for k in batch]
             for k, (_, pi), values in zip(batch, pairs, self._one_pass(pairs), strict=True):
                 if np.isnan(values).any():
                     raise ValueError(
@@ -466,15 +467,9 @@ class StreamedCurveReference(CurveReference):
             found = self._cache.interpolated.get(memo)
         if found is not None:
             return found
-        s = _logit(np.array([pi]))[0] / h
+        s = logit(np.array([pi]))[0] / h
         j = int(np.floor(s))
-        t = s - j
-        weights = (
-            -t * (t - 1) * (t - 2) / 6,
-            (t + 1) * (t - 1) * (t - 2) / 2,
-            -(t + 1) * t * (t - 2) / 2,
-            (t + 1) * t * (t - 1) / 6,
-        )
+        weights = cubic_weights(s - j)
         grid = self._grid(quantity, np.arange(j - 1, j + 3))
         out = weights[0] * grid[j - 1]
         for w, k in zip(weights[1:], (j, j + 1, j + 2), strict=True):
@@ -554,14 +549,6 @@ class StreamedCurveReference(CurveReference):
         pi = float(check_prevalence(prevalence))
         found = self._values([(p, pi) for p in points])
         return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
-
-
-def _logit(p: np.ndarray) -> np.ndarray:
-    return np.log(p) - np.log1p(-p)
-
-
-def _expit(s: float) -> float:
-    return float(1.0 / (1.0 + np.exp(-s)))
 
 
 def depends_on_prevalence(quantity: CurveQuantity) -> bool:
