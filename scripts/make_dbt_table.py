@@ -10,10 +10,14 @@ package's own passes over the curves (the arithmetic of a direct OPS):
    the tails need: kept are the sorted values at the ranks of ``rank_set`` and, at the
    nodes k / 4, the values of every curve that is among the 2 x 512 lowest or highest
    at some node k / 16;
-3. the band's quantile ranks (``BAND_QUANTILES``, numpy's linear rule) at the 54 x values
+3. the FPR at each recall of ``at_recall_x()`` (the band's x values and the standardized
+   curve's k / 21), sorted, at the ranks of ``rank_set(G, 128, 0.007)`` and every rank
+   of the 128 lowest and highest: a metric at a recall is a function of the FPR there
+   (the FNR is 1 - recall), at every prevalence;
+4. the band's quantile ranks (``BAND_QUANTILES``, numpy's linear rule) at the 54 x values
    of a plot: recall at each FPR (ROC), FPR and FNR at each recall (PR), and recall at
    each rate at the nodes k / 16 (gain; lift is gain / rate);
-4. a check of the table against direct passes at ``--check`` prevalences drawn between
+5. a check of the table against direct passes at ``--check`` prevalences drawn between
    the nodes (seeded): the OPS counts of values at random ranks, in units of the Monte
    Carlo standard error, and the band's quantiles; written into the file's metadata and
    printed.
@@ -48,6 +52,7 @@ from opsstats.reference._dbt_table import (
     FORMAT,
     TABLE_PATH,
     DBTTable,
+    at_recall_x,
     band_x,
     fingerprint,
     quantile_ranks,
@@ -63,6 +68,7 @@ TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
 BITS = {"mid": 26, "tail": 32, "roc": 36, "band": 32}  # below 2**-bits for values <= 1
 TAIL_DIFFERENCES = 4
+AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
 AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
 SOURCES = [
     "reference/dbt.py",
@@ -180,6 +186,20 @@ def roc(ref, log) -> tuple[dict, dict]:
     return {"roc": narrow(differences(codes, 1, 0))}, {"roc": {"bits": bits}}
 
 
+def at_recall(ref, log) -> tuple[dict, dict]:
+    """The sorted FPR at each recall of ``at_recall_x()``, at stored ranks."""
+    t0 = time.perf_counter()
+    g, xs = ref.n_curves, at_recall_x()
+    ranks = np.r_[np.arange(AT_TAIL), rank_set(g, AT_TAIL, AT_RATIO), np.arange(g - AT_TAIL, g)]
+    fpr = resolve_metric("fpr")
+    pairs = [(OperatingPoint(fpr, "recall", float(u)), 0.5) for u in xs]
+    values = np.stack([np.sort(v)[ranks] for _, v in passes(ref, pairs, xs.size)])
+    codes, bits = quantize(values, BITS["tail"])
+    log(f"FPR at {xs.size} recalls, {ranks.size} ranks: {time.perf_counter() - t0:.0f} s")
+    arrays = {"at.recall": narrow(differences(codes, 1, 1)), "at.recall.ranks": ranks}
+    return arrays, {"at.recall": {"bits": bits, "x": xs.tolist()}}
+
+
 def band_ranks(g: int) -> np.ndarray:
     ranks = set()
     for q in BAND_QUANTILES:
@@ -261,6 +281,17 @@ def check(ref, table, n_check, seed, log) -> dict:
         near.append(r["near"])
         worst[q.name] = max(worst.get(q.name, 0.0), float(r["z"].max()))
     z, d = np.concatenate(zs), np.concatenate(near)
+    # precision at recall 0.9 and F1 at recall 0.5 (from the stored FPR), a few prevalences
+    worst_at = 0.0
+    points = [
+        OperatingPoint(resolve_metric("precision"), "recall", 0.9),
+        OperatingPoint(resolve_metric("f1"), "recall", 0.5),
+    ]
+    pairs = [(q, pi) for pi in pis[::4] for q in points]
+    for (q, pi), v in passes(ref, pairs, 30):
+        r = z_scores(np.sort(v), table.values(q, pi), rng)
+        worst_at = max(worst_at, float(r["z"].max()))
+    out["operating_points"] = {"max": worst_at}
     out["areas"] = {
         "probes": int(z.size),
         "max": float(z.max()),
@@ -341,6 +372,9 @@ def main() -> None:
     more, roc_entry = roc(ref, log)
     arrays.update(more)
     entries.update(roc_entry)
+    more, at_entry = at_recall(ref, log)
+    arrays.update(more)
+    entries.update(at_entry)
     more, band_entry, band = bands(ref, log)
     arrays.update(more)
     entries.update(band_entry)

@@ -62,6 +62,12 @@ BAND_QUANTILES = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.975, 0.9
 _Y = {"roc": ("recall", "fpr"), "pr": ("precision", "recall"), "gain": ("recall", "rate")}
 
 
+def at_recall_x() -> np.ndarray:
+    """The recalls at which the table holds the curves' FPR: the band's x values and the
+    standardized curve's k / 21."""
+    return np.unique(np.r_[band_x(), np.arange(1, 21) / 21])
+
+
 def band_x(points: int = 50) -> np.ndarray:
     """The x values at which :func:`opsstats.plotting.plot_curve` computes the band."""
     return np.unique(
@@ -128,6 +134,7 @@ class DBTTable:
         self._s_range = (float(logit(np.array(lo))), float(logit(np.array(hi))))
         self._decoded: dict[str, Any] = {}
         self._memo: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._not_monotone: set[tuple] = set()
         self._lock = threading.Lock()
         self._fingerprint_ok: dict[int, bool] = {}
 
@@ -155,15 +162,29 @@ class DBTTable:
 
     # ------------------------------------------------------------ which quantities
     def _entry(self, quantity: Any) -> tuple[str, bool] | None:
-        """(stored quantity, depends on prevalence) for a quantity the table holds."""
+        """(stored quantity, only at prevalences in the table's range) for a quantity
+        the table holds."""
         if isinstance(quantity, Gini):
             return "roc", False
+        if isinstance(quantity, OperatingPoint):
+            return ("at.recall", False) if self._at_index(quantity) is not None else None
         if not isinstance(quantity, CurveArea):
             return None
         if (quantity.curve, quantity.rule) in (("roc", "trapezoid"), ("gain", "trapezoid")):
             return "roc", False
         if (quantity.curve, quantity.rule) in (("pr", "step"), ("lift", "step")):
             return quantity.curve, True
+        return None
+
+    def _at_index(self, point: OperatingPoint) -> int | None:
+        """The row of the stored recalls that is this operating point's, if any."""
+        if point.axis != "recall":
+            return None
+        xs = self.meta["entries"]["at.recall"]["x"]
+        i = int(np.searchsorted(xs, point.x))
+        for j in (i - 1, i):
+            if 0 <= j < len(xs) and abs(xs[j] - point.x) <= 1e-12:
+                return j
         return None
 
     def in_range(self, prevalence: Any) -> np.ndarray:
@@ -175,6 +196,8 @@ class DBTTable:
         entry = self._entry(quantity)
         if entry is None:
             return False
+        if entry[0] == "at.recall":
+            return self._at_values(quantity, prevalence) is not None
         return not entry[1] or bool(self.in_range(prevalence))
 
     def note(self, quantity: Any, prevalence: Any) -> str | None:
@@ -183,6 +206,10 @@ class DBTTable:
         entry = self._entry(quantity)
         if entry is None:
             return None
+        if entry[0] == "at.recall":
+            if not all(self.covers(quantity, float(p)) for p in np.unique(prevalence)):
+                return None
+            return f"read from the shipped table of every curve's FPR at recall {quantity.x:g}"
         if not entry[1]:
             return "read from the shipped table of every curve's ROC AUC"
         inside = self.in_range(prevalence)
@@ -218,6 +245,8 @@ class DBTTable:
             out = (mid, *tails)
         elif name == "band.gain":
             out = _cumsum(a["band.gain"], 1, 0) * 2.0 ** -info["bits"]
+        elif name == "at.recall":
+            out = _cumsum(a["at.recall"], 1, 1) * 2.0 ** -info["bits"]
         else:
             out = a[name]
         with self._lock:
@@ -231,6 +260,8 @@ class DBTTable:
         entry = self._entry(quantity)
         assert entry is not None and self.covers(quantity, prevalence)
         name, by_pi = entry
+        if name == "at.recall":
+            return self._at_values(quantity, prevalence)
         gain = isinstance(quantity, CurveArea) and quantity.curve == "gain"
         memo = (quantity, prevalence if by_pi or gain else None)
         with self._lock:
@@ -250,6 +281,39 @@ class DBTTable:
             self._memo[memo] = out
             while len(self._memo) > 8:
                 self._memo.popitem(last=False)
+        return out
+
+    def _at_values(self, point: OperatingPoint, prevalence: float) -> np.ndarray | None:
+        """The sorted values of a metric at a stored recall, from the curves' FPR there
+        (the FNR is 1 - recall on every curve): None where the metric is not strictly
+        monotone in the FPR there (or undefined), which a pass over the curves answers."""
+        memo = (point, prevalence)
+        with self._lock:
+            found = self._memo.get(memo)
+        if found is not None or memo in self._not_monotone:
+            return found
+        row = self._at_index(point)
+        assert row is not None
+        stored = self._decode("at.recall")[row]
+        positions = self._arrays["at.recall.ranks"].astype(float)
+        alpha = np.interp(np.arange(self.n_curves, dtype=float), positions, stored)
+        with np.errstate(all="ignore"):
+            v = np.asarray(point.metric(prevalence, alpha, 1.0 - point.x), dtype=float)
+        steps = np.diff(v)
+        out: np.ndarray | None = None
+        if not np.isnan(v).any() and np.ptp(v) > 0:
+            if np.all(steps >= 0):
+                out = v
+            elif np.all(steps <= 0):
+                out = v[::-1].copy()
+        with self._lock:
+            if out is None:
+                self._not_monotone.add(memo)
+            else:
+                out.flags.writeable = False
+                self._memo[memo] = out
+                while len(self._memo) > 8:
+                    self._memo.popitem(last=False)
         return out
 
     def _rebuild(self, name: str, prevalence: float) -> np.ndarray:

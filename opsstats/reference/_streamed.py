@@ -200,11 +200,19 @@ class StreamedCurveReference(CurveReference):
             (type(self).__name__, self._params(), self.n_curves, self.seed, self.prevalence_step)
         )
 
-    def _method_for(self, quantity: Any) -> str:
-        if not self._interpolates(quantity):
-            return self.method
-        # docs/method.md#prevalence-grid
-        return f"{self.method}, interpolated in logit(prevalence) (step {self.prevalence_step:g})"
+    def _method_for(self, quantity: Any, prevalence: Any = None) -> str:
+        if self._interpolates(quantity):
+            # docs/method.md#prevalence-grid
+            step = self.prevalence_step
+            return f"{self.method}, interpolated in logit(prevalence) (step {step:g})"
+        table = self._table()
+        note = None if table is None or prevalence is None else table.note(quantity, prevalence)
+        return self.method if note is None else f"{self.method}, {note}"
+
+    def _table(self) -> Any:
+        """The shipped table of this reference's values, or None: computed by passes
+        over the curves (docs/method.md#dbt-table)."""
+        return None
 
     # ------------------------------------------------------------------ curves
     @property
@@ -301,6 +309,11 @@ class StreamedCurveReference(CurveReference):
         shared = self._cache
         todo_all = {self._key(q, pi): (q, pi) for q, pi in wanted}
         found: dict[tuple, np.ndarray] = {}
+        table = self._table()
+        if table is not None:  # what the shipped table holds needs no pass
+            for key, (q, pi) in todo_all.items():
+                if table.covers(q, pi):
+                    found[key] = table.values(q, pi)
         while len(found) < len(todo_all):
             todo: dict[tuple, tuple[CurveQuantity, float]] = {}
             waits: list[threading.Event] = []
@@ -547,6 +560,11 @@ class StreamedCurveReference(CurveReference):
         )
         points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in xs]
         pi = float(check_prevalence(prevalence))
+        table = self._table()
+        if table is not None:
+            tabled = table.band(curve, pi, xs.astype(float), tuple(map(float, quantiles)))
+            if tabled is not None:
+                return tabled
         found = self._values([(p, pi) for p in points])
         return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import MAX_DEPTH, check_size
+from ._dbt_table import load_table
 from ._streamed import CHUNK, StreamedCurveReference, pass_bytes
 
 __all__ = ["DirectedBinaryTree", "dbt_curves"]
@@ -197,6 +198,14 @@ class DirectedBinaryTree(StreamedCurveReference):
 
     def _params(self) -> tuple:
         return (self.depth,)
+
+    def _table(self) -> Any:
+        """The shipped table (docs/method.md#dbt-table) when these are its curves: the
+        default depth, G and seed, and no ``prevalence_step``."""
+        if self.prevalence_step is not None:
+            return None
+        table = load_table()
+        return table if table is not None and table.matches(self, CHUNK) else None
 
     def _draw(
         self,
