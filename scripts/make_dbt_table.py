@@ -14,19 +14,18 @@ package's own passes over the curves (the arithmetic of a direct OPS):
    curve's k / 21), sorted, at the ranks of ``rank_set(G, 128, 0.007)`` and every rank
    of the 128 lowest and highest: a metric at a recall is a function of the FPR there
    (the FNR is 1 - recall), at every prevalence;
-4. the band's quantile ranks (``BAND_QUANTILES``, numpy's linear rule) at the 54 x values
-   of a plot: recall at each FPR (ROC), FPR and FNR at each recall (PR), and recall at
-   each rate at the nodes k / 16 (gain; lift is gain / rate);
+4. the ROC and PR band's quantile ranks (``BAND_QUANTILES``, numpy's linear rule) at the
+   54 x values of a plot: recall at each FPR (ROC), FPR and FNR at each recall (PR);
 5. a check of the table against direct passes at ``--check`` prevalences drawn between
    the nodes (seeded): the OPS counts of values at random ranks, in units of the Monte
-   Carlo standard error, and the band's quantiles; written into the file's metadata and
+   Carlo standard error, and of operating points; written into the file's metadata and
    printed.
 
 The metadata also records the parameters, the fingerprint of the reference's curves
 (``opsstats.reference._dbt_table.fingerprint``) that the package checks before using
 the table, the git commit and a hash of the sources that define the values.
 
-Run time: about 45 minutes on two busy cores (the committed table: see the file's
+Run time: about 25 minutes on two busy cores (load 10 to 20) (the committed table: see the file's
 metadata, ``generated.seconds``); memory about 1.5 GB.
 
 Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``
@@ -62,11 +61,11 @@ from opsstats.reference._streamed import CHUNK
 from opsstats.reference.dbt import DirectedBinaryTree
 
 RANGE = (0.001, 0.999)
-STEP = 1 / 16  # the middle ranks' and the gain band's nodes
+STEP = 1 / 16  # the middle ranks' nodes
 TAIL_STEP = 1 / 4  # the tail curves' nodes
 TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
-BITS = {"mid": 26, "tail": 32, "roc": 36, "band": 32}  # below 2**-bits for values <= 1
+BITS = {"mid": 24, "tail": 30, "roc": 36, "log": 44}  # 2**-bits for values below 1
 TAIL_DIFFERENCES = 4
 AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
 AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
@@ -158,7 +157,13 @@ def areas(ref, log) -> tuple[dict, dict]:
         _, tail_bits = quantize(np.r_[tails["low"].ravel(), tails["high"].ravel()], BITS["tail"])
         for end, values in tails.items():
             codes = np.round(values * 2.0**tail_bits).astype(np.int64)
-            arrays[f"{name}.{end}"] = narrow(differences(codes, TAIL_DIFFERENCES, 0))
+            # the first row of each order of differences, then the last order's rows
+            head = []
+            for _ in range(TAIL_DIFFERENCES):
+                head.append(codes[0])
+                codes = np.diff(codes, axis=0)
+            arrays[f"{name}.{end}.head"] = np.stack(head)
+            arrays[f"{name}.{end}"] = narrow(codes)
         entries[name] = {
             "bits": bits,
             "step": STEP,
@@ -169,6 +174,7 @@ def areas(ref, log) -> tuple[dict, dict]:
             "tail_bits": tail_bits,
             "tail_differences": TAIL_DIFFERENCES,
             "tail_curves": [len(low), len(high)],
+            "tail_curve_ids": {"low": low, "high": high},
         }
         log(
             f"{q.label}: {len(every)} nodes, {ranks.size} ranks, tail curves {len(low)} + "
@@ -194,7 +200,7 @@ def at_recall(ref, log) -> tuple[dict, dict]:
     fpr = resolve_metric("fpr")
     pairs = [(OperatingPoint(fpr, "recall", float(u)), 0.5) for u in xs]
     values = np.stack([np.sort(v)[ranks] for _, v in passes(ref, pairs, xs.size)])
-    codes, bits = quantize(values, BITS["tail"])
+    codes, bits = quantize(np.log(values), BITS["log"])  # FPR > 0 at a recall > 0
     log(f"FPR at {xs.size} recalls, {ranks.size} ranks: {time.perf_counter() - t0:.0f} s")
     arrays = {"at.recall": narrow(differences(codes, 1, 1)), "at.recall.ranks": ranks}
     return arrays, {"at.recall": {"bits": bits, "x": xs.tolist()}}
@@ -208,7 +214,8 @@ def band_ranks(g: int) -> np.ndarray:
     return np.array(sorted(ranks), dtype=np.int64)
 
 
-def bands(ref, log) -> tuple[dict, dict, dict]:
+def bands(ref, log) -> tuple[dict, dict]:
+    """The ROC and PR band's quantile ranks at the 54 x values of a plot."""
     t0 = time.perf_counter()
     g, xs = ref.n_curves, band_x()
     ranks = band_ranks(g)
@@ -225,24 +232,14 @@ def bands(ref, log) -> tuple[dict, dict, dict]:
         alpha.append(a[order][ranks])
         beta.append(b[order][ranks])
     log(f"ROC and PR band: {time.perf_counter() - t0:.0f} s")
-    t0 = time.perf_counter()
-    nodes = node_range(STEP, 1, 2)
-    gain = np.empty((len(nodes), n, ranks.size))
-    pairs = [(OperatingPoint(recall, "rate", float(u)), expit(k * STEP)) for k in nodes for u in xs]
-    for i, (_, v) in enumerate(passes(ref, pairs, 3 * n)):
-        gain[i // n, i % n] = np.sort(v)[ranks]
-    codes, bits = quantize(gain, BITS["band"])
-    log(f"gain band: {len(nodes)} nodes, {time.perf_counter() - t0:.0f} s")
     arrays = {
         "band.ranks": ranks,
         "band.roc": roc_band,
         "band.pr.alpha": np.stack(alpha),
         "band.pr.beta": np.stack(beta),
-        "band.gain": narrow(differences(codes, 1, 0)),
     }
-    entries = {"band.gain": {"bits": bits, "step": STEP, "nodes": [nodes.start, nodes.stop - 1]}}
     band = {"x": xs.tolist(), "quantiles": list(BAND_QUANTILES), "points": 50}
-    return arrays, entries, band
+    return arrays, band
 
 
 def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) -> dict:
@@ -303,28 +300,6 @@ def check(ref, table, n_check, seed, log) -> dict:
             for a, b in [(1, 16), (16, 512), (512, 5000), (5000, 50_001)]
         },
     }
-    # the gain band at a few of these prevalences, against the direct band
-    xs = band_x()
-    quantiles = BAND_QUANTILES
-    worst_band = 0.0
-    recall = resolve_metric("recall")
-    for pi in pis[:: max(1, len(pis) // 6)]:
-        values = [
-            np.sort(v)
-            for _, v in passes(
-                ref, [(OperatingPoint(recall, "rate", float(u)), pi) for u in xs], xs.size
-            )
-        ]
-        rebuilt = table.band("gain", pi, xs, quantiles)
-        exact = np.quantile(np.stack(values), quantiles, axis=1)
-        for i, q in enumerate(quantiles):
-            for k in range(xs.size):
-                # the direct values strictly between the two, in units of the s.e. of a count
-                a, b = sorted((rebuilt[i, k], exact[i, k]))
-                between = np.searchsorted(values[k], b) - np.searchsorted(values[k], a, "right")
-                z = max(0, between) / np.sqrt(q * (1 - q) * ref.n_curves)
-                worst_band = max(worst_band, z)
-    out["gain_band"] = {"max": float(worst_band)}
     log(f"check: {json.dumps(out)} ({time.perf_counter() - t0:.0f} s)")
     return out
 
@@ -375,9 +350,8 @@ def main() -> None:
     more, at_entry = at_recall(ref, log)
     arrays.update(more)
     entries.update(at_entry)
-    more, band_entry, band = bands(ref, log)
+    more, band = bands(ref, log)
     arrays.update(more)
-    entries.update(band_entry)
     meta = {
         "format": FORMAT,
         "reference": {

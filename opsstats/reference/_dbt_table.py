@@ -16,10 +16,14 @@ computed once and shipped. The table holds, made by ``scripts/make_dbt_table.py`
   in s between the four nodes around it and linear between the stored ranks; the 512
   lowest and highest as the sorted values of those curves, each interpolated by the
   degree-5 polynomial through its six nodes around s;
-- the band's pointwise quantiles at the x values of a plot (``points=50``): the
-  quantile ranks of the recall at each FPR (ROC), of the FPR and 1 - FNR at each recall
-  (PR: precision at a recall is decreasing in the FPR there, at every prevalence), and
-  of the recall at each rate at nodes k / 16 (gain, and lift = gain / rate).
+- each curve's FPR at the recalls of a plot's band and of a standardized curve, sorted,
+  at a set of ranks: a metric at a recall is a function of the FPR there (the FNR is
+  1 - recall), at every prevalence;
+- the ROC and PR band's pointwise quantiles at the x values of a plot (``points=50``):
+  the quantile ranks of the recall at each FPR (ROC), and of the FPR and FNR at each
+  recall (PR: precision at a recall decreases with the FPR there, at every
+  prevalence). The lift and gain bands depend on the prevalence through the rate
+  axis, where a table would not be accurate enough at a small size: computed.
 
 Values are stored as integers (multiples of a power of two) in differences, and decoded
 on first use. A reference whose parameters differ, a quantity or a prevalence the table
@@ -120,6 +124,15 @@ def _cumsum(codes: np.ndarray, times: int, axis: int) -> np.ndarray:
     return out
 
 
+def _undo_differences(head: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """The integers whose differences along axis 0 of orders 0 to n - 1 start with the
+    rows of ``head`` (n rows) and whose n-th differences are ``body``."""
+    out = body.astype(np.int64)
+    for first in head[::-1].astype(np.int64):
+        out = np.concatenate([first[None], first + np.cumsum(out, axis=0)])
+    return out
+
+
 class DBTTable:
     """The decoded table (see the module's docstring); built by :func:`load_table`."""
 
@@ -131,7 +144,6 @@ class DBTTable:
         self.n_curves = int(ref["n_curves"])
         lo, hi = meta["prevalence_range"]
         self.range = (float(lo), float(hi))
-        self._s_range = (float(logit(np.array(lo))), float(logit(np.array(hi))))
         self._decoded: dict[str, Any] = {}
         self._memo: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._not_monotone: set[tuple] = set()
@@ -239,14 +251,13 @@ class DBTTable:
         elif name in ("pr", "lift"):
             mid = _cumsum(_cumsum(a[f"{name}.mid"], 1, 1), 1, 0) * 2.0 ** -info["bits"]
             tails = [
-                _cumsum(a[f"{name}.{end}"], info["tail_differences"], 0) * 2.0 ** -info["tail_bits"]
+                _undo_differences(a[f"{name}.{end}.head"], a[f"{name}.{end}"])
+                * 2.0 ** -info["tail_bits"]
                 for end in ("low", "high")
             ]
             out = (mid, *tails)
-        elif name == "band.gain":
-            out = _cumsum(a["band.gain"], 1, 0) * 2.0 ** -info["bits"]
-        elif name == "at.recall":
-            out = _cumsum(a["at.recall"], 1, 1) * 2.0 ** -info["bits"]
+        elif name == "at.recall":  # log(FPR), for the same relative precision everywhere
+            out = np.exp(_cumsum(a["at.recall"], 1, 1) * 2.0 ** -info["bits"])
         else:
             out = a[name]
         with self._lock:
@@ -261,7 +272,9 @@ class DBTTable:
         assert entry is not None and self.covers(quantity, prevalence)
         name, by_pi = entry
         if name == "at.recall":
-            return self._at_values(quantity, prevalence)
+            at = self._at_values(quantity, prevalence)
+            assert at is not None
+            return at
         gain = isinstance(quantity, CurveArea) and quantity.curve == "gain"
         memo = (quantity, prevalence if by_pi or gain else None)
         with self._lock:
@@ -342,9 +355,11 @@ class DBTTable:
             ends.append(np.sort(v))
         t, g = info["tail"], self.n_curves
         positions = np.r_[np.arange(t), ranks, np.arange(g - t, g)]
-        values = np.r_[ends[0][:t], middle, ends[1][-t:]]
-        out = np.interp(np.arange(g, dtype=float), positions.astype(float), values)
-        return np.maximum.accumulate(out)
+        low, high = ends[0][:t], ends[1][-t:]
+        # the ends are each curve's own value; the middle, interpolated, kept between them
+        middle = np.maximum.accumulate(np.clip(middle, low[-1], high[0]))
+        values = np.r_[low, middle, high]
+        return np.interp(np.arange(g, dtype=float), positions.astype(float), values)
 
     # ------------------------------------------------------------ band
     def band(
@@ -354,54 +369,36 @@ class DBTTable:
         these x values, quantiles and prevalence; None otherwise."""
         info = self.meta["band"]
         table_x = np.asarray(info["x"])
-        where = np.searchsorted(table_x, x)
-        where = np.minimum(where, table_x.size - 1)
+        right = np.clip(np.searchsorted(table_x, x), 1, table_x.size - 1)
+        nearer = np.abs(table_x[right - 1] - x) <= np.abs(table_x[right] - x)
+        where = np.where(nearer, right - 1, right)  # the nearest stored x
         if not (
             x.size
             and np.all(np.abs(table_x[where] - x) <= 1e-12)
             and all(q in BAND_QUANTILES for q in quantiles)
         ):
             return None
-        stored = "gain" if kind == "lift" else kind
-        if stored == "gain" and not self.in_range(prevalence):
+        if kind not in ("roc", "pr"):
             return None
         ranks = list(np.asarray(self._arrays["band.ranks"]))
         g = self.n_curves
         out = np.empty((len(quantiles), x.size))
-        if stored == "gain":
-            y = self._band_gain(prevalence)[where]
         for i, q in enumerate(quantiles):
             lo, hi, w = quantile_ranks(g, q)
-            if stored == "roc":
+            if kind == "roc":
                 y_lo = self._decode("band.roc")[where, ranks.index(lo)]
                 y_hi = self._decode("band.roc")[where, ranks.index(hi)]
-            elif stored == "pr":  # precision decreases with the FPR at a recall
+            else:  # precision decreases with the FPR at a recall
                 alpha, beta = self._decode("band.pr.alpha"), self._decode("band.pr.beta")
                 precision = resolve_metric("precision")
                 a_lo, a_hi = ranks.index(g - 1 - lo), ranks.index(g - 1 - hi)
                 y_lo = precision(prevalence, alpha[where, a_lo], beta[where, a_lo])
                 y_hi = precision(prevalence, alpha[where, a_hi], beta[where, a_hi])
-            else:
-                y_lo, y_hi = y[:, ranks.index(lo)], y[:, ranks.index(hi)]
             out[i] = _lerp(np.asarray(y_lo), np.asarray(y_hi), w)
-        if kind == "lift":
-            out = out / x
-        return out
-
-    def _band_gain(self, prevalence: float) -> np.ndarray:
-        info = self.meta["entries"]["band.gain"]
-        nodes = self._decode("band.gain")
-        x = float(logit(np.array(prevalence))) / info["step"]
-        j = int(np.floor(x))
-        row = j - info["nodes"][0]
-        w = cubic_weights(x - j)
-        out = w[0] * nodes[row - 1]
-        for k in (1, 2, 3):
-            out = out + w[k] * nodes[row - 1 + k]
         return out
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)
 def load_table(path: Path = TABLE_PATH) -> DBTTable | None:
     """The shipped table, read on first use; None, with a warning, when it cannot be
     read (the references then compute every prevalence by a pass over the curves)."""

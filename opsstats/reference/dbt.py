@@ -12,6 +12,9 @@ from ._streamed import CHUNK, StreamedCurveReference, pass_bytes
 
 __all__ = ["DirectedBinaryTree", "dbt_curves"]
 
+#: (depth, n_curves, seed) of the reference whose shipped table the package carries.
+_TABLED = (9, 100_000, 20231)
+
 
 def dbt_curves(
     m: int,
@@ -134,6 +137,13 @@ class DirectedBinaryTree(StreamedCurveReference):
     are cached once for every prevalence. Use :meth:`precompute` to compute many
     quantities (e.g. the 20 points of an OPRC) in one pass over the curves.
 
+    With the defaults (and no ``prevalence_step``) the ROC, PR, lift and gain AUC, the
+    Gini coefficient, metrics at the recalls of a plot's band and of a standardized
+    curve (0.9 among them) and the band itself are read from a shipped table of these
+    curves instead, at any prevalence from 0.001 to 0.999 (ROC quantities: any), within
+    a quarter of the Monte Carlo standard error of a pass (docs/method.md#dbt-table);
+    the result's ``method`` says so.
+
     The same AUC rule must be applied to the observed curve and to the reference
     curves; ``rule`` defaults to the curve's rule (trapezoid for ROC and gain, step for
     PR and lift) and is recorded in every result.
@@ -202,8 +212,8 @@ class DirectedBinaryTree(StreamedCurveReference):
     def _table(self) -> Any:
         """The shipped table (docs/method.md#dbt-table) when these are its curves: the
         default depth, G and seed, and no ``prevalence_step``."""
-        if self.prevalence_step is not None:
-            return None
+        if self.prevalence_step is not None or (self.depth, self.n_curves, self.seed) != _TABLED:
+            return None  # the table is not read for other references
         table = load_table()
         return table if table is not None and table.matches(self, CHUNK) else None
 
