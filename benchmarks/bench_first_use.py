@@ -12,9 +12,10 @@ Sections (``--section NAME``, repeatable; all by default):
   (the wall time of the whole process, interpreter start included).
 - ``first-ops``: in one fresh process, the first curve OPS (PR AUC) at 5 random
   prevalences, each beside ``average_precision_score`` on the same rows.
-- ``display``: ``OPSCurveDisplay.from_predictions`` on 228 rows (PR and ROC, the figure
-  drawn on an Agg canvas), against scikit-learn's ``PrecisionRecallDisplay`` and
-  ``RocCurveDisplay``; imports included, and the draw alone.
+- ``display``: ``OPSCurveDisplay.from_predictions`` on 228 rows (PR, ROC and gain, the
+  figure drawn on an Agg canvas), against scikit-learn's ``PrecisionRecallDisplay`` and
+  ``RocCurveDisplay`` (the gain display beside the PR one: scikit-learn has none);
+  imports included, and the draw alone.
 
 A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
 and list it in ``SECTIONS``.
@@ -168,7 +169,12 @@ def section_display(ctx: Context) -> list[str]:
         "| what | seconds | scikit-learn | ratio |",
         "|---|---|---|---|",
     ]
-    peers = {"pr": "PrecisionRecallDisplay", "roc": "RocCurveDisplay"}
+    # the gain display has no scikit-learn counterpart: beside the PR display
+    peers = {
+        "pr": "PrecisionRecallDisplay",
+        "roc": "RocCurveDisplay",
+        "gain": "PrecisionRecallDisplay",
+    }
     for kind, peer_name in peers.items():
         ops = (
             "import time, json\nt0 = time.perf_counter()\nimport matplotlib\n"

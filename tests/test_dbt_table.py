@@ -93,12 +93,18 @@ def test_the_table_is_made_from_these_curves(ref, table):
     assert meta["accuracy"]["areas"]["max_by_distance_from_the_end"]["5000-50000"] <= 0.25
 
 
-def test_pr_and_lift_auc_equal_a_direct_pass_within_a_quarter_of_the_se(ref, table):
+def test_areas_and_operating_points_equal_a_direct_pass_within_a_quarter_of_the_se(ref, table):
     rng = np.random.default_rng(20240611)
     # three prevalences between nodes, drawn in logit(prevalence) over the table's range
     pis = [expit(s) for s in rng.uniform(np.log(0.001 / 0.999), np.log(0.999 / 0.001), 3)]
-    qs = [parse_area("pr_auc"), parse_area("lift_auc")]
+    qs = [
+        parse_area("pr_auc"),
+        parse_area("lift_auc"),
+        OperatingPoint(resolve_metric("precision"), "recall", 0.9),
+        OperatingPoint(resolve_metric("f1"), "recall", 0.5),
+    ]
     pairs = [(q, pi) for pi in pis for q in qs]
+    assert all(table.covers(q, pi) for q, pi in pairs)
     for (q, pi), exact in zip(pairs, direct(ref, pairs), strict=True):
         rebuilt = table.values(q, pi)
         mu = probes(exact, 4000, rng)
@@ -146,27 +152,11 @@ def test_the_band_equals_the_direct_band(ref, table, monkeypatch):
     x = band_x()
     pi = 0.0731
     quantiles = (0.05, 0.5, 0.95)
-    tabled = {kind: ref.band(kind, pi, x, quantiles=quantiles) for kind in KINDS}
+    tabled = {kind: ref.band(kind, pi, x, quantiles=quantiles) for kind in ("roc", "pr")}
     monkeypatch.setattr(DirectedBinaryTree, "_table", lambda self: None)
-    for kind in ("roc", "pr"):  # one node: numpy's quantile of the stored ranks
+    for kind in ("roc", "pr"):  # numpy's quantile of the stored ranks
         without = ref.band(kind, pi, x, quantiles=quantiles)
         np.testing.assert_allclose(tabled[kind], without, rtol=1e-12, atol=1e-15)
-    # gain (and lift = gain / rate): cubic in logit(prevalence) between nodes; each
-    # quantile within GAIN_BAND standard errors of the count of the direct quantile
-    recall = resolve_metric("recall")
-    values = direct(ref, [(OperatingPoint(recall, "rate", float(u)), pi) for u in x])
-    exact = np.quantile(np.stack(values), quantiles, axis=1)
-    np.testing.assert_allclose(tabled["lift"], tabled["gain"] / x, rtol=1e-15)
-    for i, q in enumerate(quantiles):
-        for k in range(x.size):
-            a, b = sorted((tabled["gain"][i, k], exact[i, k]))
-            between = np.searchsorted(values[k], b) - np.searchsorted(values[k], a, "right")
-            assert max(0, between) <= GAIN_BAND * np.sqrt(q * (1 - q) * G), (q, x[k])
-
-
-KINDS = ("roc", "pr", "gain", "lift")
-#: The gain band's accuracy, in standard errors of the count (the generator's check).
-GAIN_BAND = 1.0
 
 
 def test_the_band_outside_what_the_table_holds_is_computed(table):
@@ -174,8 +164,10 @@ def test_the_band_outside_what_the_table_holds_is_computed(table):
     assert table.band("pr", 0.1, x, (0.05, 0.5, 0.95)) is not None
     assert table.band("pr", 0.1, x, (0.07, 0.5)) is None  # a quantile it does not hold
     assert table.band("pr", 0.1, x[:-1] + 1e-6, (0.05,)) is None  # other x values
-    assert table.band("gain", 0.0005, x, (0.05,)) is None  # outside 0.001-0.999
-    assert table.band("roc", 0.0005, x, (0.05,)) is not None  # ROC: any prevalence
+    assert table.band("gain", 0.1, x, (0.05,)) is None  # lift and gain: passes
+    assert table.band("lift", 0.1, x, (0.05,)) is None
+    assert table.band("roc", 0.0005, x, (0.05,)) is not None  # ROC and PR: any prevalence
+    assert table.band("pr", 0.99995, x, (0.05,)) is not None
     assert set(BAND_QUANTILES) >= {0.025, 0.05, 0.5, 0.95, 0.975}
 
 
@@ -189,12 +181,17 @@ def test_results_say_how_they_were_made(ref):
         "shipped table of every curve's ROC AUC" in ref.ops("roc_auc", 0.8, prevalence=0.3).method
     )
     assert "in logit(prevalence)" in ref.ops("lift_auc", [1.5, 2], prevalence=[0.1, 0.2]).method
-    # an operating point is computed by a pass over the curves, as before
-    assert (
-        ref._method_for(parse_area("pr_auc", "trapezoid"), 0.1) == "Monte Carlo, 100000 DBT curves"
-    )
-    point = OperatingPoint(resolve_metric("precision"), "recall", 0.9)
-    assert ref._method_for(point, 0.1) == "Monte Carlo, 100000 DBT curves"
+    # another rule, another recall, another axis: a pass over the curves, as before
+    plain = "Monte Carlo, 100000 DBT curves"
+    assert ref._method_for(parse_area("pr_auc", "trapezoid"), 0.1) == plain
+    for axis, u in (("recall", 0.85), ("fpr", 0.1), ("rate", 0.1)):
+        point = OperatingPoint(resolve_metric("precision"), axis, u)
+        assert ref._method_for(point, 0.1) == plain
+    # a metric that is constant at a recall (recall itself) is not read from the FPR
+    constant = OperatingPoint(resolve_metric("recall"), "recall", 0.9)
+    assert not ref._table().covers(constant, 0.1)
+    at_09 = ref.ops("precision", 0.3, prevalence=0.1, at={"recall": 0.9}).method
+    assert at_09.endswith("read from the shipped table of every curve's FPR at recall 0.9")
     outside = ref._method_for(parse_area("pr_auc"), 0.0005)
     assert outside.endswith(
         "a pass over the curves (prevalence outside the shipped table's 0.001-0.999)"

@@ -354,10 +354,13 @@ class DBTTable:
                 v = v + w6[k] * curves[row - 2 + k]
             ends.append(np.sort(v))
         t, g = info["tail"], self.n_curves
-        positions = np.r_[np.arange(t), ranks, np.arange(g - t, g)]
         low, high = ends[0][:t], ends[1][-t:]
-        # the ends are each curve's own value; the middle, interpolated, kept between them
-        middle = np.maximum.accumulate(np.clip(middle, low[-1], high[0]))
+        # the ends are each curve's own value; of the middle, interpolated, the ranks
+        # whose values fall between them (near the ends, a rank's value can miss by a
+        # few neighbours), in order
+        keep = (middle > low[-1]) & (middle < high[0])
+        middle = np.maximum.accumulate(middle[keep])
+        positions = np.r_[np.arange(t), ranks[keep], np.arange(g - t, g)]
         values = np.r_[low, middle, high]
         return np.interp(np.arange(g, dtype=float), positions.astype(float), values)
 

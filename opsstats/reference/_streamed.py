@@ -371,7 +371,7 @@ class StreamedCurveReference(CurveReference):
         # the pairs of one curve area at several prevalences are evaluated together
         # (curve_areas: the ROC and PR curves' segment widths computed once), and so are
         # the operating points of one metric and axis at one prevalence (values_at: a
-        # band's tens of x values in one bisection per curve)
+        # band's tens of x values in one search per curve point)
         together: dict[Any, list[int]] = {}
         for i, (q, pi) in enumerate(pairs):
             if isinstance(q, CurveArea):
