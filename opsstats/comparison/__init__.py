@@ -8,7 +8,8 @@ module                          holds
 ==============================  ========================================================
 :mod:`.result`                  :class:`ComparisonResult`, :class:`ComparisonTable`,
                                 Holm and Bonferroni adjustments
-``_inputs``                     the checks of the inputs (one validation path)
+``_inputs``                     the checks of the inputs and of the options both entry
+                                points share (one validation path)
 :mod:`.delong`                  DeLong's paired (Sun-Xu) and unpaired tests of ROC AUCs
 :mod:`.mcnemar`                 McNemar's test of paired accuracies
 :mod:`.venkatraman`             Venkatraman and Begg's permutation test of two paired
@@ -16,7 +17,15 @@ module                          holds
 :mod:`.draws`                   paired and unpaired draws: the joint bootstrap and
                                 Dirichlet posterior of two curves, the joint 8-cell
                                 table of two classifiers' predictions
-:mod:`.api`                     :func:`compare` and :func:`compare_test_sets`
+:mod:`.quantity`                what is compared (a curve quantity, a confusion-matrix
+                                metric or its OPS), the default method (``METHODS``)
+                                and the small-sample warnings
+:mod:`.draw_tests`              the difference's interval and test read from its draws:
+                                pROC's D, the posterior tail probability, the percentile
+                                interval expanded to t
+:mod:`.paired`                  :func:`compare`: classifiers on the same rows
+:mod:`.unpaired`                :func:`compare_test_sets`: one quantity on independent
+                                test sets
 :mod:`.planning`                test-set size for an OPS interval's half-width, power
                                 to detect an OPS difference (by simulation)
 :mod:`.power`                   sample size and power of ROC AUC tests (pROC's
@@ -24,9 +33,9 @@ module                          holds
 ==============================  ========================================================
 """
 
-from .api import METHODS, compare, compare_test_sets
 from .delong import delong_covariance, delong_test, delong_unpaired
 from .mcnemar import mcnemar_test
+from .paired import compare
 from .planning import PlanResult, ops_power, ops_sample_size, unpaired_ops_tests
 from .power import (
     PowerResult,
@@ -37,7 +46,9 @@ from .power import (
     power_roc_test_curves,
     power_roc_test_params,
 )
+from .quantity import METHODS
 from .result import ComparisonResult, ComparisonTable, adjust_p_values
+from .unpaired import compare_test_sets
 from .venkatraman import venkatraman_test
 
 __all__ = [

@@ -1,6 +1,7 @@
 """The checks of a comparison's inputs: the classifiers' scores or predictions on one
-test set, or two test sets; every entry point of :mod:`opsstats.comparison` goes through
-them (one validation path, :mod:`opsstats._validation`)."""
+test set, or two test sets, and the options both entry points share; every entry point of
+:mod:`opsstats.comparison` goes through them (one validation path,
+:mod:`opsstats._validation`)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,18 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_1d, check_choice, check_same_length, check_scores, describe
+from .._validation import (
+    check_1d,
+    check_choice,
+    check_confidence_level,
+    check_pair,
+    check_resamples,
+    check_same_length,
+    check_scores,
+    describe,
+)
 from ..curves._counting import check_both_classes, class_mask
+from ..uncertainty.curve.dirichlet import _curve_prior
 from .result import ALTERNATIVES
 
 __all__: list[str] = []
@@ -22,6 +33,17 @@ def check_alternative(alternative: Any) -> str:
     if isinstance(alternative, str) and alternative == "two.sided":
         alternative = "two-sided"
     return check_choice("alternative", alternative, ALTERNATIVES)
+
+
+def _check_common(
+    alternative: Any, confidence_level: Any, n_resamples: Any, rope: Any, prior: Any
+) -> tuple[str, float, int, tuple[float, float] | None]:
+    alternative = check_alternative(alternative)
+    level = check_confidence_level(confidence_level)
+    n = check_resamples(n_resamples)
+    rope_pair = None if rope is None else check_pair("rope", rope)
+    _curve_prior(prior)
+    return alternative, level, n, rope_pair
 
 
 def named_columns(what: str, columns: Any, *, minimum: int = 2) -> dict[str, Any]:

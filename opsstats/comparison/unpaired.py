@@ -1,0 +1,225 @@
+"""Comparing one quantity between independent test sets (unpaired):
+:func:`compare_test_sets`, for every curve quantity, every confusion-matrix metric and the
+OPS of each, by DeLong's unpaired test or each set's own draws (docs/method.md#comparisons).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, describe
+from ..confusion import ConfusionMatrix
+from ..curves import ScoreCurve
+from ..curves._geometry import CurveArea
+from ..metrics import resolve_metric
+from ..uncertainty._draws import check_rng
+from ..uncertainty.curve._options import _estimate
+from ._inputs import _check_common
+from .delong import delong_unpaired
+from .draw_tests import _from_draws
+from .draws import unpaired_confusion_draws, unpaired_curve_draws
+from .quantity import SMALL_DELONG, _method, _Spec, _warn_small
+from .result import ComparisonResult, ComparisonTable
+
+__all__ = ["compare_test_sets"]
+
+
+def compare_test_sets(
+    test_sets: Any,
+    *,
+    metric: Any = "roc_auc",
+    ops: bool = False,
+    method: str = "auto",
+    alternative: str = "two-sided",
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    rope: Any = None,
+    reference: Any = None,
+    at: dict[str, float] | None = None,
+    rule: str | None = None,
+    prior: Any = "jeffreys",
+    adjust: str = "holm",
+    pos_label: Any = None,
+    rng: Any = None,
+    **params: Any,
+) -> ComparisonResult | ComparisonTable:
+    """Compare one quantity (or its OPS) between independent test sets (unpaired): two
+    months of monitoring, two sites.
+
+    Parameters
+    ----------
+    test_sets : dict {name: (y_true, y_score or y_pred), or a curve or matrix}
+        Two or more test sets. For a curve quantity (an area such as ``"roc_auc"``, or
+        a metric ``at`` an operating point) the second array holds scores; for a
+        confusion-matrix metric (``"f1"``, ...) predicted labels. A test set may also
+        be given as its :class:`~opsstats.ScoreCurve` (for a curve quantity) or its
+        :class:`~opsstats.ConfusionMatrix` (for a confusion-matrix metric), standardized
+        ones (``at_prevalence``) included: those are drawn from their original rows
+        with the prevalence fixed at the stated one, so that two test sets standardized
+        to one prevalence differ only through their classifiers
+        (docs/method.md#standardized-prevalence).
+    metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
+    prior, adjust, pos_label, rng, **params
+        As in :func:`compare`.
+    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet"}
+        ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's unpaired statistic on t with
+        the Satterthwaite df of the four class parts (``"delong"``: pROC's df over the
+        rows), and below 10 rows in a class of either set each set's Dirichlet
+        posterior; the stratified bootstrap of each set for another curve quantity or an
+        OPS of one; the Dirichlet posterior of each set's confusion matrix for a
+        confusion-matrix metric and its OPS.
+
+    Returns
+    -------
+    ComparisonResult or ComparisonTable
+
+    Notes
+    -----
+    The test sets may have different prevalences. A metric such as F1 depends on the
+    prevalence, so its difference between such sets mixes a change of the classifier
+    with the change of prevalence; the OPS (``ops=True``) ranks each value against the
+    reference at its own set's prevalence, which removes that part
+    (docs/method.md#comparisons).
+
+    Examples
+    --------
+    >>> jan = ([0, 0, 1, 1, 0, 1, 0, 0], [0, 1, 1, 1, 0, 1, 0, 0])
+    >>> feb = ([0, 1, 0, 0, 0, 1, 0, 0, 0, 0], [0, 1, 0, 1, 0, 0, 0, 0, 0, 1])
+    >>> r = compare_test_sets({"jan": jan, "feb": feb}, metric="f1", ops=True, rng=0)
+    >>> r.paired, r.quantity
+    (False, 'OPS of F1 score')
+    """
+    if not isinstance(test_sets, Mapping):
+        raise TypeError(
+            "`test_sets` must be a dict {name: (y_true, y_score or y_pred)}; got "
+            f"{describe(test_sets)}."
+        )
+    if len(test_sets) < 2:
+        raise ValueError(f"`test_sets` must hold at least 2 test sets; got {len(test_sets)}.")
+    alternative, level, n, rope_pair = _check_common(
+        alternative, confidence_level, n_resamples, rope, prior
+    )
+    check_choice("adjust", adjust, ("holm", "bonferroni"))
+    generator = check_rng(rng)
+    try:
+        kind = "curve" if at is not None else ("confusion" if _is_metric(metric) else "curve")
+    except TypeError:
+        kind = "curve"
+    spec = _Spec(metric, kind, ops, reference, at, rule, params)
+    how = _method(method, spec, paired=False)
+    sides = {
+        str(name): _side(name, value, kind, spec, pos_label) for name, value in test_sets.items()
+    }
+    smaller = min(min(_class_sizes(v)) for v in sides.values())
+    if method == "auto" and how == "delong-t" and smaller < SMALL_DELONG:
+        how = "dirichlet"
+    _warn_small(int(smaller), how, kind, paired=False)
+    results = []
+    for a, b in combinations(list(sides), 2):
+        sa, sb = sides[a], sides[b]
+        if how in ("delong", "delong-t"):
+            results.append(
+                delong_unpaired(
+                    sa,
+                    sb,
+                    alternative=alternative,
+                    confidence_level=level,
+                    names=(a, b),
+                    distribution="proc" if how == "delong" else "t",
+                )
+            )
+            continue
+        vals, draws = [], []
+        for s in (sa, sb):
+            if kind == "curve":
+                est = np.array([_estimate(s, spec.quantity)])
+                v = unpaired_curve_draws(s, spec.quantity, how, n, generator, prior)
+            else:
+                q = spec.quantity
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    est = np.array([float(q(s.prevalence, s.alpha, s.beta))])
+                    al, be = unpaired_confusion_draws(s, how, n, generator, prior)
+                    v = np.asarray(q(s.prevalence, al, be), float)
+            vals.append(float(spec.to_ops(est, s.prevalence)[0]))
+            draws.append(spec.to_ops(v, s.prevalence))
+        counts = {
+            "rows_a": int(sa.n),
+            "positive_a": int(_class_sizes(sa)[0]),
+            "rows_b": int(sb.n),
+            "positive_b": int(_class_sizes(sb)[0]),
+        }
+        results.append(
+            _from_draws(
+                vals[0],
+                vals[1],
+                draws[0],
+                draws[1],
+                method=how,
+                spec=spec,
+                names=(a, b),
+                paired=False,
+                counts=counts,
+                level=level,
+                alternative=alternative,
+                rope=rope_pair,
+            )
+        )
+    if len(results) == 1:
+        return results[0]
+    return ComparisonTable(tuple(results), adjust)
+
+
+def _side(name: Any, value: Any, kind: str, spec: _Spec, pos_label: Any) -> Any:
+    """One test set as a curve (curve quantities) or a confusion matrix: given as one
+    (standardized ones included), or counted from its pair (y_true, y_score or y_pred);
+    both classes present."""
+    given: type = ScoreCurve if kind == "curve" else ConfusionMatrix
+    if isinstance(value, ScoreCurve | ConfusionMatrix) and not isinstance(value, given):
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a {given.__name__} or a pair (y_true, "
+            f"{'y_score' if kind == 'curve' else 'y_pred'}) for {spec.label}; got "
+            f"{describe(value)}."
+        )
+    if isinstance(value, given):
+        side = value
+    elif not isinstance(value, tuple | list) or len(value) != 2:
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred) or a "
+            f"{given.__name__}; got {describe(value)}."
+        )
+    else:
+        try:
+            if kind == "curve":
+                side = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
+            else:
+                side = ConfusionMatrix.from_predictions(value[0], value[1], pos_label=pos_label)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"test set {name!r}: {exc}") from None
+    if min(_class_sizes(side)) <= 0:
+        raise ValueError(f"test set {name!r}: `y_true` must contain both classes; got only one.")
+    return side
+
+
+def _is_metric(metric: Any) -> bool:
+    """A registered confusion-matrix metric (else a curve quantity such as an area)."""
+    if not isinstance(metric, str):
+        return not isinstance(metric, CurveArea)
+    try:
+        resolve_metric(metric)
+    except (ValueError, KeyError):
+        return False
+    return True
+
+
+def _class_sizes(side: Any) -> tuple[float, float]:
+    """The positives and negatives whose rows the draws come from: a standardized
+    object's origin's (docs/method.md#standardized-prevalence)."""
+    if isinstance(side, ScoreCurve):
+        view = side._sampling_view()
+        return float(view.n_positive), float(view.n_negative)
+    source = side._sampling_view()[0]
+    return float(source.positives), float(source.negatives)
