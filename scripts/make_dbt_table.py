@@ -25,8 +25,9 @@ The metadata also records the parameters, the fingerprint of the reference's cur
 (``opsstats.reference._dbt_table.fingerprint``) that the package checks before using
 the table, the git commit and a hash of the sources that define the values.
 
-Run time: about 25 minutes on two busy cores (load 10 to 20) (the committed table: see the file's
-metadata, ``generated.seconds``); memory about 1.5 GB.
+Run time: 2,010 s for the committed table on two busy cores (load 10 to 20; the file's
+metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25; memory
+about 1.5 GB.
 
 Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``; with
 ``--recheck``, only step 5 on an existing table (after a change to how it is read).
