@@ -18,8 +18,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice, describe
+from ._validation import (
+    check_1d,
+    check_choice,
+    check_confidence_level,
+    check_resamples,
+    check_scores,
+    check_threshold,
+    describe,
+    threshold_for,
+)
 from .comparison import METHODS, compare, compare_test_sets
+from .comparison._inputs import check_alternative
 from .comparison.result import ComparisonResult, ComparisonTable
 from .exceptions import SmallCountWarning
 from .metrics import resolve_metric
@@ -142,6 +152,17 @@ def compare_groups(
     )
     if score is None and pred is None:
         raise ValueError("give `score` (scores) or `pred` (predicted labels).")
+    # the options every comparison shares, checked once here (a bad one would otherwise
+    # be the reason of every row)
+    threshold = None if threshold is None else check_threshold(threshold)
+    alternative = check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    n_resamples = check_resamples(n_resamples)
+    for arg, col in (("truth", truth), ("compare_by", compare_by), ("pred", pred)):
+        if col is not None:
+            check_1d(arg, data[col], label=f"`{arg}` (column {describe(col)})")
+    if score is not None:
+        check_scores("score", data[score], label=f"`score` (column {describe(score)})")
     if metrics is None:
         metrics = (["roc_auc"] if score is not None else []) + (
             ["f1"] if pred is not None or threshold is not None else []
@@ -207,7 +228,8 @@ def _one(group, key, metric, by_cols, *, truth, compare_by, score, pred, thresho
     def values(part: pd.DataFrame) -> np.ndarray:
         v = part[column].to_numpy()
         if not curve and pred is None:
-            v = v >= threshold
+            s = check_scores("score", v)
+            v = s >= threshold_for(s.dtype, threshold)
         return v
 
     try:

@@ -15,7 +15,13 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing
 
 from opsstats._summary import Summary
-from opsstats._validation import check_confidence_level, describe
+from opsstats._validation import (
+    check_1d,
+    check_confidence_level,
+    check_resamples,
+    check_threshold,
+    describe,
+)
 from opsstats.grouped import evaluate, parse_metrics
 from opsstats.metrics import get_metric
 
@@ -188,9 +194,9 @@ def cross_evaluate(
     ['mean', 'pooled']
     """
     confidence_level = check_confidence_level(confidence_level)
-    y_arr = np.asarray(y)
-    if y_arr.ndim != 1:
-        raise ValueError(f"`y` must be 1-dimensional; got shape {y_arr.shape}.")
+    n_resamples = check_resamples(n_resamples)
+    threshold = None if threshold is None else check_threshold(threshold)
+    y_arr = check_1d("y", y)
     splitter = check_cv(cv, y_arr, classifier=True)
     splits = list(splitter.split(X, y_arr, groups))
     per_repeat = getattr(splitter, "n_splits", None)

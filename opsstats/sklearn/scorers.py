@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import make_scorer
 
-from opsstats._validation import check_choice, describe
+from opsstats._validation import (
+    check_array,
+    check_choice,
+    check_same_length,
+    check_threshold,
+    describe,
+    threshold_for,
+)
 from opsstats.confusion import ConfusionMatrix
 from opsstats.curves._geometry import parse_area
 from opsstats.curves.score_curve import ScoreCurve
@@ -84,10 +91,12 @@ def _score(
 ) -> float:
     spec = _spec(metric)
     average = check_choice("average", average, AVERAGES)
-    y_true = np.asarray(y_true)
-    y_response = np.asarray(y_response)
+    threshold = None if threshold is None else check_threshold(threshold)
+    y_true = check_array("y_true", y_true)
+    y_response = check_array("y_response", y_response, numeric=threshold is not None)
+    check_same_length(y_true=y_true, y_response=y_response)
     if threshold is not None and spec.kind == "point":
-        y_response = y_response >= threshold
+        y_response = y_response >= threshold_for(y_response.dtype, threshold)
         if pos_label is None:
             labels = np.unique(y_true)
             pos_label = labels[-1] if labels.size == 2 else pos_label
@@ -229,6 +238,7 @@ def make_ops_scorer(
     """
     spec = _spec(metric)
     check_choice("average", average, AVERAGES)
+    threshold = None if threshold is None else check_threshold(threshold)
     return make_scorer(
         ops_score,
         response_method=_response(spec, threshold, response_method),
@@ -262,6 +272,7 @@ def make_metric_scorer(
     """
     spec = _spec(metric)
     check_choice("average", average, AVERAGES)
+    threshold = None if threshold is None else check_threshold(threshold)
     higher = True if spec.kind == "curve" else get_metric(spec.name).higher_is_better
     return make_scorer(
         metric_score,
