@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from .. import plotting
+from .._csv import to_csv
 from .._validation import MAX_DIGITS
 from ..comparison import METHODS as COMPARE_METHODS
 from ..comparison import ComparisonResult, ComparisonTable, compare, compare_test_sets
@@ -514,7 +515,7 @@ def render_comparison(result: ComparisonResult | ComparisonTable, fmt: str, digi
         return result.summary(digits).as_html()
     frame = result.to_frame()
     if fmt == "csv":
-        return frame.to_csv(index=False, quoting=1)
+        return to_csv(frame)
     return frame.to_json(orient="records", indent=2)
 
 
