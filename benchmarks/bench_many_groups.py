@@ -35,7 +35,7 @@ from sklearn.metrics import (
     roc_auc_score,
 )
 
-import opsstats.grouped as grouped
+import opsstats.grouped._arrays as grouped
 from opsstats import DirectedBinaryTree, evaluate
 
 

@@ -64,6 +64,8 @@ def test_import_contracts_are_kept():
         ("comparison/draw_tests.py", "from . import paired", True),  # up inside comparison/
         ("curves/_geometry.py", "from .. import confusion", False),  # same tier, allowed
         ("ops.py", "from .reference import uniform", False),  # down, allowed
+        ("curves/_curve_areas.py", "from . import score_curve", True),  # a mixin imports its class
+        ("curves/_curve_areas.py", "from . import _curve_inference", True),  # or another mixin
     ],
 )
 def test_contracts_catch_a_planted_upward_import(tmp_path, module, planted, broken):

@@ -20,7 +20,7 @@ from opsstats import DirectedBinaryTree, ScoreCurve, evaluate
 from opsstats.curves._binning import bin_bounds
 from opsstats.curves._geometry import CurveArea, EqualErrorRate, Gini, parse_area, parse_at
 from opsstats.curves._partial import PartialArea
-from opsstats.grouped import _outward
+from opsstats.grouped._binned import _outward
 from opsstats.metrics import available_metrics, register_metric, resolve_metric, unregister_metric
 from opsstats.metrics._definitions import _BUILTINS
 from opsstats.report import report

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import opsstats.grouped as grouped
+import opsstats.grouped._arrays as grouped
 from opsstats import BetaErrors, ConfusionMatrix, evaluate
 from opsstats.metrics import available_metrics, register_metric, unregister_metric
 from opsstats.uncertainty._cm_groups import _order_statistics, covered, group_point_columns

@@ -1,0 +1,118 @@
+"""What :func:`~opsstats.grouped.evaluate` reports: metric specs (a confusion-matrix
+metric, a curve area, or a metric at an operating point of the curve), parsed and checked
+from what a user writes, and the default metrics for the data given."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .._validation import describe
+from ..curves._geometry import CURVES
+from ..metrics import get_metric
+
+_AREAS = {f"{p}{c}_auc" for p in ("", "n") for c in CURVES}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """What to evaluate: a confusion-matrix metric, a curve area, or a metric at an
+    operating point of the curve."""
+
+    name: str
+    at: dict[str, float] | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.at is not None or self.name in _AREAS:
+            return "curve"
+        return "point"
+
+    @property
+    def label(self) -> str:
+        if self.at is None:
+            return self.name
+        ((axis, u),) = self.at.items()
+        return f"{self.name}@{axis}={u:g}"
+
+
+def _parse_point(text: str) -> tuple[str, dict[str, float] | None]:
+    """``"precision@recall=0.9"`` (the label a tidy table prints) to a name and ``at``."""
+    if "@" not in text:
+        return text, None
+    name, _, point = text.partition("@")
+    axis, eq, u = point.partition("=")
+    try:
+        if not eq:
+            raise ValueError
+        return name, {axis.strip(): float(u)}
+    except ValueError:
+        raise ValueError(
+            f"an operating point is written metric@axis=value, e.g. "
+            f"'precision@recall=0.9'; got {describe(text)}."
+        ) from None
+
+
+def parse_metrics(metrics: Any) -> list[MetricSpec]:
+    """``["f1", "pr_auc", ("precision", {"recall": 0.9}), "lift@rate=0.05"]`` to specs
+    (checked)."""
+    if isinstance(metrics, str) or (
+        isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)
+    ):
+        metrics = [metrics]
+    if isinstance(metrics, tuple):
+        metrics = list(metrics)
+    if not isinstance(metrics, Sequence) or not metrics:
+        raise TypeError(
+            "`metrics` must be a non-empty list of metric names or "
+            f"(name, at) pairs; got {describe(metrics)}."
+        )
+    specs = []
+    for m in metrics:
+        if isinstance(m, MetricSpec):
+            specs.append(m)
+            continue
+        if isinstance(m, tuple) and len(m) == 2 and isinstance(m[1], dict):
+            name, at = m
+        elif isinstance(m, str):
+            name, at = _parse_point(m)
+        else:
+            raise TypeError(
+                "each entry of `metrics` must be a name or a (name, at) pair "
+                f"such as ('precision', {{'recall': 0.9}}); got {describe(m)}."
+            )
+        key = name.strip().lower()
+        if key not in _AREAS:
+            key = get_metric(key).name  # raises for unknown names, listing valid ones
+        elif at is not None:
+            raise ValueError(
+                f"`at` applies to a metric read off a curve, not to the area {describe(name)}."
+            )
+        specs.append(MetricSpec(key, None if at is None else dict(at)))
+    return specs
+
+
+#: The default ``metrics`` of :func:`evaluate`, by what the data give: confusion-matrix
+#: metrics need predicted labels, curve quantities need scores.
+DEFAULT_METRICS = {
+    "labels": ("f1", "mcc"),
+    "scores": ("roc_auc", "pr_auc"),
+}
+
+
+def default_metrics(*, labels: bool, scores: bool) -> tuple[str, ...]:
+    """The metrics :func:`evaluate` reports when none are asked for: F1 and MCC when
+    predicted labels are given, the ROC and PR AUC when scores are, all four with
+    both.
+
+    Examples
+    --------
+    >>> default_metrics(labels=True, scores=False)
+    ('f1', 'mcc')
+    >>> default_metrics(labels=False, scores=True)
+    ('roc_auc', 'pr_auc')
+    """
+    return (DEFAULT_METRICS["labels"] if labels else ()) + (
+        DEFAULT_METRICS["scores"] if scores else ()
+    )
