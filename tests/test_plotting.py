@@ -743,7 +743,7 @@ def test_distribution_errors():
 # ------------------------------------------------------------ text from data
 def test_text_from_data_is_drawn_literally(dbt, curve):
     """Group names, column names, reasons and a registered metric's label are drawn as
-    they are (issue 17, item 12): ``$...$`` is never read as mathtext (the broken
+    they are (hostile names): ``$...$`` is never read as mathtext (the broken
     ``$\\sqrt{$`` would fail when drawn, ``$5 to $`` would turn italic) and control
     characters are shown as escapes, whichever function draws them."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
