@@ -763,8 +763,7 @@ def check_probabilities(name: str, values: Any, *, allow_nan: bool = False) -> n
         i = int(np.flatnonzero(bad)[0])
         allowed = " (or NaN)" if allow_nan else ""
         raise ValueError(
-            f"`{name}` must hold numbers in [0, 1]{allowed}; got {arr[i].item()!r} at "
-            f"position {i}."
+            f"`{name}` must hold numbers in [0, 1]{allowed}; got {arr[i].item()!r} at position {i}."
         )
     return arr
 

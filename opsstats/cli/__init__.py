@@ -463,7 +463,7 @@ def _compare(args: argparse.Namespace) -> Output:
     option = "--score" if args.score else "--pred"
     if len(set(columns)) < len(columns):
         raise CommandError(f"{option}: a column is named twice")
-    metric = args.metric or ("roc_auc" if args.score else "f1")
+    metric = args.metric if args.metric is not None else ("roc_auc" if args.score else "f1")
     pos_label = parse_pos_label(data, args.truth, args.pos_label)
     common: dict[str, Any] = {
         "metric": metric,

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
+    MAX_COUNT,
     MAX_RESAMPLES,
     check_1d,
     check_confidence_level,
-    check_positive_int,
     check_real,
     check_same_length,
     check_size,
@@ -355,8 +355,8 @@ def ops_power(
     >>> r.value > 0.5
     True
     """
-    n = check_positive_int("n", n, minimum=2)
-    n_b = n if n_b is None else check_positive_int("n_b", n_b, minimum=2)
+    n = check_size("n", n, minimum=2, maximum=MAX_COUNT)  # rows: binomial counts
+    n_b = n if n_b is None else check_size("n_b", n_b, minimum=2, maximum=MAX_COUNT)
     sig = check_real("sig_level", sig_level, low=0, high=1, low_open=True, high_open=True)
     n_sims, n_draws = _draw_sizes(n_sims, n_draws)
     generator = check_rng(rng)

@@ -15,7 +15,14 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
-from .._validation import check_choice, check_instance, check_pair, check_real, describe
+from .._validation import (
+    check_choice,
+    check_digits,
+    check_instance,
+    check_pair,
+    check_real,
+    describe,
+)
 from ..curves import ScoreCurve
 from ._inputs import paired_scores
 from .delong import _covariance
@@ -55,6 +62,7 @@ class PowerResult:
     auc: tuple[float, ...] = ()
 
     def to_string(self, digits: int = 4) -> str:
+        digits = check_digits(digits)
         aucs = ", ".join(f"{a:.{digits}f}" for a in self.auc)
         lines = [
             "",
@@ -97,14 +105,19 @@ def _positive(name: str, value: Any) -> Any:
     return check_real(name, value, low=0.0, low_open=True)
 
 
+#: The largest binormal parameter taken (a in [-1e6, 1e6], b in (0, 1e6]).
+_LARGEST = 1e6
+
+
 def _binormal(
     names: tuple[str, str], a: Any, b: Any, fpr: Any, fpr_name: str
 ) -> tuple[float, float, tuple[float, float] | None]:
     """Obuchowski and McClish's binormal parameters of one curve: ``a`` any finite
     number, ``b`` (the ratio of the classes' standard deviations) positive, and the
     false-positive range of a partial area, if any, inside [0, 1]."""
-    a = check_real(names[0], a)
-    b = check_real(names[1], b, low=0.0, low_open=True)
+    # beyond 1e6 the formulas overflow, and the curve is a perfect or a chance one anyway
+    a = check_real(names[0], a, low=-_LARGEST, high=_LARGEST)
+    b = check_real(names[1], b, low=0.0, high=_LARGEST, low_open=True)
     if fpr is not None:
         lo, hi = check_pair(fpr_name, fpr)
         if lo < 0 or hi > 1:
@@ -123,8 +136,9 @@ def _correlation(name: str, value: Any) -> float:
 def _one_missing(**values: Any) -> str:
     missing = [k for k, v in values.items() if v is None]
     if len(missing) != 1:
+        names = ", ".join(f"`{k}`" + (" (or `ncontrols`)" if k == "ncases" else "") for k in values)
         raise ValueError(
-            f"leave exactly one of {', '.join(f'`{k}`' for k in values)} as None (the "
+            f"leave exactly one of {names} as None (the "
             f"quantity to solve for); got {len(missing)} left out"
             + (f" ({', '.join(missing)})." if missing else ".")
         )

@@ -83,7 +83,7 @@ class _Aggregation(_IntervalDraws):
             table and are left out of the aggregate with an ``UndefinedMetricWarning``
             that names them.
         """
-        spec = parse_metrics([(metric, at) if at is not None else metric])[0]
+        spec = parse_metrics([(metric, at) if at is not None else metric], "metric")[0]
         if params and spec.kind == "curve" and spec.at is None:
             raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
         if average not in AVERAGES:

@@ -52,6 +52,14 @@ def check_prevalence(prevalence: Any) -> np.ndarray:
     return arr
 
 
+def check_one_prevalence(prevalence: Any) -> float:
+    """One prevalence strictly inside (0, 1) (:func:`check_prevalence` of a scalar)."""
+    arr = check_prevalence(prevalence)
+    if arr.ndim != 0:
+        raise TypeError(f"`prevalence` must be one number in (0, 1); got {describe(prevalence)}.")
+    return float(arr)
+
+
 def check_values(value: Any, quantity: Any) -> np.ndarray:
     """Observed metric value(s): finite or infinite where the metric's range allows it,
     not NaN, and inside the metric's range."""
@@ -59,7 +67,7 @@ def check_values(value: Any, quantity: Any) -> np.ndarray:
     if np.isnan(arr).any():
         raise ValueError(
             "`value` must not be NaN: the metric is undefined for the data, so "
-            "it has no outperformance score."
+            f"it has no outperformance score; got {int(np.isnan(arr).sum())} NaN value(s)."
         )
     lo, hi = value_range(quantity)
     bad = (arr < lo - 1e-12) | (arr > hi + 1e-12)
@@ -232,7 +240,8 @@ class PointReference(ReferenceDistribution):
             )
         if rule is not None:
             raise ValueError(
-                "`rule` applies to curve areas; a point reference ranks confusion-matrix metrics."
+                "`rule` applies to curve areas; a point reference ranks confusion-matrix "
+                f"metrics; got {describe(rule)}."
             )
         return resolve_metric(metric, **params)
 

@@ -27,20 +27,21 @@ __all__ = [
 ]
 
 
-def check_rng(rng: Any) -> np.random.Generator:
-    """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``."""
+def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
+    """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``
+    (``name``: the caller's argument, e.g. ``seed``)."""
     if isinstance(rng, bool):
-        raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got {rng!r}.")
+        raise TypeError(f"`{name}` must be None, an int seed or a numpy Generator; got {rng!r}.")
     if isinstance(rng, numbers.Integral) and rng < 0:
         raise ValueError(
-            f"`rng` must be None, a non-negative int seed or a numpy Generator; got "
+            f"`{name}` must be None, a non-negative int seed or a numpy Generator; got "
             f"{describe(rng)}."
         )
     try:
         return np.random.default_rng(rng)
     except (TypeError, ValueError):
         raise TypeError(
-            f"`rng` must be None, an int seed or a numpy Generator; got {describe(rng)}."
+            f"`{name}` must be None, an int seed or a numpy Generator; got {describe(rng)}."
         ) from None
 
 
