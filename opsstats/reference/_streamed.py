@@ -407,8 +407,8 @@ class StreamedCurveReference(CurveReference):
                 f"{self!r} has no prevalence grid: grid nodes need `prevalence_step` (a "
                 "DirectedBinaryTree's option); got none."
             )
-        pis = check_prevalence(pis)
-        j = np.floor(_logit(pis) / cast(float, self.prevalence_step)).astype(np.int64)
+        pis = np.atleast_1d(check_prevalence(pis))
+        j = np.floor(_logit(pis) / self.prevalence_step).astype(np.int64)
         return np.unique(np.concatenate([j - 1, j, j + 1, j + 2]))
 
     def _grid(self, quantity: CurveArea, nodes: np.ndarray) -> dict[int, np.ndarray]:
