@@ -525,7 +525,10 @@ def test_quadrature_refuses_what_it_cannot_resolve():
 
     func = get_metric("markedness").func
     register_metric(
-        "markedness_rough_user_metric", lambda p, a, b: func(p, a, b), direction="higher", range=(-1, 1)
+        "markedness_rough_user_metric",
+        lambda p, a, b: func(p, a, b),
+        direction="higher",
+        range=(-1, 1),
     )
     try:
         with pytest.raises(ValueError, match=r"did not reach its tolerance .* within 2048"):
