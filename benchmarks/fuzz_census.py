@@ -45,9 +45,14 @@ RESULT = ROOT / "benchmarks" / "results" / "fuzz_census.md"
 ROWS = RESULT.with_suffix(".json")
 
 WORKER = r"""
-import json, resource, sys, time, warnings
+import json, os, resource, sys, time, warnings
 package, root, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+# the answers go to the parent through the original stdout; what a case prints (the
+# command line's report, say) goes nowhere, so it cannot garble them
+answers = os.fdopen(os.dup(1), "w")
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+sys.stdout = open(os.devnull, "w")
 sys.path[:0] = [package, root, root + "/tests"]
 warnings.simplefilter("ignore")
 import matplotlib
@@ -57,7 +62,7 @@ from fuzz_entry_points import all_cases
 GENERATED = all_cases()
 import opsstats
 print(json.dumps({"ready": [len(CASES), len(GENERATED)], "file": opsstats.__file__}),
-      flush=True)
+      file=answers, flush=True)
 for line in sys.stdin:
     table, i = line.split()
     i = int(i)
@@ -71,7 +76,7 @@ for line in sys.stdin:
     except MemoryError as exc:  # outside the call (building a message, say)
         outcome, detail = "over memory or time", f"MemoryError: {exc}"
     print(json.dumps({"table": table, "i": i, "outcome": outcome, "detail": detail,
-                      "seconds": time.perf_counter() - t}), flush=True)
+                      "seconds": time.perf_counter() - t}), file=answers, flush=True)
 """
 
 
