@@ -67,6 +67,7 @@ for line in sys.stdin:
     table, i = line.split()
     i = int(i)
     t = time.perf_counter()
+    label = CASES[i].label if table == "hand" else GENERATED[i].label
     try:
         if table == "hand":
             outcome, detail = classify(CASES[i])
@@ -75,8 +76,9 @@ for line in sys.stdin:
             outcome, detail = verdict.outcome, verdict.detail
     except MemoryError as exc:  # outside the call (building a message, say)
         outcome, detail = "over memory or time", f"MemoryError: {exc}"
-    print(json.dumps({"table": table, "i": i, "outcome": outcome, "detail": detail,
-                      "seconds": time.perf_counter() - t}), file=answers, flush=True)
+    print(json.dumps({"table": table, "i": i, "label": label, "outcome": outcome,
+                      "detail": detail, "seconds": time.perf_counter() - t}),
+          file=answers, flush=True)
 """
 
 
@@ -202,16 +204,22 @@ def _table(rows: list[dict], before: list[dict] | None, outcomes: tuple[str, ...
 
 
 def render(meta: dict, after: list[dict], before: list[dict] | None) -> str:
+    hand, generated = _labels()  # (puts tests/ on the path)
     from fuzz_cases import OUTCOMES
 
-    hand, generated = _labels()
     good = ("clear error", "correct", "valid result")
 
     def part(rows: list[dict] | None, table: str) -> list[dict] | None:
         return None if rows is None else [r for r in rows if r["table"] == table]
 
-    def label(r: dict) -> str:
-        return hand[r["i"]].label if r["table"] == "hand" else generated[r["i"]].label
+    def label(r: dict) -> str:  # rows are matched by label: the tables may differ
+        return str(r.get("label", ""))
+
+    group_of = {c.label: c.group for c in hand}
+    entry_of = {c.label: c.entry for c in hand} | {c.label: c.key for c in generated}
+    bad_of = {
+        c.label: c.bad.name if c.bad is not None else "(the minimal valid call)" for c in generated
+    }
 
     lines = [
         "# Fuzz census: every public entry point",
@@ -251,12 +259,12 @@ def render(meta: dict, after: list[dict], before: list[dict] | None) -> str:
     ]
     groups = collections.OrderedDict()
     for r in part(after, "hand") or []:
-        groups.setdefault(hand[r["i"]].group, []).append(r["i"])
-    bh = {r["i"]: r for r in part(before, "hand") or []}
-    ah = {r["i"]: r for r in part(after, "hand") or []}
+        groups.setdefault(group_of.get(label(r), "?"), []).append(label(r))
+    bh = {label(r): r for r in part(before, "hand") or []}
+    ah = {label(r): r for r in part(after, "hand") or []}
     for g, idx in groups.items():
         a = sum(ah[i]["outcome"] in good for i in idx)
-        b = sum(bh[i]["outcome"] in good for i in idx) if before else None
+        b = sum(bh[i]["outcome"] in good for i in idx if i in bh) if before else None
         lines.append(f"| {g} | {len(idx)} | " + (f"{b} | " if b is not None else "") + f"{a} |")
     lines += [
         "",
@@ -269,14 +277,13 @@ def render(meta: dict, after: list[dict], before: list[dict] | None) -> str:
     ]
     kinds = collections.defaultdict(list)
     for r in part(after, "generated") or []:
-        c = generated[r["i"]]
-        kinds[c.bad.name if c.bad is not None else "(the minimal valid call)"].append(r["i"])
-    bg = {r["i"]: r for r in part(before, "generated") or []}
-    ag = {r["i"]: r for r in part(after, "generated") or []}
+        kinds[bad_of.get(label(r), "?")].append(label(r))
+    bg = {label(r): r for r in part(before, "generated") or []}
+    ag = {label(r): r for r in part(after, "generated") or []}
     for k in sorted(kinds, key=lambda k: (-len(kinds[k]), k)):
         idx = kinds[k]
         a = sum(ag[i]["outcome"] in good for i in idx)
-        b = sum(bg[i]["outcome"] in good for i in idx) if before else None
+        b = sum(bg[i]["outcome"] in good for i in idx if i in bg) if before else None
         lines.append(f"| {k} | {len(idx)} | " + (f"{b} | " if b is not None else "") + f"{a} |")
     bad_after = [r for r in after if r["outcome"] not in good]
     lines += ["", "## Cases not clear, correct or valid after the fixes", ""]
@@ -295,8 +302,7 @@ def render(meta: dict, after: list[dict], before: list[dict] | None) -> str:
         ]
         by_entry = collections.OrderedDict()
         for r in failing:
-            key = hand[r["i"]].entry if r["table"] == "hand" else generated[r["i"]].key
-            by_entry.setdefault(key, []).append(r)
+            by_entry.setdefault(entry_of.get(label(r), "?"), []).append(r)
         for key, rs in by_entry.items():
             silent = sum(r["outcome"] == "silent NaN or wrong" for r in rs)
             example = next((r for r in rs if r["outcome"] == "silent NaN or wrong"), rs[0])
@@ -334,11 +340,12 @@ def main() -> None:
         "memory_gib": args.memory / 2**30,
         "timeout": args.timeout,
     }
+    if args.write:  # the rows first: the Markdown can be rendered again from them
+        ROWS.write_text(json.dumps({"meta": meta, "after": after, "before": before}) + "\n")
     text = render(meta, after, before)
     print(text)
     if args.write:
         RESULT.write_text(text)
-        ROWS.write_text(json.dumps({"meta": meta, "after": after, "before": before}) + "\n")
 
 
 if __name__ == "__main__":

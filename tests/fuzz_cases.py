@@ -1535,7 +1535,7 @@ def _message_cases() -> list[Case]:
             "0",
         ),
         Case(  # counted by the engine (opsstats.frames), the rows of the pandas path
-            15,
+            "unhelpful errors",
             "evaluate",
             "a 200,000-row pyarrow Table as data",
             lambda: evaluate(
