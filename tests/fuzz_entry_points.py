@@ -302,6 +302,16 @@ def cv_result() -> Any:
     return cross_evaluate(*_estimator(), cv=2, metrics=["f1"], ci=None, rng=0)
 
 
+@functools.cache
+def profile() -> Any:
+    """A prevalence profile with intervals (a few prevalences, small draws)."""
+    from opsstats import ops_prevalence_profile
+
+    return ops_prevalence_profile(
+        cm(), "f1", [0.1, 0.3, 0.5], ci="dirichlet", n_resamples=200, rng=0
+    )
+
+
 def _estimator() -> tuple[Any, np.ndarray, np.ndarray]:
     from sklearn.linear_model import LogisticRegression
 
@@ -383,6 +393,7 @@ def _entries() -> list[Entry]:
         frames,
         metrics,
         ops,
+        ops_prevalence_profile,
         plotting,
     )
     from opsstats import comparison as cmp
@@ -408,6 +419,7 @@ def _entries() -> list[Entry]:
         # --------------------------------------------------------- ConfusionMatrix
         E("ConfusionMatrix", lambda: (ConfusionMatrix, {"tp": 30, "fp": 20, "fn": 10, "tn": 40})),
         E("ConfusionMatrix.as_dict", lambda: (cm().as_dict, {})),
+        E("ConfusionMatrix.at_prevalence", lambda: (cm().at_prevalence, {"prevalence": 0.3})),
         E(
             "ConfusionMatrix.from_predictions",
             lambda: (ConfusionMatrix.from_predictions, {"y_true": Y(), "y_pred": P()}),
@@ -447,6 +459,7 @@ def _entries() -> list[Entry]:
                 },
             ),
         ),
+        E("ScoreCurve.at_prevalence", lambda: (curve().at_prevalence, {"prevalence": 0.3})),
         E("ScoreCurve.auc", lambda: (curve().auc, {"kind": "pr"})),
         E("ScoreCurve.aupc", lambda: (prob_curve().aupc, {})),
         E("ScoreCurve.aurc", lambda: (prob_curve().aurc, {})),
@@ -580,6 +593,24 @@ def _entries() -> list[Entry]:
             ),
         ),
         # ------------------------------------------------ the package's functions
+        E(
+            "ops_prevalence_profile",
+            lambda: (
+                ops_prevalence_profile,
+                {
+                    "obj": cm(),
+                    "metric": "f1",
+                    "prevalences": [0.1, 0.3, 0.5],
+                    "ci": "dirichlet",
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("PrevalenceProfile.plot", lambda: (profile().plot, {})),
+        E("PrevalenceProfile.summary", lambda: (profile().summary, {"digits": 4})),
+        E("PrevalenceProfile.to_frame", lambda: (profile().to_frame, {})),
+        E("PrevalenceProfile.to_string", lambda: (profile().to_string, {"digits": 4})),
         E(
             "evaluate",
             lambda: (
@@ -932,6 +963,10 @@ def _entries() -> list[Entry]:
         ),
         # ------------------------------------------------------------------ curves
         E("curves.ideal_auc", lambda: (cv.ideal_auc, {"curve": "pr", "prevalence": 0.3})),
+        E(
+            "curves.ops_prevalence_invariant",
+            lambda: (cv.ops_prevalence_invariant, {"metric": "roc_auc"}),
+        ),
         E("curves.dm", lambda: (cv.dm, {"curve": prob_curve(), "kernel": 1})),
         E("curves.rui", lambda: (cv.rui, {"curve": prob_curve()})),
         E("curves.aurc", lambda: (cv.aurc, {"curve": prob_curve()})),
@@ -1085,6 +1120,10 @@ def _entries() -> list[Entry]:
         E(
             "plotting.plot_ops_function",
             lambda: (plotting.plot_ops_function, {"metric": "f1", "prevalences": (0.2, 0.4)}),
+        ),
+        E(
+            "plotting.plot_prevalence_profile",
+            lambda: (plotting.plot_prevalence_profile, {"profile": profile()}),
         ),
         E(
             "plotting.plot_unit_square",

@@ -26,6 +26,8 @@ from ._options import (
     _resolve,
     _warn_no_width,
     check_curve,
+    sampling_view,
+    standardized_text,
 )
 from .auto import _auto
 from .delong import _check_delong_quantity, _delong_interval, delong_roc
@@ -76,6 +78,8 @@ def curve_interval(
     method, kind, n = _check_options(method, interval, n_resamples, stratified, progress)
     check_rng(rng)  # validated whichever method runs
     quantity = _resolve(curve, name, at, top_k, rule, params)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
+    note = standardized_text(curve)
     if method == "auto":
         method, kind = _auto(quantity, curve)
     prior = _check_prior_use(prior, method)
@@ -95,7 +99,7 @@ def curve_interval(
             ci=ConfidenceInterval(low, high),
             confidence_level=level,
             quantity=quantity.label,
-            method=text,
+            method=text + note,
             prevalence_mode="fixed",
             details={
                 "variance": d.variance,
@@ -114,7 +118,7 @@ def curve_interval(
             ci=ConfidenceInterval(low, high),
             confidence_level=level,
             quantity=quantity.label,
-            method=text,
+            method=text + note,
             prevalence_mode="fixed",
             details=details,
         )
@@ -146,7 +150,7 @@ def curve_interval(
         ci=ConfidenceInterval(low, high),
         confidence_level=level,
         quantity=quantity.label,
-        method=description,
+        method=description + note,
         n_resamples=n,
         n_undefined=int(n - values.size),
         prevalence_mode=boot.prevalence_mode,

@@ -38,6 +38,8 @@ from ._options import (
     _draw_ends,
     _warn_no_width,
     check_curve,
+    sampling_view,
+    standardized_text,
 )
 from .auto import _auto
 from .delong import _delong_interval
@@ -131,6 +133,7 @@ def curve_ops_interval(
         level = check_confidence_level(confidence_level)
         method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress, name="ci")
         check_rng(rng)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties, **params)
     if ci is None or np.isnan(result.estimate):
         return result
@@ -249,6 +252,7 @@ def _with_interval(
         n_defined, mode = boot.sorted_values.size, boot.prevalence_mode
     # OPS is monotone in the quantity at the curve's prevalence: the OPS interval is the
     # quantity's interval with its ends mapped through OPS (from the same draws)
+    text += standardized_text(curve)
     value_ci = ConfidenceInterval(float(low_v), float(high_v))
     low, high, se_low, se_high = map_ends(low_v, high_v)
     mapped = ConfidenceInterval(float(low), float(high))
@@ -302,6 +306,7 @@ def curve_ops_intervals(
     # what goes in its place)
     n_resamples = check_resamples(n_resamples)
     ties = check_choice("ties", ties, TIES)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     plans: list[Any] = []
     for q, ci in quantities:
         try:
