@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "check_rng",
     "MEMORY_LIMIT",
     "MAX_COUNT",
     "MAX_RESAMPLES",
@@ -188,6 +189,24 @@ def _is_real_scalar(value: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- scalars
+def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
+    """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``
+    (``name``: the caller's argument, e.g. ``seed``)."""
+    if isinstance(rng, bool):
+        raise TypeError(f"`{name}` must be None, an int seed or a numpy Generator; got {rng!r}.")
+    if isinstance(rng, numbers.Integral) and rng < 0:
+        raise ValueError(
+            f"`{name}` must be None, a non-negative int seed or a numpy Generator; got "
+            f"{describe(rng)}."
+        )
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`{name}` must be None, an int seed or a numpy Generator; got {describe(rng)}."
+        ) from None
+
+
 def check_real(
     name: str,
     value: Any,

@@ -2778,6 +2778,7 @@ def _prevalence_cases() -> list[Case]:
     )
     from opsstats.curves import ops_prevalence_invariant
     from opsstats.metrics import register_metric
+    from opsstats.plotting import plot_ops_function
 
     g = "prevalence"
     rng = np.random.default_rng(28)
@@ -2914,6 +2915,30 @@ def _prevalence_cases() -> list[Case]:
             "a NaN prevalence",
             lambda: ops_prevalence_profile(cm, "f1", [float("nan")]),
             "prevalences",
+        ),
+        _refuse(
+            g,
+            "ops_prevalence_profile",
+            "a string for rng (was numpy's SeedSequence error)",
+            lambda: ops_prevalence_profile(cm, "f1", [0.5], ci="dirichlet", rng="abc"),
+            "rng",
+            "'abc'",
+        ),
+        _refuse(
+            g,
+            "ops_prevalence_profile",
+            "True for rng (was taken as the seed 1)",
+            lambda: ops_prevalence_profile(cm, "f1", [0.5], ci="dirichlet", rng=True),
+            "rng",
+            "True",
+        ),
+        _refuse(
+            g,
+            "plotting.plot_ops_function",
+            "a prevalence of 1.5 among the prevalences (was named `prevalence`)",
+            lambda: plot_ops_function("f1", prevalences=[0.2, 1.5]),
+            "prevalences",
+            "1.5",
         ),
         _refuse(
             g,

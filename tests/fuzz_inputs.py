@@ -402,6 +402,19 @@ BAD: dict[str, list[Bad]] = {
         Bad("0", 0.0, "either"),
         Bad("1", 1.0, "either"),
     ],
+    "probabilities": [
+        Bad("a string", "abc", shown=("'abc'",)),
+        Bad("a dict", {"a": 1}, shown=("dict", "{'a': 1}")),
+        Bad("empty", _empty, relative=True, shown=("empty", "0 ", "shape (0")),
+        Bad(
+            "NaN inside",
+            lambda v: _with_first(v, float("nan")),
+            relative=True,
+            shown=("NaN", "nan"),
+        ),
+        Bad("-0.1 inside", lambda v: _with_first(v, -0.1), relative=True, shown=("-0.1",)),
+        Bad("1.5 inside", lambda v: _with_first(v, 1.5), relative=True, shown=("1.5",)),
+    ],
     "positive": [
         *_NUMBER_TYPES,
         Bad("0", 0.0, shown=("0",)),
@@ -564,6 +577,7 @@ NAMES: dict[str, str] = {
     **dict.fromkeys(("rope",), "interval"),
     **dict.fromkeys(("digits",), "digits"),
     **dict.fromkeys(("p_values",), "p_values"),
+    **dict.fromkeys(("prevalences",), "probabilities"),
     **dict.fromkeys(("curve", "curve_a", "curve_b"), "curve"),
     **dict.fromkeys(("cm",), "confusion"),
     **dict.fromkeys(("data",), "frame"),

@@ -285,7 +285,7 @@ def test_ops_function_default_reference_by_quantity(monkeypatch, dbt):
         (
             {"metric": "f1", "prevalences": (0.1, 1.5)},
             ValueError,
-            r"`prevalence` must be in the open interval \(0, 1\); got 1.5",
+            r"`prevalences` must be in the open interval \(0, 1\); got 1.5",
         ),
         ({"metric": "f1", "prevalences": 0.0}, ValueError, "open interval"),
         (

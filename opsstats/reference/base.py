@@ -28,16 +28,17 @@ __all__ = ["ReferenceDistribution", "PointReference", "CurveReference"]
 TIES = ("strict", "mid")
 
 
-def check_prevalence(prevalence: Any) -> np.ndarray:
-    """Prevalence(s) strictly inside (0, 1): OPS is undefined at 0 and 1."""
+def check_prevalence(prevalence: Any, name: str = "prevalence") -> np.ndarray:
+    """Prevalence(s) strictly inside (0, 1): OPS is undefined at 0 and 1 (``name``: the
+    caller's argument, e.g. ``prevalences``)."""
     if prevalence is None:
         raise TypeError(
-            "`prevalence` is required: OPS is defined relative to the test set's prevalence."
+            f"`{name}` is required: OPS is defined relative to the test set's prevalence."
         )
-    arr = check_real_array("prevalence", prevalence)
+    arr = check_real_array(name, prevalence)
     if not np.all(np.isfinite(arr)):
         raise ValueError(
-            "`prevalence` must be finite; got "
+            f"`{name}` must be finite; got "
             f"{describe(float(arr[~np.isfinite(arr)].flat[0]))}"
             + ("." if arr.ndim == 0 else f" in {describe(prevalence)}.")
         )
@@ -45,7 +46,7 @@ def check_prevalence(prevalence: Any) -> np.ndarray:
     if bad.any():
         v = float(arr[bad].flat[0])
         raise ValueError(
-            f"`prevalence` must be in the open interval (0, 1); got {v!r}. OPS is "
+            f"`{name}` must be in the open interval (0, 1); got {v!r}. OPS is "
             "undefined when one class is absent: every classifier then has the "
             "same alpha or beta undefined, so there is nothing to rank against."
         )
