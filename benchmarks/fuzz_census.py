@@ -16,7 +16,8 @@ case.
 
 ``--before PATH`` runs the same tables first against the package in ``PATH`` (a checkout
 of the code before the fixes, e.g. ``git worktree add --detach /tmp/before <commit>``),
-so that the two censuses can be compared. Run from the repository root::
+so that the two censuses can be compared (the two run side by side, each in its own
+worker process). Run from the repository root::
 
     PYTHONPATH=. python benchmarks/fuzz_census.py [--before /tmp/before] [--write]
 
@@ -38,6 +39,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,7 +154,7 @@ class Worker:
             self.proc = None
 
 
-def run_tables(package: str, memory: int, timeout: float) -> list[dict]:
+def run_tables(package: str, memory: int, timeout: float, tag: str = "") -> list[dict]:
     worker = Worker(package, memory)
     n_hand, n_generated = worker.start()
     jobs = [("hand", i) for i in range(n_hand)] + [("generated", i) for i in range(n_generated)]
@@ -162,7 +164,8 @@ def run_tables(package: str, memory: int, timeout: float) -> list[dict]:
             row = worker.run(table, i, timeout)
             rows.append(row)
             print(
-                f"{k + 1:5d}/{len(jobs)} {table:9} {row['outcome']:<20} {row['seconds']:6.1f} s",
+                f"{tag}{k + 1:5d}/{len(jobs)} {table:9} {row['outcome']:<20} "
+                f"{row['seconds']:6.1f} s",
                 file=sys.stderr,
                 flush=True,
             )
@@ -327,8 +330,15 @@ def main() -> None:
         saved = json.loads(ROWS.read_text())
         RESULT.write_text(render(saved["meta"], saved["after"], saved["before"]))
         return
-    before = run_tables(args.before, args.memory, args.timeout) if args.before else None
-    after = run_tables(str(ROOT), args.memory, args.timeout)
+    # the two checkouts side by side, each in its own worker process
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        later = (
+            pool.submit(run_tables, args.before, args.memory, args.timeout, "before ")
+            if args.before
+            else None
+        )
+        after = pool.submit(run_tables, str(ROOT), args.memory, args.timeout, "after ").result()
+        before = later.result() if later is not None else None
     meta = {
         "command": "PYTHONPATH=. python benchmarks/fuzz_census.py"
         + (" --before <checkout>" if args.before else "")
