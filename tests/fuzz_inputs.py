@@ -600,7 +600,7 @@ NAMES: dict[str, str] = {
 }
 
 #: Free text: any string is a valid value (a title, a display name, a description).
-FREE_TEXT = {"title", "label", "description", "formula", "undefined", "names"}
+FREE_TEXT = {"title", "xlabel", "ylabel", "label", "description", "formula", "undefined", "names"}
 
 
 def annotation_text(annotation: Any) -> str:
