@@ -190,8 +190,7 @@ def _is_real_scalar(value: Any) -> bool:
 
 # --------------------------------------------------------------------------- scalars
 def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
-    """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``
-    (``name``: the caller's argument, e.g. ``seed``)."""
+    """``rng`` (None, int, SeedSequence, Generator) as a Generator; ``name``: the caller's."""
     if isinstance(rng, bool):
         raise TypeError(f"`{name}` must be None, an int seed or a numpy Generator; got {rng!r}.")
     if isinstance(rng, numbers.Integral) and rng < 0:
@@ -753,9 +752,8 @@ def check_array(
     multi-class score matrix, a multi-label estimator's predictions). Ragged rows,
     missing values, more dimensions and empty inputs are refused."""
     what = label or f"`{name}`"
-    if values is None or isinstance(values, str | bytes | dict | set | frozenset):
-        raise TypeError(f"{what} must be a 1-D or 2-D array-like; got {describe(values)}.")
-    if np.isscalar(values) or isinstance(values, numbers.Number):
+    scalar = np.isscalar(values) or isinstance(values, numbers.Number)
+    if values is None or scalar or isinstance(values, str | bytes | dict | set | frozenset):
         raise TypeError(f"{what} must be a 1-D or 2-D array-like; got {describe(values)}.")
     arr = _as_array(what, values)
     if arr.ndim != 2:
