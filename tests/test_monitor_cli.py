@@ -20,8 +20,8 @@ import pandas as pd
 import pytest
 
 from opsstats import monitor
+from opsstats._csv import to_csv
 from opsstats.cli import main
-from opsstats.report import csv_table
 
 MONTHS = ["2024-01", "2024-02", "2024-03"]
 
@@ -80,7 +80,7 @@ def test_csv_is_monitors_table(data, path):
             data, truth="y", score="s", threshold=1.0, time="month", metrics=["f1"],
             n_resamples=200, rng=0,
         )  # fmt: skip
-    assert out == csv_table(res.to_frame())
+    assert out == to_csv(res.to_frame())
     back = pd.read_csv(io.StringIO(out))
     assert back["classifier_changed"].tolist()[0] != back["classifier_changed"].tolist()[0]  # NaN
     assert back["classifier_changed"].tolist()[1:] == [False, True]

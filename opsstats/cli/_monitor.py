@@ -13,9 +13,10 @@ import io
 import json
 from typing import Any
 
+from .._csv import to_csv
 from .._summary import printable
 from ..monitoring import MonitorResult, monitor
-from ..report import csv_table, json_rows
+from ..report import json_rows
 from ._arguments import CommandError, finite_float
 from ._outputs import Output
 from ._reading import check_columns, parse_pos_label, read_table
@@ -146,7 +147,7 @@ def render_monitor(result: MonitorResult, fmt: str, digits: int) -> str:
     if fmt == "html":
         return html_document(result, digits)
     if fmt == "csv":
-        return csv_table(result.to_frame())
+        return to_csv(result.to_frame())
     settings = {
         "time": result.time,
         "by": list(result.by),
