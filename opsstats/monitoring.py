@@ -28,7 +28,7 @@ import numpy as np
 
 from ._seam import upcall
 from ._summary import Summary
-from ._validation import check_confidence_level, check_probability, describe
+from ._validation import check_confidence_level, check_digits, check_probability, describe
 from .classifier_change import classifier_change_test
 from .comparison import ComparisonResult
 from .confusion import ConfusionMatrix
@@ -194,6 +194,7 @@ class MonitorResult:
     def to_string(self, digits: int = 4) -> str:
         """One line: the periods, the baseline and how many period/metric pairs are
         flagged."""
+        digits = check_digits(digits)
         flagged = self.flagged()
         tested = int(self.table["p_adjusted"].notna().sum())
         groups = f", {len(self.groups)} groups" if self.by else ""
@@ -212,6 +213,7 @@ class MonitorResult:
         adjusted p-value, flag) per period, group and metric, with how each was made, as
         a :class:`~opsstats._summary.Summary` (text with ``str()``, HTML in notebooks,
         ``.to_frame()`` for a DataFrame); the full table is :meth:`to_frame`."""
+        digits = check_digits(digits)
         index = [self.time, *self.by, "metric"]
         table = self.table[[*index, *_SUMMARY_COLUMNS]].rename(columns=_SUMMARY_COLUMNS)
         flags = self.table["classifier_changed"]

@@ -501,6 +501,20 @@ MINIMAL_ARGV = {
         "200",
     ],
     "example": ["example", "--ci", "none", "--format", "csv"],
+    "monitor": [
+        "monitor",
+        "{dir}/good.csv",
+        "--truth",
+        "y",
+        "--pred",
+        "p",
+        "--time",
+        "g",
+        "--metric",
+        "f1",
+        "--n-resamples",
+        "200",
+    ],
 }
 
 #: Bad values of an option, by its argparse ``dest`` (options with ``choices`` get an

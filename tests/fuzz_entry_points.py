@@ -312,6 +312,17 @@ def profile() -> Any:
     )
 
 
+@functools.cache
+def monitored() -> Any:
+    """A classifier monitored across the two values of ``g`` (small draws)."""
+    from opsstats import monitor
+
+    return monitor(
+        frame(), truth="y", score="s", threshold=0.5, time="g", metrics=["f1"],
+        n_resamples=200, rng=0,
+    )  # fmt: skip
+
+
 def _estimator() -> tuple[Any, np.ndarray, np.ndarray]:
     from sklearn.linear_model import LogisticRegression
 
@@ -392,12 +403,14 @@ def _entries() -> list[Entry]:
         evaluate,
         frames,
         metrics,
+        monitor,
         ops,
         ops_prevalence_profile,
         plotting,
     )
     from opsstats import comparison as cmp
     from opsstats import curves as cv
+    from opsstats import report as report_module
     from opsstats import sklearn as sk
     from opsstats import uncertainty as unc
     from opsstats.cli import main
@@ -611,6 +624,27 @@ def _entries() -> list[Entry]:
         E("PrevalenceProfile.summary", lambda: (profile().summary, {"digits": 4})),
         E("PrevalenceProfile.to_frame", lambda: (profile().to_frame, {})),
         E("PrevalenceProfile.to_string", lambda: (profile().to_string, {"digits": 4})),
+        E(
+            "monitor",
+            lambda: (
+                monitor,
+                {
+                    "data": frame(),
+                    "truth": "y",
+                    "score": "s",
+                    "threshold": 0.5,
+                    "time": "g",
+                    "metrics": ["f1"],
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("MonitorResult.flagged", lambda: (monitored().flagged, {})),
+        E("MonitorResult.plot", lambda: (monitored().plot, {})),
+        E("MonitorResult.summary", lambda: (monitored().summary, {"digits": 4})),
+        E("MonitorResult.to_frame", lambda: (monitored().to_frame, {})),
+        E("MonitorResult.to_string", lambda: (monitored().to_string, {"digits": 4})),
         E(
             "evaluate",
             lambda: (
@@ -1121,6 +1155,7 @@ def _entries() -> list[Entry]:
             "plotting.plot_ops_function",
             lambda: (plotting.plot_ops_function, {"metric": "f1", "prevalences": (0.2, 0.4)}),
         ),
+        E("plotting.plot_monitor", lambda: (plotting.plot_monitor, {"result": monitored()})),
         E(
             "plotting.plot_prevalence_profile",
             lambda: (plotting.plot_prevalence_profile, {"profile": profile()}),
@@ -1167,6 +1202,7 @@ def _entries() -> list[Entry]:
         E("report.EvaluationReport.to_csv", lambda: (evaluation_report().to_csv, {})),
         E("report.EvaluationReport.to_frame", lambda: (evaluation_report().to_frame, {})),
         E("report.EvaluationReport.to_json", lambda: (evaluation_report().to_json, {})),
+        E("report.json_rows", lambda: (report_module.json_rows, {"table": frame()})),
         E(
             "report.report",
             lambda: (
