@@ -36,7 +36,7 @@ from .reference._streamed import depends_on_prevalence
 from .results import ConfidenceInterval
 from .uncertainty._draws import check_rng, equal_tailed
 from .uncertainty.confusion import PRIORS, _Draws
-from .uncertainty.curve._options import _estimate, sampling_view
+from .uncertainty.curve._options import _check_whole_counts, _estimate, sampling_view
 from .uncertainty.curve.dirichlet import _dirichlet_values
 from .uncertainty.curve.resampling import _bootstrap_values
 
@@ -405,6 +405,12 @@ def decompose(
         quantity = resolve_metric(metric, **params)
     if reference is not None and not ops:
         raise ValueError("`reference` ranks an OPS; give `ops=True` with it.")
+    if ci is not None and kind == "curve" and ref is not None and depends_on_prevalence(quantity):
+        raise ValueError(
+            f"intervals of the decomposition of the OPS of {quantity.label}, which depends "
+            "on the prevalence, would need the curve reference at every drawn prevalence: "
+            "give `ci=None`, or decompose the quantity itself (`ops=False`)."
+        )
     label = f"OPS of {quantity.label}" if ops else quantity.label
     pis = (float(b0.prevalence), float(b1.prevalence))
     if ref is not None and hasattr(ref, "precompute"):  # one pass for both prevalences
@@ -430,13 +436,6 @@ def decompose(
     if ci is not None:
         generator = check_rng(rng)
         if kind == "curve":
-            if ref is not None and depends_on_prevalence(quantity):
-                raise ValueError(
-                    f"intervals of the decomposition of the OPS of {quantity.label}, which "
-                    "depends on the prevalence, would need the curve reference at every "
-                    "drawn prevalence: give `ci=None`, or decompose the quantity itself "
-                    "(`ops=False`)."
-                )
             draws, drawn = _curve_draws((b0, b1), quantity, ci, n, generator)
             if ref is not None:  # a ROC quantity: its OPS is the same at every prevalence
                 draws = [_to_ops(ref, quantity, v, pis[0]) for v in draws]
@@ -528,6 +527,7 @@ def _curve_draws(
     prevalences, texts = [], []
     for curve in curves:
         view = sampling_view(curve)
+        _check_whole_counts(view, "The decomposition's draws of a curve")
         P, N = round(view.n_positive), round(view.n_negative)
         if curve.origin is not None:
             prevalences.append(np.full(n, float(curve.prevalence)))

@@ -354,3 +354,7 @@ def test_curve_errors():
         decompose(pair, pair, metric="pr_auc", ops=True)
     with pytest.raises(ValueError, match="`before`"):
         decompose(([0, 0, 0], [0.1, 0.2, 0.3]), pair, metric="pr_auc")
+    weighted = ScoreCurve.from_scores(pair[0], pair[1], sample_weight=[0.5, 1, 1, 2, 1, 1.5])
+    with pytest.raises(ValueError, match="whole-number counts"):
+        decompose(weighted, weighted, metric="pr_auc")
+    assert decompose(weighted, weighted, metric="pr_auc", ci=None).classifier_part == 0.0
