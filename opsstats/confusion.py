@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._labels import positive_mask
+from ._lazy import lazy_module
 from ._seam import upcall
 from ._summary import Summary
 from ._validation import (
@@ -23,6 +23,11 @@ from ._validation import (
 from .exceptions import UndefinedMetricWarning
 from .metrics import BoundMetric, Metric, available_metrics, get_metric, resolve_metric
 from .metrics._zero_division import check_zero_division, undefined
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ConfusionMatrix"]
 

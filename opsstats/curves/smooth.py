@@ -13,15 +13,20 @@ by the package's one geometry (trapezoids, linear interpolation), as pROC reads 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._validation import check_choice, check_positive_int, describe
 from . import _best as best
 from . import _geometry as geo
 from ._partial import parse_partial
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["SMOOTH_METHODS", "BinormalSmooth", "binormal_smooth"]
 
