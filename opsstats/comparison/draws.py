@@ -26,11 +26,11 @@ confusion matrix's draws (:mod:`opsstats.uncertainty.confusion`) otherwise.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
+from .._lazy import lazy_module
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
 from ..uncertainty._draws import progress
@@ -44,6 +44,11 @@ from ..uncertainty.curve.resampling import (
     _Multinomial,
 )
 from ._inputs import ranked_counts
+
+if TYPE_CHECKING:
+    from scipy import sparse
+else:
+    sparse = lazy_module("scipy.sparse")
 
 __all__: list[str] = []
 

@@ -7,12 +7,17 @@ import numbers
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
+from .._lazy import lazy_module
 from .._validation import describe
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = [
     "check_rng",
@@ -153,15 +158,15 @@ def bca_levels(
         # every draw on one side of the estimate: z0 is infinite and BCa undefined;
         # the percentile levels are returned (documented in the Notes)
         return tail, 1 - tail
-    z0 = ndtri(share)
+    z0 = special.ndtri(share)
     mean = np.sum(weights * jackknife) / np.sum(weights)
     d = mean - jackknife
     num = np.sum(weights * d**3)
     den = 6.0 * np.sum(weights * d**2) ** 1.5
     acc = num / den if den > 0 else 0.0
-    z = ndtri(np.array([tail, 1 - tail]))
+    z = special.ndtri(np.array([tail, 1 - tail]))
     with np.errstate(divide="ignore", invalid="ignore"):
-        levels = ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))
+        levels = special.ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))
     if not np.all(np.isfinite(levels)):
         return tail, 1 - tail
     return float(levels[0]), float(levels[1])

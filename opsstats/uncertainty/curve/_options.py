@@ -16,16 +16,21 @@ estimate of exactly 0 or 1, where no logit exists, the logit-t intervals are one
 from __future__ import annotations
 
 import warnings
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from scipy import special
 
+from ..._lazy import lazy_module
 from ..._validation import check_choice, check_resamples, describe
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea, CurveQuantity
 from ...exceptions import SmallCountWarning
 from .._draws import at_positions, quantile_positions
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = ["METHODS"]
 

@@ -20,11 +20,11 @@ the middle value is the median of the resamples, not the estimate.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ..._lazy import lazy_module
 from ..._validation import (
     check_choice,
     check_confidence_level,
@@ -34,6 +34,11 @@ from ..._validation import (
 from ...curves import _best as best
 from .._draws import check_rng
 from ._options import _check_whole_counts
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["BEST_TIES", "best_threshold_interval", "threshold_interval"]
 
