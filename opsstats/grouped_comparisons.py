@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._validation import check_choice, describe
 from .comparison import METHODS, compare, compare_test_sets
 from .comparison.result import ComparisonResult, ComparisonTable
 from .exceptions import SmallCountWarning
 from .metrics import resolve_metric
 from .uncertainty._draws import root_seed, unit_rng
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["compare_groups"]
 

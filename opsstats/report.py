@@ -12,14 +12,18 @@ import json
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from ._lazy import lazy_module
 from ._summary import Summary
 from ._validation import check_digits
 from .grouped import evaluate
 from .plotting import plot_forest
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["EvaluationReport", "report"]
 

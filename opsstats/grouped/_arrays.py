@@ -6,16 +6,21 @@ through :func:`~opsstats.grouped._unit.evaluate_unit`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from ..confusion import ConfusionMatrix
 from ..uncertainty._cm_groups import covered, group_point_columns
 from ._options import Options
 from ._specs import MetricSpec
 from ._unit import COLUMNS, evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 def arrays_cover(options: Options, weighted: bool = False) -> bool:

@@ -5,12 +5,12 @@ its rows (many groups' confusion-matrix metrics as arrays over groups)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 
 from .._labels import positive_mask
+from .._lazy import lazy_module
 from .._validation import check_1d, check_scores, describe, threshold_for
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
@@ -18,6 +18,11 @@ from ._arrays import _array_rows, arrays_cover
 from ._curve_reference import resolve_curve_reference
 from ._options import Options
 from ._unit import COLUMNS, evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 def _counts(t: np.ndarray, p: np.ndarray) -> ConfusionMatrix:

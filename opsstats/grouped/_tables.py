@@ -6,10 +6,9 @@ from :meth:`ScoreCurve.from_counts`, with the same rows as from the rows themsel
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from .._lazy import lazy_module
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
 from ..frames import count_tables
@@ -18,6 +17,11 @@ from ._binned import _note_bin_bounds
 from ._curve_reference import resolve_curve_reference
 from ._options import Options
 from ._unit import COLUMNS, evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 def table_rows(data: Any, options: Options) -> tuple[pd.DataFrame, dict[tuple, ConfusionMatrix]]:

@@ -7,11 +7,11 @@ class of :class:`~opsstats.multilabel.MultiLabel` that computes them."""
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import check_choice, check_confidence_level, check_resamples, describe
 from ..exceptions import UndefinedMetricWarning
 from ..grouped import COLUMNS, MetricSpec, parse_metrics
@@ -21,6 +21,11 @@ from ..uncertainty._draws import check_rng, equal_tailed
 from ._draws import _IntervalDraws
 from ._per_label import _scalar
 from ._result import MultiLabelOPS
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 AVERAGES = (None, "macro", "weighted", "prevalence")
 
