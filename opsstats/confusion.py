@@ -353,7 +353,7 @@ class ConfusionMatrix:
         prevalence: str = "fixed",
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         ties: str = "strict",
         **params: Any,
     ) -> Any:
@@ -423,7 +423,7 @@ class ConfusionMatrix:
         prevalence: str = "fixed",
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         **params: Any,
     ) -> Any:
         """Confidence or credible interval for alpha, beta or a metric.
@@ -457,8 +457,10 @@ class ConfusionMatrix:
             For ``"bootstrap"``: resample within each class (prevalence fixed).
         rng : None, int or numpy.random.Generator
             The same ``rng`` gives the same interval, bit for bit.
-        progress : bool
-            Show a progress bar on stderr.
+        progress : bool or None
+            A progress bar of the draws on stderr: True from the start, False none,
+            None (the default) as the environment variable ``OPSSTATS_PROGRESS`` says
+            (by default a bar in a terminal once the draws have run for a second).
         **params
             Metric parameters.
 

@@ -101,7 +101,7 @@ def paired_curve_draws(
     n: int,
     rng: np.random.Generator,
     prior: Any = "jeffreys",
-    show_progress: bool = False,
+    show_progress: bool | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The quantity of A and of B on n paired draws (NaN where undefined): the stratified
     bootstrap of the rows (``method="bootstrap"``) or the paired Dirichlet posterior
@@ -181,7 +181,7 @@ def unpaired_curve_draws(
     n: int,
     rng: np.random.Generator,
     prior: Any = "jeffreys",
-    show_progress: bool = False,
+    show_progress: bool | None = None,
 ) -> np.ndarray:
     """The quantity on n draws of one test set: its stratified bootstrap or its
     Dirichlet posterior (the single-curve engines)."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._lazy import lazy_module
+from .._progress import counted
 from ..confusion import ConfusionMatrix
 from ..uncertainty._cm_groups import covered, group_point_columns
 from ._options import Options
@@ -88,7 +89,7 @@ def _count_rows(
     # the others through the per-group path
     rows: list[dict[str, Any]] = []
     order: list[int] = []
-    for g in np.flatnonzero(~done):
+    for g in counted(np.flatnonzero(~done), int((~done).sum()), "evaluate, groups"):
         unit = evaluate_unit(
             specs,
             cm=confusion[keys[g]],

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._labels import positive_mask
 from .._lazy import lazy_module
+from .._progress import counted
 from .._validation import check_1d, check_scores, describe, threshold_for
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
@@ -84,7 +85,7 @@ def frame_rows(
             **options.point_options(),
         )
         return out, confusion
-    for key, g in groups:
+    for key, g in counted(groups, len(groups), "evaluate, groups"):
         key = key if isinstance(key, tuple) else (key,)
         rows_of_group = frame.index.get_indexer(g.index) if by_cols else slice(None)
         t = all_truth[rows_of_group]

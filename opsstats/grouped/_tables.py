@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._lazy import lazy_module
+from .._progress import counted
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
 from ..frames import count_tables
@@ -53,7 +54,7 @@ def table_rows(data: Any, options: Options) -> tuple[pd.DataFrame, dict[tuple, C
         out = _count_rows(keys, cells, specs, confusion, by_cols, **options.point_options())
         return out, confusion
     rows: list[dict[str, Any]] = []
-    for g, key in enumerate(keys):
+    for g, key in enumerate(counted(keys, len(keys), "evaluate, groups")):
         cm = curve = None
         positives, negatives = (c.item() for c in classes[g])  # int, or float weights
         if labelled:

@@ -46,7 +46,7 @@ class _Aggregation(_IntervalDraws):
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         **params: Any,
     ) -> MultiLabelOPS:
         """Per-label OPS of one metric, aggregated across labels.
@@ -74,7 +74,8 @@ class _Aggregation(_IntervalDraws):
             which understates the aggregate's uncertainty when they are positively
             correlated.
         confidence_level, n_resamples, rng, progress
-            As elsewhere; the same ``rng`` gives the same interval.
+            As elsewhere; the same ``rng`` gives the same interval; ``progress``: a bar
+            of the draws on stderr (True, False, or None: as ``OPSSTATS_PROGRESS`` says).
 
         Returns
         -------

@@ -53,7 +53,7 @@ class _IntervalDraws(_PerLabel):
         ci: str,
         n_resamples: int,
         rng: np.random.Generator,
-        show: bool,
+        show: bool | None,
         params: dict[str, Any],
     ) -> tuple[np.ndarray, int, str]:
         """(B x L) OPS draws (NaN where undefined or excluded), undefined count, text."""

@@ -1,17 +1,16 @@
-"""Intervals from draws: equal-tailed (percentile), HPD and BCa; rng and progress."""
+"""Intervals from draws: equal-tailed (percentile), HPD and BCa; rng; the progress bar of
+the draws (``opsstats/_progress.py``)."""
 
 from __future__ import annotations
 
 import hashlib
 import numbers
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._lazy import lazy_module
+from .._progress import progress
 from .._validation import describe
 
 if TYPE_CHECKING:
@@ -170,27 +169,3 @@ def bca_levels(
     if not np.all(np.isfinite(levels)):
         return tail, 1 - tail
     return float(levels[0]), float(levels[1])
-
-
-@contextmanager
-def progress(total: int, enabled: bool, label: str) -> Iterator[Any]:
-    """A minimal progress bar on stderr: ``with progress(n, True, "bootstrap") as tick:``
-    then ``tick(k)`` after k more items."""
-    if not enabled:
-        yield lambda k=1: None
-        return
-    done = [0]
-    width = 30
-
-    def tick(k: int = 1) -> None:
-        done[0] += k
-        frac = min(1.0, done[0] / total)
-        bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
-        sys.stderr.write(f"\r{label} [{bar}] {done[0]}/{total}")
-        sys.stderr.flush()
-
-    try:
-        yield tick
-    finally:
-        sys.stderr.write("\n")
-        sys.stderr.flush()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ..._lazy import lazy_module
+from ..._progress import check_progress
 from ..._validation import check_choice, check_resamples, describe
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea, CurveQuantity
@@ -85,7 +86,7 @@ def _check_options(
                 f"otherwise, both with the prevalence fixed. Give "
                 f"`{name}='bootstrap'` with `stratified=False`."
             )
-        _check_bool("progress", show_progress)
+        check_progress(show_progress)
         return method, "", int(n_resamples)
     kinds = _KINDS[method]
     if interval is None:
@@ -109,7 +110,7 @@ def _check_options(
             f"prevalence resampled) is the bootstrap's. Give `{name}='bootstrap'` "
             "with `stratified=False`."
         )
-    _check_bool("progress", show_progress)
+    check_progress(show_progress)
     return method, kind, n
 
 

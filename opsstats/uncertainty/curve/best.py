@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..._lazy import lazy_module
+from ..._progress import counted
 from ..._validation import (
     check_choice,
     check_confidence_level,
@@ -55,7 +56,7 @@ def _resamples(curve: Any, n: int, rng: np.random.Generator) -> Iterator[tuple[n
     pos, neg = np.diff(tps, prepend=0), np.diff(fps, prepend=0)
     P, N = int(tps[-1]), int(fps[-1])
     batch = max(1, min(n, _BATCH_ELEMENTS // pos.size))
-    for start in range(0, n, batch):
+    for start in counted(range(0, n, batch), -(-n // batch), "bootstrap, batches"):
         b = min(batch, n - start)
         yield rng.multinomial(P, pos / P, size=b), rng.multinomial(N, neg / N, size=b)
 

@@ -91,7 +91,7 @@ def curve_ops_interval(
     interval: str | None = None,
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     prior: Any = None,
     **params: Any,
 ) -> OPSResult:
@@ -169,7 +169,7 @@ def _with_interval(
     level: float,
     stratified: bool,
     rng: Any,
-    progress: bool,
+    progress: bool | None,
     prior: Any,
     ties: str,
     values: np.ndarray | None = None,

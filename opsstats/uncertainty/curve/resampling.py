@@ -260,7 +260,7 @@ def _bootstrap_values(
     n: int,
     rng: np.random.Generator,
     stratified: bool,
-    show_progress: bool,
+    show_progress: bool | None,
 ) -> np.ndarray:
     """The quantities on n bootstrap resamples of the curve's rows (NaN where
     undefined), shape ``(len(quantities), n)``: every quantity on the same resamples.
@@ -340,7 +340,7 @@ def _run_bootstrap(
     estimate: float,
     stratified: bool,
     rng: Any,
-    show_progress: bool,
+    show_progress: bool | None,
     values: np.ndarray | None = None,
 ) -> _Bootstrap:
     """The bootstrap's draws of the quantity (``values`` when they are already drawn,
