@@ -41,12 +41,28 @@ class _LazyModule:
         self._lazy_name = name
         self._lazy_module: ModuleType | None = None
 
-    def __getattr__(self, attr: str) -> Any:
-        # called only for names the proxy itself lacks, i.e. every name of the module
+    def _load(self) -> ModuleType:
         module = self._lazy_module
         if module is None:
             module = self._lazy_module = importlib.import_module(self._lazy_name)
-        return getattr(module, attr)
+        return module
+
+    def __getattr__(self, attr: str) -> Any:
+        # called only for names the proxy itself lacks, i.e. every name of the module
+        if attr.startswith("_lazy_"):  # a slot not set yet (no __init__, as in a copy)
+            raise AttributeError(attr)
+        return getattr(self._load(), attr)
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        # the module's names are set on the module (``monkeypatch.setattr(x.pd, ...)``
+        # patches pandas, as it did when ``x.pd`` was pandas itself)
+        if attr in _LazyModule.__slots__:
+            object.__setattr__(self, attr, value)
+        else:
+            setattr(self._load(), attr, value)
+
+    def __delattr__(self, attr: str) -> None:
+        delattr(self._load(), attr)
 
     def __repr__(self) -> str:
         state = "imported" if self._lazy_module is not None else "not imported yet"
@@ -65,7 +81,8 @@ def lazy_module(name: str) -> Any:
     -------
     object
         Reading an attribute imports the module (once; later reads look it up in the
-        module) and returns the module's attribute.
+        module) and returns the module's attribute; setting or deleting one sets or
+        deletes the module's.
 
     Examples
     --------

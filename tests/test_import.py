@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import opsstats
-from opsstats._lazy import _LazyModule
+from opsstats._lazy import _LazyModule, lazy_module
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -137,3 +137,20 @@ def test_lazy_modules_name_real_modules():
     assert {"pandas", "narwhals", "scipy.stats", "scipy.special"} <= names
     for name in sorted(names):
         assert importlib.import_module(name).__name__ == name
+
+
+def test_lazy_module_reads_sets_and_deletes_the_module_s_names():
+    """The stand-in imports on the first read, and a name set through it (as
+    ``monkeypatch.setattr(cli.pd, "read_csv", ...)`` does) is set on the module."""
+    proxy = lazy_module("json.tool")  # a module nothing here imports
+    was_loaded = "json.tool" in sys.modules
+    assert "not imported yet" in repr(proxy)
+    assert ("json.tool" in sys.modules) == was_loaded  # repr does not import
+    assert proxy.main is importlib.import_module("json.tool").main
+    assert "(imported)" in repr(proxy)
+    proxy.planted = 42
+    assert sys.modules["json.tool"].planted == 42 and proxy.planted == 42
+    del proxy.planted
+    assert not hasattr(sys.modules["json.tool"], "planted")
+    with pytest.raises(AttributeError):
+        proxy.no_such_name  # noqa: B018
