@@ -29,7 +29,7 @@ import numpy as np
 from ..._lazy import lazy_module
 from ...curves._geometry import CurveArea
 from ...curves._partial import PartialArea
-from ._options import _check_whole_counts, _logit_t, _warn_no_width
+from ._options import _check_whole_counts, _logit_t, _warn_no_width, sampling_view
 
 if TYPE_CHECKING:
     from scipy import special
@@ -167,6 +167,7 @@ def delong_components(
     >>> v10[pos > 0].tolist(), v01[neg > 0].tolist()
     ([1.0, 1.0, 0.6666666666666666], [0.6666666666666667, 1.0, 1.0])
     """
+    curve = sampling_view(curve)  # the ROC curve of a standardized one: its origin's
     _check_whole_counts(curve, "DeLong's variance")
     return delong_components_from_counts(curve.tps, curve.fps)
 
