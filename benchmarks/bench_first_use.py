@@ -3,7 +3,8 @@
 Every measurement runs in a fresh Python process, as a person meets it: nothing imported
 before. ``--before PYTHON`` times the same code under another interpreter too (e.g. one
 whose opsstats is the main branch), so that before and after are measured in the same
-run, beside the same peer. The processes run in an empty folder (so that ``python -c``
+run, beside the same peer; ``--before 'LABEL=PYTHON'`` names it (repeatable: e.g. main
+at the branch point and main now). The processes run in an empty folder (so that ``python -c``
 does not import a checkout from the working directory) with their compiled bytecode kept
 in a cache made for the run (``PYTHONPYCACHEPREFIX``), as an installed package has it:
 the first run of each command fills it and is not counted.
@@ -24,7 +25,7 @@ Sections (``--section NAME``, repeatable; all by default):
 A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
 and list it in ``SECTIONS``. The machine's load average is printed beside each section.
 
-Run: ``python benchmarks/bench_first_use.py [--before /path/to/python] [--repeat 3]
+Run: ``python benchmarks/bench_first_use.py [--before [LABEL=]/path/to/python] [--repeat 3]
 [--section import] [--out benchmarks/results/bench_first_use.md]``
 """
 
@@ -50,7 +51,7 @@ _WORK = Path(tempfile.mkdtemp(prefix="bench-first-use-"))
 @dataclass
 class Context:
     python: str  # the interpreter whose opsstats is timed ("after")
-    before: str | None  # another one ("before"), or None
+    before: list[tuple[str, str]]  # other ones: (label, interpreter), e.g. main's
     repeat: int
 
 
@@ -76,10 +77,14 @@ def run(python: str, code: str) -> tuple[float, dict]:
 
 
 def pythons(ctx: Context) -> list[tuple[str, str]]:
-    out = [("after", ctx.python)]
-    if ctx.before:
-        out.insert(0, ("before", ctx.before))
-    return out
+    """(label, interpreter): each ``--before`` one, then ``after``."""
+    return [*ctx.before, ("after", ctx.python)]
+
+
+def _before(text: str) -> tuple[str, str]:
+    """``--before``: ``LABEL=PYTHON`` or ``PYTHON`` (labelled "before")."""
+    label, sep, python = text.rpartition("=")
+    return (f"before, {label}" if sep else "before", python)
 
 
 def load() -> str:
@@ -248,11 +253,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--section", action="append", choices=list(SECTIONS))
     parser.add_argument("--python", default=sys.executable, help="interpreter timed (after)")
-    parser.add_argument("--before", help="another interpreter timed beside it (before)")
+    parser.add_argument(
+        "--before",
+        action="append",
+        default=[],
+        help="another interpreter timed beside it: PYTHON or LABEL=PYTHON (repeatable)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", help="also write the Markdown here")
     args = parser.parse_args(argv)
-    ctx = Context(args.python, args.before, args.repeat)
+    ctx = Context(args.python, [_before(b) for b in args.before], args.repeat)
     argv_text = " ".join(sys.argv[1:] if argv is None else argv)
     lines = [
         "# First use: opsstats beside its peers",

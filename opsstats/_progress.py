@@ -3,7 +3,8 @@
 The operations with a bar: a pass over a streamed curve reference's curves (the default
 DBT reference's 100,000 curves, binormal curves), bootstrap and Dirichlet draws (of a
 confusion matrix, a curve, the best threshold, a comparison of classifiers, a
-multi-label aggregate) and the groups of ``evaluate`` (and so of ``opsstats report``).
+multi-label aggregate), the groups of ``evaluate`` (and so of ``opsstats report``) and
+the prevalences of ``ops_prevalence_profile``.
 While one bar is open, the operations inside it draw none of their own.
 
 One switch, the environment variable ``OPSSTATS_PROGRESS`` (read when a bar would

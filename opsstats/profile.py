@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._lazy import lazy_module
+from ._progress import counted
 from ._seam import upcall
 from ._summary import Summary
 from ._validation import MAX_GRID_POINTS, check_1d, check_digits, check_size, describe
@@ -286,7 +287,7 @@ def ops_prevalence_profile(
         }
     rows = []
     method = ""
-    for pi in grid:
+    for pi in counted(grid, grid.size, "prevalence profile"):
         std = origin.at_prevalence(float(pi))
         # the same seed at every prevalence: the same draws of the same rows
         r = std.ops(metric_arg, reference=ref, **options, rng=seed)

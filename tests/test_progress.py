@@ -14,7 +14,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from opsstats import BinormalCurves, ConfusionMatrix, ScoreCurve, _progress, evaluate
+from opsstats import (
+    BinormalCurves,
+    ConfusionMatrix,
+    ScoreCurve,
+    _progress,
+    evaluate,
+    ops_prevalence_profile,
+)
 from opsstats._progress import counted, progress
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,6 +180,18 @@ def test_evaluate_reports_its_groups(stderr, monkeypatch):
     assert _last_line(err.getvalue()).startswith(
         "evaluate, groups [##############################] 3/3"
     )
+
+
+def test_a_prevalence_profile_reports_its_prevalences(stderr, monkeypatch):
+    err = stderr(terminal=False)
+    monkeypatch.setenv("OPSSTATS_PROGRESS", "1")
+    profile = ops_prevalence_profile(CM, "f1", [0.1, 0.2, 0.5], ci="bootstrap", n_resamples=200)
+    assert len(profile.table) == 4  # the three and the matrix's own prevalence
+    # one bar over the prevalences; the bootstraps inside it draw none of their own
+    assert _last_line(err.getvalue()).startswith(
+        "prevalence profile [##############################] 4/4"
+    )
+    assert "bootstrap [" not in err.getvalue()
 
 
 def test_curve_bootstrap_reports_progress(stderr):
