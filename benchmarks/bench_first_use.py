@@ -35,6 +35,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,16 +62,23 @@ def _env() -> dict[str, str]:
     return {**env, "MPLBACKEND": "Agg", "PYTHONPYCACHEPREFIX": str(_WORK / "pycache")}
 
 
-def run_command(argv: list[str]) -> tuple[float, subprocess.CompletedProcess]:
-    """Wall time of one process ``argv`` in the empty folder, and what it printed."""
-    t0 = time.perf_counter()
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_command(argv: list[str]) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall time and CPU time of one process ``argv`` in the empty folder, and what it
+    printed. The CPU time moves little with the machine's load (the wall time does)."""
+    cpu, t0 = _children_cpu(), time.perf_counter()
     out = subprocess.run(argv, capture_output=True, text=True, env=_env(), cwd=_WORK)
-    return time.perf_counter() - t0, out
+    return time.perf_counter() - t0, _children_cpu() - cpu, out
 
 
 def run(python: str, code: str) -> tuple[float, dict]:
     """Wall time of ``python -c code`` and the JSON it prints on its last line."""
-    wall, out = run_command([python, "-c", code])
+    wall, _, out = run_command([python, "-c", code])
     if out.returncode != 0:
         raise RuntimeError(f"{python} failed:\n{out.stderr[-2000:]}")
     return wall, json.loads(out.stdout.strip().splitlines()[-1])
@@ -93,7 +101,7 @@ def load() -> str:
 
 def interleaved(ctx: Context, commands: dict[str, list[str]]) -> dict[str, list[tuple]]:
     """Each command run once not counted, then ``ctx.repeat`` rounds of one run of each:
-    name -> [(wall time, completed process), ...]."""
+    name -> [(wall time, CPU time, completed process), ...]."""
     for argv in commands.values():
         run_command(argv)
     runs: dict[str, list[tuple]] = {name: [] for name in commands}
@@ -108,6 +116,7 @@ def interleaved(ctx: Context, commands: dict[str, list[str]]) -> dict[str, list[
 #: loaded (scipy's subpackages named) and its resident memory, as JSON on the last line
 _AFTER = """
 inside = time.perf_counter() - t0
+inside_cpu = time.process_time() - c0
 import json, resource, sys
 top = {m.split(".")[0] for m in sys.modules} - set(sys.stdlib_module_names) - {"opsstats"}
 top = {p for p in top if getattr(sys.modules.get(p), "__file__", None)}  # not cython_runtime
@@ -118,14 +127,15 @@ packages = [
     for p in sorted(p for p in top if p[0] != "_")
 ]
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"inside": inside, "modules": len(sys.modules), "packages": packages,
+print(json.dumps({"inside": inside, "inside_cpu": inside_cpu, "modules": len(sys.modules), "packages": packages,
                   "rss": rss}))
 """
 
 
 def _timed(statement: str) -> str:
     """Python code that runs ``statement`` and prints what ``_AFTER`` says."""
-    return "import time\nt0 = time.perf_counter()\n" + statement + "\n" + _AFTER
+    start = "import time\nt0, c0 = time.perf_counter(), time.process_time()\n"
+    return start + statement + "\n" + _AFTER
 
 
 def section_import(ctx: Context) -> list[str]:
@@ -140,35 +150,40 @@ def section_import(ctx: Context) -> list[str]:
     runs = interleaved(ctx, commands)
     stats = {}
     for name, done in runs.items():
-        for _, out in done:
+        for _, _, out in done:
             if out.returncode != 0:
                 raise RuntimeError(f"{name} failed:\n{out.stderr[-2000:]}")
-        printed = [json.loads(out.stdout.strip().splitlines()[-1]) for _, out in done]
+        printed = [json.loads(out.stdout.strip().splitlines()[-1]) for *_, out in done]
         stats[name] = {
-            "wall": statistics.median(w for w, _ in done),
+            "wall": statistics.median(w for w, _, _ in done),
             "inside": statistics.median(p["inside"] for p in printed),
+            "inside_cpu": statistics.median(p["inside_cpu"] for p in printed),
             "modules": statistics.median(p["modules"] for p in printed),
             "rss": statistics.median(p["rss"] for p in printed),
             "packages": printed[-1]["packages"],
         }
-    numpy = stats["`import numpy`"]["inside"]
+    numpy = stats["`import numpy`"]
     lines = [
         "## Import",
         "",
         f"Fresh processes, {ctx.repeat} interleaved rounds, medians; load average {start} "
         f"at the start, {load()} at the end. 'import' is the time of the import statement "
-        "inside the process, 'process' the wall time of the whole process (interpreter "
-        "start included), 'modules' the number in `sys.modules` after it. Target: `import "
-        "opsstats` under 0.3 s on a quiet machine and at most 3x `import numpy`.",
+        "inside the process (wall clock, and the CPU time of the process during it, which "
+        "moves less with the load), 'process' the wall time of the whole process "
+        "(interpreter start included), 'modules' the number in `sys.modules` after it. "
+        "Target: `import opsstats` under 0.3 s on a quiet machine and at most 3x "
+        "`import numpy`.",
         "",
-        "| what | import s | / import numpy | process s | modules | resident MB "
-        "| third-party packages loaded |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| what | import s | / import numpy | import CPU s | / numpy's CPU | process s "
+        "| modules | resident MB | third-party packages loaded |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, s in stats.items():
         lines.append(
-            f"| {name} | {s['inside']:.3f} | {s['inside'] / numpy:.2f} | {s['wall']:.3f} "
-            f"| {s['modules']:.0f} | {s['rss']:.0f} | {', '.join(s['packages']) or 'none'} |"
+            f"| {name} | {s['inside']:.3f} | {s['inside'] / numpy['inside']:.2f} "
+            f"| {s['inside_cpu']:.3f} | {s['inside_cpu'] / numpy['inside_cpu']:.2f} "
+            f"| {s['wall']:.3f} | {s['modules']:.0f} | {s['rss']:.0f} "
+            f"| {', '.join(s['packages']) or 'none'} |"
         )
     lines.append("")
     return lines
@@ -213,31 +228,34 @@ def section_cli(ctx: Context) -> list[str]:
             commands[f"{case} ({who})"] = [*_script(python), *args]
     start = load()
     runs = interleaved(ctx, commands)
-    peer = statistics.median(w for w, _ in runs["`python -c pass`"])
+    peer = statistics.median(w for w, _, _ in runs["`python -c pass`"])
+    peer_cpu = statistics.median(c for _, c, _ in runs["`python -c pass`"])
     lines = [
         "## The command line's first answers",
         "",
-        f"Wall time of the `opsstats` script in fresh processes, {ctx.repeat} interleaved "
-        f"rounds, medians; load average {start} at the start, {load()} at the end; beside "
-        "`python -c pass` (the interpreter's start). The packages are those the same "
+        f"Wall time and CPU time (user and system) of the `opsstats` script in fresh "
+        f"processes, {ctx.repeat} interleaved rounds, medians; load average {start} at the "
+        f"start, {load()} at the end; beside `python -c pass` (the interpreter's start). "
+        "The CPU time moves less with the load than the wall time. The packages are those the same "
         "command loads (run once more through `runpy` to see them). Target: `--help` and "
         "an argument error under 0.5 s on a quiet machine.",
         "",
-        "| what | seconds | `python -c pass` | ratio | exit | first line printed "
-        "| third-party packages loaded |",
-        "|---|---:|---:|---:|---:|---|---|",
+        "| what | seconds | `python -c pass` | ratio | CPU s | `pass` CPU s | exit "
+        "| first line printed | third-party packages loaded |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for case, args in cases.items():
         for who, python in pythons(ctx):
             done = runs[f"{case} ({who})"]
-            wall = statistics.median(w for w, _ in done)
-            out = done[-1][1]
+            wall = statistics.median(w for w, _, _ in done)
+            cpu = statistics.median(c for _, c, _ in done)
+            out = done[-1][2]
             first = (out.stdout or out.stderr).strip().splitlines()[0]
             first = first.replace(str(_WORK), "…").replace("|", "\\|")[:60]
             packages = ", ".join(_cli_packages(python, args))
             lines.append(
                 f"| {case} ({who}) | {wall:.3f} | {peer:.3f} | {wall / peer:.2f} "
-                f"| {out.returncode} | {first} | {packages} |"
+                f"| {cpu:.3f} | {peer_cpu:.3f} | {out.returncode} | {first} | {packages} |"
             )
     lines.append("")
     return lines
