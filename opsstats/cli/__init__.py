@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import plotting
+from .._csv import to_csv
 from .._lazy import lazy_module
 from .._validation import MAX_DIGITS
 from ..comparison import METHODS as COMPARE_METHODS
@@ -505,7 +506,7 @@ def _compare(args: argparse.Namespace) -> Output:
     option = "--score" if args.score else "--pred"
     if len(set(columns)) < len(columns):
         raise CommandError(f"{option}: a column is named twice")
-    metric = args.metric or ("roc_auc" if args.score else "f1")
+    metric = args.metric if args.metric is not None else ("roc_auc" if args.score else "f1")
     pos_label = parse_pos_label(data, args.truth, args.pos_label)
     common: dict[str, Any] = {
         "metric": metric,
@@ -557,7 +558,7 @@ def render_comparison(result: ComparisonResult | ComparisonTable, fmt: str, digi
         return result.summary(digits).as_html()
     frame = result.to_frame()
     if fmt == "csv":
-        return frame.to_csv(index=False, quoting=1)
+        return to_csv(frame)
     return frame.to_json(orient="records", indent=2)
 
 

@@ -166,15 +166,13 @@ def ideal_auc(curve: str, prevalence: float) -> float:
     >>> ideal_auc("gain", 0.2)
     0.9
     """
+    curve = check_choice("curve", curve, CURVES)
+    prevalence = check_probability("prevalence", prevalence)
     if curve in ("roc", "pr"):
         return 1.0
     if curve == "lift":
         return 1.0 + float(np.log(1.0 / prevalence))
-    if curve == "gain":
-        return 1.0 - prevalence / 2.0
-    raise ValueError(
-        f"`curve` must be one of {', '.join(map(repr, CURVES))}; got {describe(curve)}."
-    )
+    return 1.0 - prevalence / 2.0  # gain
 
 
 @dataclass(frozen=True, slots=True)

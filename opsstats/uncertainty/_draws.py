@@ -4,14 +4,13 @@ the draws (``opsstats/_progress.py``)."""
 from __future__ import annotations
 
 import hashlib
-import numbers
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._lazy import lazy_module
 from .._progress import progress
-from .._validation import describe
+from .._validation import check_rng
 
 if TYPE_CHECKING:
     from scipy import special
@@ -29,23 +28,6 @@ __all__ = [
     "bca_levels",
     "progress",
 ]
-
-
-def check_rng(rng: Any) -> np.random.Generator:
-    """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``."""
-    if isinstance(rng, bool):
-        raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got {rng!r}.")
-    if isinstance(rng, numbers.Integral) and rng < 0:
-        raise ValueError(
-            f"`rng` must be None, a non-negative int seed or a numpy Generator; got "
-            f"{describe(rng)}."
-        )
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"`rng` must be None, an int seed or a numpy Generator; got {describe(rng)}."
-        ) from None
 
 
 def root_seed(rng: Any) -> int:
