@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._labels import positive_mask
+from ._lazy import lazy_module
 from ._validation import (
     check_1d,
     check_choice,
@@ -36,6 +36,11 @@ from .exceptions import SmallCountWarning
 from .metrics import resolve_metric
 from .ops import _check_reference
 from .uncertainty._draws import root_seed, unit_rng
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["compare_groups"]
 

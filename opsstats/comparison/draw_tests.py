@@ -7,16 +7,21 @@ percentile interval expanded to Student's t with the p-value that inverts it
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from ..results import ConfidenceInterval
 from ..uncertainty._draws import equal_tailed
 from .delong import _normal_p
 from .quantity import _Spec
 from .result import ComparisonResult
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__: list[str] = []
 

@@ -26,11 +26,11 @@ confusion matrix's draws (:mod:`opsstats.uncertainty.confusion`) otherwise.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
+from .._lazy import lazy_module
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
 from ..uncertainty._draws import progress
@@ -45,6 +45,11 @@ from ..uncertainty.curve.resampling import (
     _Multinomial,
 )
 from ._inputs import ranked_counts
+
+if TYPE_CHECKING:
+    from scipy import sparse
+else:
+    sparse = lazy_module("scipy.sparse")
 
 __all__: list[str] = []
 
@@ -97,7 +102,7 @@ def paired_curve_draws(
     n: int,
     rng: np.random.Generator,
     prior: Any = "jeffreys",
-    show_progress: bool = False,
+    show_progress: bool | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The quantity of A and of B on n paired draws (NaN where undefined): the stratified
     bootstrap of the rows (``method="bootstrap"``) or the paired Dirichlet posterior
@@ -177,7 +182,7 @@ def unpaired_curve_draws(
     n: int,
     rng: np.random.Generator,
     prior: Any = "jeffreys",
-    show_progress: bool = False,
+    show_progress: bool | None = None,
 ) -> np.ndarray:
     """The quantity on n draws of one test set: its stratified bootstrap or its
     Dirichlet posterior (the single-curve engines); a standardized curve's draws are

@@ -6,11 +6,11 @@ Venkatraman's, the paired jackknife or paired draws (docs/method.md#comparisons)
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._validation import check_choice
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
@@ -26,6 +26,11 @@ from .mcnemar import mcnemar_test
 from .quantity import SMALL_PAIRED_DRAWS_AUTO, _method, _Spec, _warn_small
 from .result import ComparisonResult, ComparisonTable
 from .venkatraman import venkatraman_test
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["compare"]
 

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._seam import upcall
 from .._summary import Summary
 from .._validation import check_choice, check_digits, check_probabilities
 from ..results import ConfidenceInterval
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ALTERNATIVES", "ComparisonResult", "ComparisonTable"]
 

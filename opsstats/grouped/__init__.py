@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from .._lazy import lazy_module
 from .._validation import describe
 from ..exceptions import UndefinedMetricWarning
 from ..grouped_comparisons import compare_groups
@@ -34,6 +33,11 @@ from ._specs import default_metrics
 from ._specs import parse_metrics as parse_metrics
 from ._tables import table_rows
 from ._unit import evaluate_unit as evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["evaluate", "COLUMNS", "STANDARD_COLUMNS", "DEFAULT_METRICS", "default_metrics"]
 

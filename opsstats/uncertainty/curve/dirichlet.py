@@ -116,7 +116,7 @@ def _dirichlet_values(
     n: int,
     a: float,
     rng: np.random.Generator,
-    show_progress: bool,
+    show_progress: bool | None,
 ) -> np.ndarray:
     """The quantities on n draws from the Dirichlet posterior of each class's scores,
     shape ``(len(quantities), n)``: every quantity on the same draws (the quantities
@@ -158,7 +158,7 @@ def _run_dirichlet(
     level: float,
     prior: Any,
     rng: Any,
-    show_progress: bool,
+    show_progress: bool | None,
     values: np.ndarray | None = None,
 ) -> _Bootstrap:
     """The posterior draws of the quantity (``values`` when they are already drawn with
