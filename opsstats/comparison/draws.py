@@ -49,20 +49,32 @@ __all__: list[str] = []
 
 
 class _JointClass:
-    """One class's rows as counts per joint cell (threshold index of A, of B)."""
+    """One class's rows as counts per joint cell: the rows that share a (merged)
+    threshold in every classifier, given each row's threshold index ``idx[m]`` in
+    classifier m (of ``widths[m]`` thresholds).
 
-    def __init__(self, ia: np.ndarray, ib: np.ndarray, ja: int, jb: int) -> None:
-        key = ia.astype(np.int64) * jb + ib
-        cells, counts = np.unique(key, return_counts=True)
+    The joint cells are in the lexicographic order of their threshold indices (for two
+    classifiers the order of ``ia * jb + ib``), whatever the number of classifiers."""
+
+    def __init__(self, idx: list[np.ndarray], widths: list[int]) -> None:
+        # each step ranks the joint cells of the classifiers so far (ranks below the
+        # rows, so that rank * width stays far inside int64), then refines them by the
+        # next classifier's index
+        key = idx[0].astype(np.int64)
+        for m in range(1, len(idx)):
+            key = key * widths[m] + idx[m]
+            if m < len(idx) - 1:
+                key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+        _, first, counts = np.unique(key, return_index=True, return_counts=True)
         self.counts = counts.astype(np.int64)
-        self.k = cells.size
+        self.k = counts.size
         self.total = int(counts.sum())
         # per classifier: the (joint cell -> its threshold) indicator, sparse (k, J)
         ones = np.ones(self.k)
         rows = np.arange(self.k)
         self.maps = [
-            sparse.csr_matrix((ones, (rows, idx)), shape=(self.k, j))
-            for idx, j in ((cells // jb, ja), (cells % jb, jb))
+            sparse.csr_matrix((ones, (rows, where[first])), shape=(self.k, j))
+            for where, j in zip(idx, widths, strict=True)
         ]
 
     def cumulative(self, x: np.ndarray, side: int) -> np.ndarray:
@@ -100,21 +112,49 @@ def paired_curve_draws(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The quantity of A and of B on n paired draws (NaN where undefined): the stratified
     bootstrap of the rows (``method="bootstrap"``) or the paired Dirichlet posterior
-    (``"dirichlet"``)."""
-    curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (score_a, score_b)]
+    (``"dirichlet"``); :func:`shared_curve_draws` of the two."""
+    va, vb = shared_curve_draws(
+        is_pos, [score_a, score_b], quantity, method, n, rng, prior, show_progress
+    )
+    return va, vb
+
+
+def shared_curve_draws(
+    is_pos: np.ndarray,
+    scores: list[np.ndarray],
+    quantity: Any,
+    method: str,
+    n: int,
+    rng: np.random.Generator,
+    prior: Any = "jeffreys",
+    show_progress: bool = False,
+    curves: list[ScoreCurve] | None = None,
+) -> np.ndarray:
+    """The quantity of each of k classifiers on the same n draws, shape (k, n) (NaN
+    where undefined): each draw (a stratified bootstrap resample of the rows, or a
+    paired Dirichlet posterior draw of their weights) is made once, over the joint cells
+    of all k classifiers, and each classifier's quantity is computed once per draw.
+
+    Per classifier, and per pair, the draws have the law of the two-classifier draws:
+    a joint cell of k classifiers is a union of the rows of a joint cell of any two of
+    them, and summing Multinomial counts (or Gamma weights) over the finer cells gives
+    the Multinomial counts (Gamma weights) of the coarser ones. For two classifiers the
+    draws are those of the two-classifier engine, from the same ``rng``.
+    ``curves``: the classifiers' curves when already built."""
+    if curves is None:
+        curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in scores]
     idx, widths = [], []
-    for c, s in zip(curves, (score_a, score_b), strict=True):
+    for c, s in zip(curves, scores, strict=True):
         cells, where = row_cells(c, is_pos, s, quantity)
         idx.append(where)
         widths.append(cells.k)
-    ja, jb = widths
-    pos = _JointClass(idx[0][is_pos], idx[1][is_pos], ja, jb)
-    neg = _JointClass(idx[0][~is_pos], idx[1][~is_pos], ja, jb)
+    pos = _JointClass([i[is_pos] for i in idx], widths)
+    neg = _JointClass([i[~is_pos] for i in idx], widths)
     pi = curves[0].prevalence
     fix = _first_limit_fix(quantity)
-    width = max(ja, jb) + 3
+    width = max(widths) + 3
     batch, alpha_buf, beta_buf, _ = _batches(n, max(pos.k + neg.k, width))
-    out = np.empty((2, n))
+    out = np.empty((len(scores), n))
     if method == "bootstrap":
         samplers = [_Multinomial(c.counts, np.arange(c.k), c.k) for c in (pos, neg)]
     else:
@@ -132,7 +172,7 @@ def paired_curve_draws(
                 xp = _gamma(pos.counts, b, rng)
                 xn = _gamma(neg.counts, b, rng)
                 ends = rng.standard_gamma(a, size=(4, b))  # top and bottom, each class
-            for side, j in enumerate((ja, jb)):
+            for side, j in enumerate(widths):
                 tp = pos.cumulative(xp, side)
                 fp = neg.cumulative(xn, side)
                 if method == "bootstrap":
@@ -147,7 +187,7 @@ def paired_curve_draws(
                     _fill_curves(tp, fp, tp[:, -1:], fp[:, -1:], alpha, beta)
                 out[side, start : start + b] = quantity(pi, alpha, beta)
             tick(b)
-    return out[0], out[1]
+    return out
 
 
 def _gamma(counts: np.ndarray, b: int, rng: np.random.Generator) -> np.ndarray:
