@@ -81,9 +81,10 @@ def _columns(
 
 
 def paired_scores(
-    y_true: Any, y_score: Any, pos_label: Any
+    y_true: Any, y_score: Any, pos_label: Any, stacklevel: int = 3
 ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """The positive mask and each classifier's checked scores, all of one length."""
+    """The positive mask and each classifier's checked scores, all of one length
+    (``stacklevel``: of the warning about a constant classifier)."""
     _, is_pos, scores = _columns(y_true, y_score, "y_score", check_scores, pos_label)
     for k, v in scores.items():
         if v.size and np.all(v == v[0]):
@@ -91,7 +92,7 @@ def paired_scores(
                 f"classifier {k!r} gives every row the same score: its ROC AUC is 0.5 "
                 "and its curve a single step.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=stacklevel,
             )
     return is_pos, scores
 

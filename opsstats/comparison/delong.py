@@ -165,13 +165,13 @@ def _t_p(t: float, df: float, alternative: str) -> float:
     return float(stats.t.sf(t, df) if alternative == "greater" else stats.t.cdf(t, df))
 
 
-def _warn_zero(what: str) -> None:
+def _warn_zero(what: str, stacklevel: int = 4) -> None:
     warnings.warn(
         f"{what}: the variance of the difference is 0 (both classifiers separate the "
         "classes perfectly, or their placements are identical), so the statistic and "
         "p-value are undefined (NaN).",
         UserWarning,
-        stacklevel=4,
+        stacklevel=stacklevel,
     )
 
 
@@ -269,16 +269,18 @@ def _paired_result(
     m: int,
     n: int,
     parts: tuple[np.ndarray, np.ndarray] | None = None,
+    stacklevel: int = 4,
 ) -> ComparisonResult:
     """The paired result; with the class parts ``(S10 / m, S01 / n)`` of the covariance,
-    Student's t with their Satterthwaite df instead of the normal."""
+    Student's t with their Satterthwaite df instead of the normal (``stacklevel``: of
+    the warning about a zero variance)."""
     diff = float(aucs[0] - aucs[1])
     var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
     sd = float(np.sqrt(max(var, 0.0)))
     if sd > 0:
         z = diff / sd
     else:
-        _warn_zero("DeLong's test")
+        _warn_zero("DeLong's test", stacklevel)
         z = float("nan")
     if parts is None:
         df = None

@@ -69,21 +69,24 @@ class _JointClass:
         self.counts = counts.astype(np.int64)
         self.k = counts.size
         self.total = int(counts.sum())
-        # per classifier: the (joint cell -> its threshold) indicator, sparse (k, J)
+        # per classifier: the (threshold <- joint cell) indicator, sparse (J, k), rows
+        # in the order of the thresholds and each row's cells in increasing order (each
+        # threshold's sum adds its cells in that order)
         ones = np.ones(self.k)
-        rows = np.arange(self.k)
+        cols = np.arange(self.k)
         self.maps = [
-            sparse.csr_matrix((ones, (rows, where[first])), shape=(self.k, j))
+            sparse.csr_matrix((ones, (where[first], cols)), shape=(j, self.k))
             for where, j in zip(idx, widths, strict=True)
         ]
 
     def cumulative(self, x: np.ndarray, side: int) -> np.ndarray:
         """(b, J) cumulative counts (or weights) over one classifier's thresholds from the
-        (b, k) per-joint-cell counts ``x``: the joint cells summed per threshold, then
-        cumulated (in floating point: exact for counts below 2**53)."""
-        per = np.asarray((self.maps[side].T @ x.T).T, dtype=float)
-        np.cumsum(per, axis=1, out=per)
-        return per
+        (k, b) per-joint-cell counts ``x`` (C order, floating point): the joint cells
+        summed per threshold, then cumulated (exact for counts below 2**53). A
+        transposed view of a (J, b) array."""
+        per = self.maps[side] @ x
+        np.cumsum(per, axis=0, out=per)
+        return per.T
 
 
 def row_cells(
@@ -172,6 +175,9 @@ def shared_curve_draws(
                 xp = _gamma(pos.counts, b, rng)
                 xn = _gamma(neg.counts, b, rng)
                 ends = rng.standard_gamma(a, size=(4, b))  # top and bottom, each class
+            # one (k, b) copy of each class's draws in floating point, for every classifier
+            xp = np.ascontiguousarray(xp.T, dtype=float)
+            xn = np.ascontiguousarray(xn.T, dtype=float)
             for side, j in enumerate(widths):
                 tp = pos.cumulative(xp, side)
                 fp = neg.cumulative(xn, side)

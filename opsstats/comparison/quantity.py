@@ -138,7 +138,9 @@ SMALL_PAIRED_DRAWS = 100
 SMALL_PAIRED_DRAWS_AUTO = 10
 
 
-def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = False) -> None:
+def _warn_small(
+    smaller: int, how: str, kind: str, paired: bool, tail: bool = False, stacklevel: int = 3
+) -> None:
     if how == "delong" and smaller < SMALL_DELONG:
         text = (
             f"{smaller} rows in the smaller class: with fewer than {SMALL_DELONG}, "
@@ -171,4 +173,4 @@ def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = Fa
         )
     else:
         return
-    warnings.warn(text, SmallCountWarning, stacklevel=3)
+    warnings.warn(text, SmallCountWarning, stacklevel=stacklevel)
