@@ -38,7 +38,7 @@ from .curves._geometry import CURVES, parse_area, parse_at
 from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
 from .frames import CountTables, count_tables, is_frame
-from .grouped_comparisons import compare_groups
+from .grouped_comparisons import _compare_groups
 from .metrics import get_metric
 from .ops import _check_reference, confusion_matrix_ops, curve_ops, default_reference
 from .reference.dbt import DirectedBinaryTree
@@ -572,10 +572,8 @@ def evaluate(
             "pos_label": pos_label,
             "rng": root_seed(rng),
         }
-        return pd.concat(
-            [compare_groups(data, ops=False, **common), compare_groups(data, ops=True, **common)],
-            ignore_index=True,
-        )
+        # one set of draws per comparison, mapped to the values and to the OPS
+        return pd.concat(_compare_groups(data, (False, True), **common), ignore_index=True)
     if id is not None:
         raise ValueError("`id` pairs the rows of compared classifiers; give `compare` with it.")
     native = isinstance(data, pd.DataFrame)

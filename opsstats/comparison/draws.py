@@ -26,6 +26,7 @@ confusion matrix's draws (:mod:`opsstats.uncertainty.confusion`) otherwise.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -46,6 +47,24 @@ from ..uncertainty.curve.resampling import (
 from ._inputs import ranked_counts
 
 __all__: list[str] = []
+
+
+class _Generators:
+    """The generator of each method that draws, in a call that compares a quantity and
+    its OPS at once: the first such method draws from the call's generator, any other
+    from a copy of that generator's state on entry. So each method's draws are those it
+    makes in a call of its own with the same ``rng`` (the quantity and its OPS, compared
+    by one method, share its draws)."""
+
+    def __init__(self, rng: np.random.Generator, several: bool) -> None:
+        self.rng = rng
+        self.initial = copy.deepcopy(rng) if several else rng
+        self.given: dict[str, np.random.Generator] = {}
+
+    def __call__(self, method: str) -> np.random.Generator:
+        if method not in self.given:
+            self.given[method] = copy.deepcopy(self.initial) if self.given else self.rng
+        return self.given[method]
 
 
 class _JointClass:

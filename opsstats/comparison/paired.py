@@ -5,7 +5,6 @@ Venkatraman's, the paired jackknife or paired draws (docs/method.md#comparisons)
 
 from __future__ import annotations
 
-import copy
 from itertools import combinations
 from typing import Any
 
@@ -21,10 +20,10 @@ from ..uncertainty.curve._options import _estimate
 from ._inputs import _check_common, paired_predictions, paired_scores
 from .delong import _check_classes, _class_covariances, _paired_result, _t_p, _warn_zero
 from .draw_tests import _from_draws
-from .draws import paired_confusion_draws, shared_curve_draws
+from .draws import _Generators, paired_confusion_draws, shared_curve_draws
 from .jackknife import paired_jackknife
 from .mcnemar import mcnemar_test
-from .quantity import SMALL_PAIRED_DRAWS_AUTO, _method, _Spec, _warn_small
+from .quantity import SMALL_PAIRED_DRAWS_AUTO, _plans, _Spec, _warn_small
 from .result import ComparisonResult, ComparisonTable
 from .venkatraman import venkatraman_test
 
@@ -178,11 +177,10 @@ def _compare(
     agree: the OPS draws are the value draws mapped through the reference, as in two
     calls of :func:`compare` with generators of the same seed.
 
-    A flag whose quantity or method is refused gets its ``ValueError`` or ``TypeError``
-    in its place (with a single flag it is raised, as :func:`compare` raises it). With
-    several flags, each method after the first that draws starts from a copy of the
-    generator's state on entry, so that each flag's draws are those of its own call.
-    Warnings are issued for the caller of :func:`compare`."""
+    A flag whose quantity, method or computation is refused gets its ``ValueError`` or
+    ``TypeError`` in its place, as its own call would have raised it (with a single
+    flag it is raised). The generators: :class:`.draws._Generators`. Warnings are
+    issued for the caller of :func:`compare`."""
     if (y_score is None) == (y_pred is None):
         raise TypeError(
             "give exactly one of `y_score` (scores, for a curve quantity) and `y_pred` "
@@ -192,30 +190,23 @@ def _compare(
         alternative, confidence_level, n_resamples, rope, prior
     )
     check_choice("adjust", adjust, ("holm", "bonferroni"))
-    generator = check_rng(rng)
-    initial = copy.deepcopy(generator) if len(flags) > 1 else generator
+    generators = _Generators(check_rng(rng), several=len(flags) > 1)
     kind = "curve" if y_score is not None else "confusion"
-    plans: list[tuple[_Spec, str] | Exception] = []
-    for flag in flags:
-        try:
-            spec = _Spec(metric, kind, flag, reference, at, rule, params)
-            plans.append((spec, _method(method, spec, paired=True)))
-        except (ValueError, TypeError) as exc:
-            if len(flags) == 1:
-                raise
-            plans.append(exc)
-    if all(isinstance(plan, Exception) for plan in plans):
-        return [plan for plan in plans if isinstance(plan, Exception)]
-    if kind == "curve":
-        is_pos, columns = paired_scores(y_true, y_score, pos_label, stacklevel=4)
-    else:
-        is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
+    plans = _plans(flags, metric, kind, reference, at, rule, params, method, paired=True)
+    try:
+        if kind == "curve":
+            is_pos, columns = paired_scores(y_true, y_score, pos_label, stacklevel=4)
+        else:
+            is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
+    except (ValueError, TypeError) as exc:
+        if len(flags) == 1:
+            raise
+        return [plan if isinstance(plan, Exception) else exc for plan in plans]
     m, n_neg = int(is_pos.sum()), int((~is_pos).sum())
     counts = {"rows": m + n_neg, "positive": m, "negative": n_neg}
     tail = method == "auto"  # the auto bootstrap's test is its interval's (tail) p-value
     small = min(m, n_neg) < SMALL_PAIRED_DRAWS_AUTO
     pairs = list(combinations(list(columns), 2))
-    generators: dict[str, np.random.Generator] = {}
     drawn: dict[str, Any] = {}  # the draws of each method, shared by the flags
     out: list[ComparisonResult | ComparisonTable | Exception] = []
     for plan in plans:
@@ -226,38 +217,49 @@ def _compare(
         if method == "auto" and how == "bootstrap" and small and spec.is_area and not spec.ops:
             how = "jackknife-t"
         _warn_small(min(m, n_neg), how, kind, paired=True, tail=tail, stacklevel=4)
-        if how in (*_DRAWS, "venkatraman") and how not in generators:
-            generators[how] = generator if not generators else copy.deepcopy(initial)
-        results = []
-        if how in _DRAWS and kind == "curve":
-            if how not in drawn:
-                drawn[how] = _curve_draws(
-                    is_pos, columns, spec.quantity, how, n, generators[how], prior
+        try:
+            if how in _DRAWS and kind == "curve":
+                if how not in drawn:
+                    drawn[how] = _curve_draws(
+                        is_pos, columns, spec.quantity, how, n, generators(how), prior
+                    )
+                results = _curve_pairs(
+                    drawn[how],
+                    list(columns),
+                    spec,
+                    how,
+                    level,
+                    alternative,
+                    rope_pair,
+                    counts,
+                    tail,
                 )
-            results = _curve_pairs(
-                drawn[how], list(columns), spec, how, level, alternative, rope_pair, counts, tail
-            )
-        elif how in _DRAWS:
-            if how not in drawn:  # per pair: a shared joint table would change the prior
-                drawn[how] = [
-                    paired_confusion_draws(
-                        is_pos, columns[a], columns[b], how, n, generators[how], prior
+            elif how in _DRAWS:
+                if how not in drawn:  # per pair: a shared joint table would change the prior
+                    drawn[how] = [
+                        paired_confusion_draws(
+                            is_pos, columns[a], columns[b], how, n, generators(how), prior
+                        )
+                        for a, b in pairs
+                    ]
+                results = [
+                    _paired_confusion(
+                        is_pos, a, b, columns, spec, how, d, level, alternative, rope_pair, counts
+                    )
+                    for (a, b), d in zip(pairs, drawn[how], strict=True)
+                ]
+            else:
+                results = [
+                    _pair_test(
+                        how, is_pos, a, b, columns, spec, level, alternative, counts, n, generators
                     )
                     for a, b in pairs
                 ]
-            results = [
-                _paired_confusion(
-                    is_pos, a, b, columns, spec, how, d, level, alternative, rope_pair, counts
-                )
-                for (a, b), d in zip(pairs, drawn[how], strict=True)
-            ]
-        else:
-            results = [
-                _pair_test(
-                    how, is_pos, a, b, columns, spec, level, alternative, counts, n, generators
-                )
-                for a, b in pairs
-            ]
+        except (ValueError, TypeError) as exc:
+            if len(flags) == 1:
+                raise
+            out.append(exc)
+            continue
         out.append(results[0] if len(results) == 1 else ComparisonTable(tuple(results), adjust))
     return out
 
@@ -273,7 +275,7 @@ def _pair_test(
     alternative: str,
     counts: dict[str, int],
     n: int,
-    generators: dict[str, np.random.Generator],
+    generators: _Generators,
 ) -> ComparisonResult:
     """One pair by a method that does not read its test from draws: DeLong's, on the
     normal or on t, Venkatraman's permutation test, McNemar's, the jackknife-t."""
@@ -295,7 +297,7 @@ def _pair_test(
             {a: columns[a], b: columns[b]},
             n_resamples=n,
             pos_label=True,
-            rng=generators[how],
+            rng=generators(how),
         )
     if how == "mcnemar":
         pred = {a: np.where(columns[a], 1, 0), b: np.where(columns[b], 1, 0)}

@@ -127,6 +127,32 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
     return method
 
 
+def _plans(
+    flags: tuple[bool, ...],
+    metric: Any,
+    kind: str,
+    reference: Any,
+    at: Any,
+    rule: Any,
+    params: Any,
+    method: Any,
+    paired: bool,
+) -> list[tuple[_Spec, str] | Exception]:
+    """What is compared and by which method for each entry of ``flags`` (``ops`` False:
+    the quantity, True: its OPS). A refused one gets its ``ValueError`` or ``TypeError``
+    in its place; with a single flag it is raised."""
+    plans: list[tuple[_Spec, str] | Exception] = []
+    for flag in flags:
+        try:
+            spec = _Spec(metric, kind, flag, reference, at, rule, params)
+            plans.append((spec, _method(method, spec, paired=paired)))
+        except (ValueError, TypeError) as exc:
+            if len(flags) == 1:
+                raise
+            plans.append(exc)
+    return plans
+
+
 #: Below these many rows in the smaller class the size study
 #: (benchmarks/results/compare_size.md) found the test rejecting a true null more often
 #: than its level: DeLong's test, and the paired draws (bootstrap, Dirichlet) of a curve.
