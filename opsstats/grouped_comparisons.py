@@ -242,7 +242,8 @@ def _one(
         head["metric"] = f"{name} at " + ", ".join(f"{k} {v:g}" for k, v in at.items())
     heads = [{**head, "ops": flag} for flag in flags]
     point_ref, curve_ref = options.pop("references")
-    options["reference"] = curve_ref if curve else point_ref
+    # the reference ranks the OPS; the values have none
+    options["references"] = tuple((curve_ref if curve else point_ref) if f else None for f in flags)
     if curve and score is None:
         return [_failed(h, f"{head['metric']} needs scores (`score`)") for h in heads]
     if not curve and pred is None and threshold is None:

@@ -133,7 +133,7 @@ def compare(
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         rope=rope,
-        reference=reference,
+        references=(reference,),
         at=at,
         rule=rule,
         prior=prior,
@@ -163,7 +163,7 @@ def _compare(
     confidence_level: float,
     n_resamples: int,
     rope: Any,
-    reference: Any,
+    references: tuple[Any, ...],
     at: Any,
     rule: Any,
     prior: Any,
@@ -176,6 +176,8 @@ def _compare(
     per entry of ``flags``, in their order, from one set of draws wherever the methods
     agree: the OPS draws are the value draws mapped through the reference, as in two
     calls of :func:`compare` with generators of the same seed.
+
+    ``references``: the reference of each flag's OPS (None for the values).
 
     A flag whose quantity, method or computation is refused gets its ``ValueError`` or
     ``TypeError`` in its place, as its own call would have raised it (with a single
@@ -192,7 +194,7 @@ def _compare(
     check_choice("adjust", adjust, ("holm", "bonferroni"))
     generators = _Generators(check_rng(rng), several=len(flags) > 1)
     kind = "curve" if y_score is not None else "confusion"
-    plans = _plans(flags, metric, kind, reference, at, rule, params, method, paired=True)
+    plans = _plans(flags, metric, kind, references, at, rule, params, method, paired=True)
     try:
         if kind == "curve":
             is_pos, columns = paired_scores(y_true, y_score, pos_label, stacklevel=4)

@@ -131,7 +131,7 @@ def _plans(
     flags: tuple[bool, ...],
     metric: Any,
     kind: str,
-    reference: Any,
+    references: tuple[Any, ...],
     at: Any,
     rule: Any,
     params: Any,
@@ -139,10 +139,10 @@ def _plans(
     paired: bool,
 ) -> list[tuple[_Spec, str] | Exception]:
     """What is compared and by which method for each entry of ``flags`` (``ops`` False:
-    the quantity, True: its OPS). A refused one gets its ``ValueError`` or ``TypeError``
+    the quantity, True: its OPS, ranked in that flag's reference). A refused one gets its ``ValueError`` or ``TypeError``
     in its place; with a single flag it is raised."""
     plans: list[tuple[_Spec, str] | Exception] = []
-    for flag in flags:
+    for flag, reference in zip(flags, references, strict=True):
         try:
             spec = _Spec(metric, kind, flag, reference, at, rule, params)
             plans.append((spec, _method(method, spec, paired=paired)))

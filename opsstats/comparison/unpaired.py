@@ -96,7 +96,7 @@ def compare_test_sets(
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         rope=rope,
-        reference=reference,
+        references=(reference,),
         at=at,
         rule=rule,
         prior=prior,
@@ -120,7 +120,7 @@ def _compare_test_sets(
     confidence_level: float,
     n_resamples: int,
     rope: Any,
-    reference: Any,
+    references: tuple[Any, ...],
     at: Any,
     rule: Any,
     prior: Any,
@@ -149,7 +149,7 @@ def _compare_test_sets(
         kind = "curve" if at is not None else ("confusion" if _is_metric(metric) else "curve")
     except TypeError:
         kind = "curve"
-    plans = _plans(flags, metric, kind, reference, at, rule, params, method, paired=False)
+    plans = _plans(flags, metric, kind, references, at, rule, params, method, paired=False)
     try:
         sides = _sides(test_sets, kind, pos_label)
     except (ValueError, TypeError) as exc:
