@@ -109,6 +109,14 @@ def compare(
     ComparisonTable
         For three or more: every pair, in the order given.
 
+    Notes
+    -----
+    With three or more classifiers a curve quantity's bootstrap resamples or posterior
+    draws are made once for all of them, each classifier's quantity (or OPS) is computed
+    once per draw, and every pair's difference is read from those. Each pair's draws
+    have the law of a comparison of the two alone; the pairs are dependent, which the
+    Holm and Bonferroni adjustments allow (docs/method.md#comparisons).
+
     Examples
     --------
     >>> from opsstats import compare
