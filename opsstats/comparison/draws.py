@@ -1,24 +1,27 @@
-"""Draws of a quantity for two classifiers on the same rows (paired) or on two test sets
-(unpaired), from which the difference's interval and test are read
+"""Draws of a quantity for classifiers on the same rows (paired) or on test sets
+(unpaired), from which the differences' intervals and tests are read
 (docs/method.md#comparisons).
 
-Paired, curves: the rows of one class that share both classifiers' thresholds (merged as
-the single-curve engines merge them for the quantity at hand, ``_Cells`` of
+Paired, curves: the rows of one class that share every classifier's thresholds (merged
+as the single-curve engines merge them for the quantity at hand, ``_Cells`` of
 ``opsstats.uncertainty.curve._cells``) are exchangeable, so a paired resample is
-described by a count per *joint* cell (class, threshold of A, threshold of B). The
-stratified bootstrap draws those counts Multinomial per class (the single-curve count sampler
-:class:`~opsstats.uncertainty.curve.resampling._Multinomial`), and the paired Dirichlet
-posterior draws one Gamma(rows) weight per joint cell, plus the pseudo-rows of the
-single-curve posterior (:mod:`opsstats.uncertainty.curve.dirichlet`), one pair above
-every score and one below, shared by both classifiers: one set of weights for both. Each
-classifier's curve is its joint cells summed over the other's thresholds (a cumulative
-sum in its own threshold order), evaluated by the shared curve geometry.
+described by a count per *joint* cell (class, threshold of each classifier). The
+stratified bootstrap draws those counts Multinomial per class (the single-curve count
+sampler :class:`~opsstats.uncertainty.curve.resampling._Multinomial`), and the paired
+Dirichlet posterior draws one Gamma(rows) weight per joint cell, plus the pseudo-rows of
+the single-curve posterior (:mod:`opsstats.uncertainty.curve.dirichlet`), one pair above
+every score and one below, shared by the classifiers: one set of weights for all. Each
+classifier's curve is the joint cells summed per its own thresholds (then cumulated in
+its threshold order), evaluated by the shared curve geometry. k classifiers are drawn
+once, over the joint cells of all k (:func:`shared_curve_draws`), and every pair is read
+from those draws (``_Generators``: whose generator draws, when a quantity and its OPS
+are compared at once).
 
 Paired, confusion matrices: the joint table of (truth, prediction A, prediction B), eight
 cells. Per class (the prevalence fixed) the four cells (A, B) get a Dirichlet posterior
 (prior ``a`` per cell, Jeffreys 1/2 by default) or a multinomial resample.
 
-Unpaired: each side's own single-sample draws, independent of the other's:
+Unpaired: each test set's own single-sample draws, independent of the others':
 :func:`~opsstats.uncertainty.curve.resampling._bootstrap_values` and
 :func:`~opsstats.uncertainty.curve.dirichlet._dirichlet_values` for curves, the
 confusion matrix's draws (:mod:`opsstats.uncertainty.confusion`) otherwise.
@@ -76,9 +79,9 @@ class _JointClass:
     classifiers the order of ``ia * jb + ib``), whatever the number of classifiers."""
 
     def __init__(self, idx: list[np.ndarray], widths: list[int]) -> None:
-        # each step ranks the joint cells of the classifiers so far (ranks below the
-        # rows, so that rank * width stays far inside int64), then refines them by the
-        # next classifier's index
+        # each step refines the joint cells of the classifiers so far by the next one's
+        # index, then ranks them (a rank is below the rows, so rank * width stays far
+        # inside int64); for two classifiers the key is ia * jb + ib
         key = idx[0].astype(np.int64)
         for m in range(1, len(idx)):
             key = key * widths[m] + idx[m]
@@ -158,9 +161,9 @@ def shared_curve_draws(
     of all k classifiers, and each classifier's quantity is computed once per draw.
 
     Per classifier, and per pair, the draws have the law of the two-classifier draws:
-    a joint cell of k classifiers is a union of the rows of a joint cell of any two of
-    them, and summing Multinomial counts (or Gamma weights) over the finer cells gives
-    the Multinomial counts (Gamma weights) of the coarser ones. For two classifiers the
+    a joint cell of any two of the classifiers is a union of joint cells of all k, and
+    summing Multinomial counts (or Gamma weights) over the finer cells gives the
+    Multinomial counts (Gamma weights) of the coarser ones. For two classifiers the
     draws are those of the two-classifier engine, from the same ``rng``.
     ``curves``: the classifiers' curves when already built."""
     if curves is None:

@@ -139,8 +139,8 @@ def _plans(
     paired: bool,
 ) -> list[tuple[_Spec, str] | Exception]:
     """What is compared and by which method for each entry of ``flags`` (``ops`` False:
-    the quantity, True: its OPS, ranked in that flag's reference). A refused one gets its ``ValueError`` or ``TypeError``
-    in its place; with a single flag it is raised."""
+    the quantity, True: its OPS, ranked in that flag's reference). A refused one gets
+    its ``ValueError`` or ``TypeError`` in its place; with a single flag it is raised."""
     plans: list[tuple[_Spec, str] | Exception] = []
     for flag, reference in zip(flags, references, strict=True):
         try:

@@ -168,6 +168,7 @@ def _compare_test_sets(
             how = "dirichlet"
         _warn_small(int(smaller), how, kind, paired=False, stacklevel=4)
         results = []
+        mapped: dict[str, tuple[float, np.ndarray]] = {}  # set -> (value, draws), compared
         try:
             for a, b in combinations(list(sides), 2):
                 sa, sb = sides[a], sides[b]
@@ -183,15 +184,16 @@ def _compare_test_sets(
                         )
                     )
                     continue
-                vals, draws = [], []
+                known = drawn.setdefault(how, {})
                 for name in (a, b):
                     s = sides[name]
-                    known = drawn.setdefault(how, {})
-                    if name not in known:  # each set drawn once, for every pair
+                    if name not in known:  # each set drawn once, for every pair and flag
                         known[name] = _set_draws(s, spec.quantity, kind, how, n, generators, prior)
-                    est, v = known[name]
-                    vals.append(float(spec.to_ops(est, s.prevalence)[0]))
-                    draws.append(spec.to_ops(v, s.prevalence))
+                    if name not in mapped:  # and mapped once to the compared scale
+                        est, v = known[name]
+                        value = float(spec.to_ops(est, s.prevalence)[0])
+                        mapped[name] = value, spec.to_ops(v, s.prevalence)
+                (val_a, draws_a), (val_b, draws_b) = mapped[a], mapped[b]
                 counts = {
                     "rows_a": int(sa.n),
                     "positive_a": int(_positives(sa)),
@@ -200,10 +202,10 @@ def _compare_test_sets(
                 }
                 results.append(
                     _from_draws(
-                        vals[0],
-                        vals[1],
-                        draws[0],
-                        draws[1],
+                        val_a,
+                        val_b,
+                        draws_a,
+                        draws_b,
                         method=how,
                         spec=spec,
                         names=(a, b),
