@@ -654,3 +654,40 @@ def test_unpaired_sets_are_drawn_once(monkeypatch):
         (two.p_value, two.ci.low, two.ci.high), abs=1e-12
     )
     np.testing.assert_array_equal(got.draws, two.draws)
+
+
+def test_warnings_point_at_the_caller():
+    """The warnings of compare and compare_test_sets name the line that called them."""
+    import warnings
+
+    from opsstats import SmallCountWarning
+
+    few = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 2, bool)
+    sa = np.linspace(0, 1, few.size)
+    separated = few.astype(float)
+    calls = [
+        (SmallCountWarning, lambda: compare(few, {"a": sa, "b": sa[::-1]}, method="delong")),
+        (
+            SmallCountWarning,
+            lambda: compare_test_sets({"a": (few, sa), "b": (few, sa)}, method="delong"),
+        ),
+        (
+            SmallCountWarning,
+            lambda: compare(few, {"a": sa, "b": sa[::-1]}, method="bootstrap", rng=0),
+        ),
+        (UserWarning, lambda: compare(few, {"a": sa, "b": np.zeros(few.size)})),
+        (UserWarning, lambda: compare(few, {"a": separated, "b": separated + 1})),  # DeLong
+        (UserWarning, lambda: compare(few, {"a": separated, "b": separated + 1}, method="delong")),
+        (
+            UserWarning,
+            lambda: compare(few, {"a": separated, "b": separated}, method="jackknife-t"),
+        ),
+    ]
+    for category, call in calls:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        mine = [w for w in caught if issubclass(w.category, category)]
+        assert mine and all(w.filename == __file__ for w in mine), [
+            (w.filename, str(w.message)[:60]) for w in caught
+        ]

@@ -24,7 +24,7 @@ from .._validation import check_confidence_level
 from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty.curve import delong_components_from_counts, delong_roc
-from ._inputs import check_alternative, paired_scores, ranked_counts
+from ._inputs import caller_stacklevel, check_alternative, paired_scores, ranked_counts
 from .result import ComparisonResult
 
 __all__ = ["delong_covariance", "delong_test", "delong_unpaired", "satterthwaite_df"]
@@ -165,13 +165,13 @@ def _t_p(t: float, df: float, alternative: str) -> float:
     return float(stats.t.sf(t, df) if alternative == "greater" else stats.t.cdf(t, df))
 
 
-def _warn_zero(what: str, stacklevel: int = 4) -> None:
+def _warn_zero(what: str) -> None:
     warnings.warn(
         f"{what}: the variance of the difference is 0 (both classifiers separate the "
         "classes perfectly, or their placements are identical), so the statistic and "
         "p-value are undefined (NaN).",
         UserWarning,
-        stacklevel=stacklevel,
+        stacklevel=caller_stacklevel(),
     )
 
 
@@ -269,18 +269,16 @@ def _paired_result(
     m: int,
     n: int,
     parts: tuple[np.ndarray, np.ndarray] | None = None,
-    stacklevel: int = 4,
 ) -> ComparisonResult:
     """The paired result; with the class parts ``(S10 / m, S01 / n)`` of the covariance,
-    Student's t with their Satterthwaite df instead of the normal (``stacklevel``: of
-    the warning about a zero variance)."""
+    Student's t with their Satterthwaite df instead of the normal."""
     diff = float(aucs[0] - aucs[1])
     var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
     sd = float(np.sqrt(max(var, 0.0)))
     if sd > 0:
         z = diff / sd
     else:
-        _warn_zero("DeLong's test", stacklevel)
+        _warn_zero("DeLong's test")
         z = float("nan")
     if parts is None:
         df = None

@@ -23,8 +23,8 @@ from .draw_tests import _from_draws
 from .draws import _Generators, paired_confusion_draws, shared_curve_draws
 from .jackknife import paired_jackknife
 from .mcnemar import mcnemar_test
-from .quantity import SMALL_PAIRED_DRAWS_AUTO, _plans, _Spec, _warn_small
-from .result import ComparisonResult, ComparisonTable
+from .quantity import SMALL_PAIRED_DRAWS_AUTO, _flag_error, _plans, _Spec, _warn_small
+from .result import ComparisonResult, ComparisonTable, one_or_table
 from .venkatraman import venkatraman_test
 
 __all__ = ["compare"]
@@ -189,8 +189,7 @@ def _compare(
 
     A flag whose quantity, method or computation is refused gets its ``ValueError`` or
     ``TypeError`` in its place, as its own call would have raised it (with a single
-    flag it is raised). The generators: :class:`.draws._Generators`. Warnings are
-    issued for the caller of :func:`compare`."""
+    flag it is raised). The generators: :class:`.draws._Generators`."""
     if (y_score is None) == (y_pred is None):
         raise TypeError(
             "give exactly one of `y_score` (scores, for a curve quantity) and `y_pred` "
@@ -205,13 +204,11 @@ def _compare(
     plans = _plans(flags, metric, kind, references, at, rule, params, method, paired=True)
     try:
         if kind == "curve":
-            is_pos, columns = paired_scores(y_true, y_score, pos_label, stacklevel=4)
+            is_pos, columns = paired_scores(y_true, y_score, pos_label)
         else:
             is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
     except (ValueError, TypeError) as exc:
-        if len(flags) == 1:
-            raise
-        return [plan if isinstance(plan, Exception) else exc for plan in plans]
+        return [plan if isinstance(plan, Exception) else _flag_error(exc, flags) for plan in plans]
     m, n_neg = int(is_pos.sum()), int((~is_pos).sum())
     counts = {"rows": m + n_neg, "positive": m, "negative": n_neg}
     tail = method == "auto"  # the auto bootstrap's test is its interval's (tail) p-value
@@ -226,7 +223,7 @@ def _compare(
         spec, how = plan
         if method == "auto" and how == "bootstrap" and small and spec.is_area and not spec.ops:
             how = "jackknife-t"
-        _warn_small(min(m, n_neg), how, kind, paired=True, tail=tail, stacklevel=4)
+        _warn_small(min(m, n_neg), how, kind, paired=True, tail=tail)
         try:
             if how in _DRAWS and kind == "curve":
                 if how not in drawn:
@@ -266,11 +263,9 @@ def _compare(
                     for a, b in pairs
                 ]
         except (ValueError, TypeError) as exc:
-            if len(flags) == 1:
-                raise
-            out.append(exc)
+            out.append(_flag_error(exc, flags))
             continue
-        out.append(results[0] if len(results) == 1 else ComparisonTable(tuple(results), adjust))
+        out.append(one_or_table(results, adjust))
     return out
 
 
@@ -294,9 +289,7 @@ def _pair_test(
         _check_classes(m, n_neg)
         aucs, c10, c01 = _class_covariances(is_pos, [columns[a], columns[b]])
         parts = (c10, c01) if how == "delong-t" else None
-        return _paired_result(
-            aucs, c10 + c01, (a, b), alternative, level, m, n_neg, parts, stacklevel=6
-        )
+        return _paired_result(aucs, c10 + c01, (a, b), alternative, level, m, n_neg, parts)
     if how == "venkatraman":
         if alternative != "two-sided":
             raise ValueError(
@@ -346,7 +339,7 @@ def _paired_jackknife(is_pos, a, b, columns, spec, level, alternative, counts) -
     diff = est_a - est_b
     sd = float(np.sqrt(var)) if var > 0 else float("nan")
     if not sd > 0:
-        _warn_zero("The paired jackknife", stacklevel=6)
+        _warn_zero("The paired jackknife")
     stat = diff / sd
     half = float(stats.t.ppf(0.5 + level / 2, df)) * sd
     return ComparisonResult(

@@ -17,6 +17,7 @@ from ..curves._partial import PartialArea
 from ..exceptions import SmallCountWarning
 from ..metrics import resolve_metric
 from ..ops import _check_reference
+from ._inputs import caller_stacklevel
 
 __all__ = ["METHODS"]
 
@@ -147,10 +148,16 @@ def _plans(
             spec = _Spec(metric, kind, flag, reference, at, rule, params)
             plans.append((spec, _method(method, spec, paired=paired)))
         except (ValueError, TypeError) as exc:
-            if len(flags) == 1:
-                raise
-            plans.append(exc)
+            plans.append(_flag_error(exc, flags))
     return plans
+
+
+def _flag_error(exc: Exception, flags: tuple[bool, ...]) -> Exception:
+    """The error of a flag: raised when it is the call's only flag (as the public
+    function raises it), else returned to stand in that flag's place."""
+    if len(flags) == 1:
+        raise exc
+    return exc
 
 
 #: Below these many rows in the smaller class the size study
@@ -164,9 +171,7 @@ SMALL_PAIRED_DRAWS = 100
 SMALL_PAIRED_DRAWS_AUTO = 10
 
 
-def _warn_small(
-    smaller: int, how: str, kind: str, paired: bool, tail: bool = False, stacklevel: int = 3
-) -> None:
+def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = False) -> None:
     if how == "delong" and smaller < SMALL_DELONG:
         text = (
             f"{smaller} rows in the smaller class: with fewer than {SMALL_DELONG}, "
@@ -199,4 +204,4 @@ def _warn_small(
         )
     else:
         return
-    warnings.warn(text, SmallCountWarning, stacklevel=stacklevel)
+    warnings.warn(text, SmallCountWarning, stacklevel=caller_stacklevel())

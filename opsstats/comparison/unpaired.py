@@ -22,8 +22,8 @@ from ._inputs import _check_common
 from .delong import delong_unpaired
 from .draw_tests import _from_draws
 from .draws import _Generators, unpaired_confusion_draws, unpaired_curve_draws
-from .quantity import SMALL_DELONG, _plans, _warn_small
-from .result import ComparisonResult, ComparisonTable
+from .quantity import SMALL_DELONG, _flag_error, _plans, _warn_small
+from .result import ComparisonResult, ComparisonTable, one_or_table
 
 __all__ = ["compare_test_sets"]
 
@@ -153,9 +153,7 @@ def _compare_test_sets(
     try:
         sides = _sides(test_sets, kind, pos_label)
     except (ValueError, TypeError) as exc:
-        if len(flags) == 1:
-            raise
-        return [plan if isinstance(plan, Exception) else exc for plan in plans]
+        return [plan if isinstance(plan, Exception) else _flag_error(exc, flags) for plan in plans]
     smaller = min(min(_positives(v), v.n - _positives(v)) for v in sides.values())
     drawn: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}  # method -> set -> draws
     out: list[ComparisonResult | ComparisonTable | Exception] = []
@@ -166,7 +164,7 @@ def _compare_test_sets(
         spec, how = plan
         if method == "auto" and how == "delong-t" and smaller < SMALL_DELONG:
             how = "dirichlet"
-        _warn_small(int(smaller), how, kind, paired=False, stacklevel=4)
+        _warn_small(int(smaller), how, kind, paired=False)
         results = []
         mapped: dict[str, tuple[float, np.ndarray]] = {}  # set -> (value, draws), compared
         try:
@@ -217,11 +215,9 @@ def _compare_test_sets(
                     )
                 )
         except (ValueError, TypeError) as exc:
-            if len(flags) == 1:
-                raise
-            out.append(exc)
+            out.append(_flag_error(exc, flags))
             continue
-        out.append(results[0] if len(results) == 1 else ComparisonTable(tuple(results), adjust))
+        out.append(one_or_table(results, adjust))
     return out
 
 
