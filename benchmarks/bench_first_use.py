@@ -191,49 +191,58 @@ def section_compare(ctx: Context) -> list[str]:
         "",
     ]
     for n in _ROWS:
-        repeat = ctx.repeat if n <= _ROWS[0] else 1
-        data = _SCORES.format(n=n)
-        fmt = {"models": models, "resamples": _RESAMPLES, "peer": ctx.peer_resamples}
-        ours = _OURS.format(metric="pr_auc", method="auto", **fmt)
-        timed = {who: median_of(ctx, py, data + ours, repeat) for who, py in pythons(ctx)}
-        peer = median_of(ctx, ctx.python, data + _SKLEARN.format(**fmt), repeat)
-        floor = median_of(ctx, ctx.python, data + _FLOOR.format(**fmt), repeat)
-        who_all = [who for who, _ in pythons(ctx)]
-        lines += [
-            f"### PR AUC, {n:,} rows ({'median of ' + str(repeat) if repeat > 1 else 'one run'})",
-            "",
-            "| classifiers (pairs) | "
-            + " | ".join(f"opsstats {w} s | {w} / {models[0]}" for w in who_all)
-            + " | scikit-learn loop s | loop / after | floor s | after / floor |",
-            "|---|" + "---|---|" * len(who_all) + "---|---|---|---|",
-        ]
-        for k in models:
-            cells = " | ".join(
-                f"{timed[w][str(k)]:.2f} | {timed[w][str(k)] / timed[w][str(models[0])]:.1f}"
-                for w in who_all
-            )
-            after = timed["after"][str(k)]
-            lines.append(
-                f"| {k} ({k * (k - 1) // 2}) | {cells} | {peer[str(k)]:.1f} | "
-                f"{peer[str(k)] / after:.1f} | {floor[str(k)]:.2f} | {after / floor[str(k)]:.2f} |"
-            )
-        loads = ", ".join(f"{w} {timed[w]['load']:.1f}" for w in who_all)
-        lines += [
-            "",
-            f"Load average (1 min) at the start of the runs: {loads}, scikit-learn "
-            f"{peer['load']:.1f}, floor {floor['load']:.1f}.",
-            "",
-        ]
-    # the ROC AUC beside pROC, at the fewer rows
-    n = _ROWS[0]
+        lines += _pr_auc_table(ctx, n, repeat=ctx.repeat if n <= _ROWS[0] else 1)
+    return lines + _roc_auc_table(ctx, _ROWS[0])
+
+
+def _pr_auc_table(ctx: Context, n: int, repeat: int) -> list[str]:
+    """The PR AUC of the classifiers beside the scikit-learn loop and the floor."""
+    models = list(_MODELS)
     data = _SCORES.format(n=n)
-    fmt = {"models": models, "resamples": _RESAMPLES}
-    ours = _OURS.format(metric="roc_auc", method="bootstrap", **fmt)
+    fmt = {"models": models, "resamples": _RESAMPLES, "peer": ctx.peer_resamples}
+    ours = _OURS.format(metric="pr_auc", method="auto", **fmt)
+    timed = {who: median_of(ctx, py, data + ours, repeat) for who, py in pythons(ctx)}
+    peer = median_of(ctx, ctx.python, data + _SKLEARN.format(**fmt), repeat)
+    floor = median_of(ctx, ctx.python, data + _FLOOR.format(**fmt), repeat)
+    who_all = list(timed)
+    lines = [
+        f"### PR AUC, {n:,} rows ({'median of ' + str(repeat) if repeat > 1 else 'one run'})",
+        "",
+        "| classifiers (pairs) | "
+        + " | ".join(f"opsstats {w} s | {w} / {models[0]}" for w in who_all)
+        + " | scikit-learn loop s | loop / after | floor s | after / floor |",
+        "|---|" + "---|---|" * len(who_all) + "---|---|---|---|",
+    ]
+    for k in models:
+        cells = " | ".join(
+            f"{timed[w][str(k)]:.2f} | {timed[w][str(k)] / timed[w][str(models[0])]:.1f}"
+            for w in who_all
+        )
+        after = timed["after"][str(k)]
+        lines.append(
+            f"| {k} ({k * (k - 1) // 2}) | {cells} | {peer[str(k)]:.1f} | "
+            f"{peer[str(k)] / after:.1f} | {floor[str(k)]:.2f} | {after / floor[str(k)]:.2f} |"
+        )
+    loads = ", ".join(f"{w} {timed[w]['load']:.1f}" for w in who_all)
+    return [
+        *lines,
+        "",
+        f"Load average (1 min) at the start of the runs: {loads}, scikit-learn "
+        f"{peer['load']:.1f}, floor {floor['load']:.1f}.",
+        "",
+    ]
+
+
+def _roc_auc_table(ctx: Context, n: int) -> list[str]:
+    """The ROC AUC by the bootstrap beside pROC's roc.test of each pair."""
+    models = list(_MODELS)
+    data = _SCORES.format(n=n)
+    ours = _OURS.format(metric="roc_auc", method="bootstrap", models=models, resamples=_RESAMPLES)
     timed = {who: median_of(ctx, py, data + ours) for who, py in pythons(ctx)}
     start = load()
     proc = _proc_pair(n)
-    who_all = [who for who, _ in pythons(ctx)]
-    lines += [
+    who_all = list(timed)
+    lines = [
         f"### ROC AUC, `method='bootstrap'`, {n:,} rows, beside pROC (median of {ctx.repeat})",
         "",
         "| classifiers (pairs) | "
@@ -252,7 +261,8 @@ def section_compare(ctx: Context) -> list[str]:
             f"| {k} ({pairs}) | {cells} | {t_proc:.1f} | {t_proc / timed['after'][str(k)]:.1f} |"
         )
     loads = ", ".join(f"{w} {timed[w]['load']:.1f}" for w in who_all)
-    lines += [
+    return [
+        *lines,
         "",
         f"pROC: {proc['tool'] if proc else 'not installed'}; one roc.test of 100 resamples "
         + (f"took {proc['seconds_test']:.2f} s, " if proc else "")
@@ -260,7 +270,6 @@ def section_compare(ctx: Context) -> list[str]:
         f"start of the runs: {loads}, pROC {start:.1f}.",
         "",
     ]
-    return lines
 
 
 SECTIONS: dict[str, Callable[[Context], list[str]]] = {
