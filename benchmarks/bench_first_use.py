@@ -20,6 +20,8 @@ Sections (``--section NAME``, repeatable; all by default):
   to 2,000 resamples and to the pairs), where R and pROC are installed. The process's
   first ``compare`` (imports on first use) is made on a small test set before the
   timings. At 100,000 rows each is one run; at 10,000 the median of ``--repeat``.
+  ``--compare-rows`` chooses the rows of the PR AUC tables and ``--no-roc`` leaves out
+  the table beside pROC (a shorter run on a loaded machine).
 
 A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
 and list it in ``SECTIONS``.
@@ -56,6 +58,8 @@ class Context:
     before: str | None  # another one ("before"), or None
     repeat: int
     peer_resamples: int
+    compare_rows: tuple[int, ...] = (10_000, 100_000)  # the PR AUC tables' rows
+    roc: bool = True  # the ROC AUC table beside pROC (at the first of compare_rows)
 
 
 def run(python: str, code: str) -> tuple[float, dict]:
@@ -89,7 +93,6 @@ def load() -> float:
 # ----------------------------------------------------------------------------- sections
 #: classifiers compared, rows, and the resamples of every bootstrap
 _MODELS = (2, 3, 10)
-_ROWS = (10_000, 100_000)
 _RESAMPLES = 2000
 
 _SCORES = """
@@ -190,9 +193,9 @@ def section_compare(ctx: Context) -> list[str]:
         "6 for 10).",
         "",
     ]
-    for n in _ROWS:
-        lines += _pr_auc_table(ctx, n, repeat=ctx.repeat if n <= _ROWS[0] else 1)
-    return lines + _roc_auc_table(ctx, _ROWS[0])
+    for n in ctx.compare_rows:
+        lines += _pr_auc_table(ctx, n, repeat=ctx.repeat if n <= 10_000 else 1)
+    return lines + (_roc_auc_table(ctx, ctx.compare_rows[0]) if ctx.roc else [])
 
 
 def _pr_auc_table(ctx: Context, n: int, repeat: int) -> list[str]:
@@ -284,9 +287,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", help="another interpreter timed beside it (before)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-resamples", type=int, default=200)
+    parser.add_argument(
+        "--compare-rows",
+        type=lambda text: tuple(int(float(r)) for r in text.split(",")),
+        default=(10_000, 100_000),
+        help="rows of the compare section's PR AUC tables, comma-separated (default 1e4,1e5)",
+    )
+    parser.add_argument(
+        "--no-roc", action="store_true", help="compare section: leave out the table beside pROC"
+    )
     parser.add_argument("--out", help="also write the Markdown here")
     args = parser.parse_args(argv)
-    ctx = Context(args.python, args.before, args.repeat, args.peer_resamples)
+    ctx = Context(
+        args.python,
+        args.before,
+        args.repeat,
+        args.peer_resamples,
+        args.compare_rows,
+        not args.no_roc,
+    )
     argv_text = " ".join(sys.argv[1:] if argv is None else argv)
     lines = [
         "# First use: opsstats beside its peers",
