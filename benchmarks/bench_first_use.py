@@ -50,6 +50,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the timed processes' working folder, empty: ``python -c`` puts its working folder
+#: first on ``sys.path``, so that a checkout there would be imported instead of the
+#: interpreter's opsstats (``--before``'s included)
+_WORK = Path(tempfile.mkdtemp(prefix="bench-first-use-"))
 
 
 @dataclass
@@ -66,7 +70,9 @@ def run(python: str, code: str) -> tuple[float, dict]:
     """Wall time of ``python -c code`` and the JSON it prints on its last line."""
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
     t0 = time.perf_counter()
-    out = subprocess.run([python, "-c", code], capture_output=True, text=True, env=env, check=False)
+    out = subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, env=env, check=False, cwd=_WORK
+    )
     wall = time.perf_counter() - t0
     if out.returncode != 0:
         raise RuntimeError(f"{python} failed:\n{out.stderr[-2000:]}")
@@ -323,6 +329,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.out:
         with open(args.out, "w") as f:
             f.write("\n".join(lines) + "\n")
+    shutil.rmtree(_WORK, ignore_errors=True)
 
 
 if __name__ == "__main__":
