@@ -1,4 +1,4 @@
-"""Benchmark: many groups with distinct prevalences (issue 21, item 4).
+"""Benchmark: many groups with distinct prevalences.
 
 Two timings, each beside its peers in the same run:
 
@@ -35,7 +35,7 @@ from sklearn.metrics import (
     roc_auc_score,
 )
 
-import opsstats.grouped as grouped
+import opsstats.grouped._arrays as grouped
 from opsstats import DirectedBinaryTree, evaluate
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import opsstats.grouped as grouped
+import opsstats.grouped._arrays as grouped
 from opsstats import BetaErrors, ConfusionMatrix, evaluate
 from opsstats.metrics import available_metrics, register_metric, unregister_metric
 from opsstats.uncertainty._cm_groups import _order_statistics, covered, group_point_columns
@@ -53,9 +53,18 @@ def _data(seed=2, n=4000, groups=300):
 
 
 @pytest.mark.parametrize(
-    "ci, level, draws", [("dirichlet", 0.95, 1000), ("dirichlet", 0.9, 301), (None, 0.95, 1000)]
+    "ci, level, draws, prevalence",
+    [
+        ("dirichlet", 0.95, 1000, None),
+        ("dirichlet", 0.9, 301, None),
+        (None, 0.95, 1000, None),
+        ("dirichlet", 0.95, 1000, 0.2),  # the standardized columns, same draws
+        (None, 0.95, 1000, 0.001),
+    ],
 )
-def test_every_closed_form_metric_equals_the_per_group_path(monkeypatch, ci, level, draws):
+def test_every_closed_form_metric_equals_the_per_group_path(
+    monkeypatch, ci, level, draws, prevalence
+):
     df = _data()
     kw = {
         "truth": "y",
@@ -66,6 +75,7 @@ def test_every_closed_form_metric_equals_the_per_group_path(monkeypatch, ci, lev
         "confidence_level": level,
         "n_resamples": draws,
         "rng": 7,
+        "prevalence": prevalence,
     }
     assert covered(list(available_metrics()), ci, None)
     with warnings.catch_warnings():

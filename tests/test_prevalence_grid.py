@@ -8,7 +8,8 @@ import pytest
 
 from opsstats import DirectedBinaryTree, evaluate
 from opsstats.curves._geometry import parse_area
-from opsstats.grouped import PREVALENCE_STEP, _default_curve_reference
+from opsstats.grouped import PREVALENCE_STEP
+from opsstats.grouped._curve_reference import _default_curve_reference
 
 G = 5000
 

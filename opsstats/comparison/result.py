@@ -13,7 +13,7 @@ import pandas as pd
 
 from .._seam import upcall
 from .._summary import Summary
-from .._validation import check_digits
+from .._validation import check_choice, check_digits, check_probabilities
 from ..results import ConfidenceInterval
 
 __all__ = ["ALTERNATIVES", "ComparisonResult", "ComparisonTable"]
@@ -244,7 +244,16 @@ class ComparisonResult:
 
 
 def _forest(frame: pd.DataFrame, ax: Any, kwargs: dict[str, Any]) -> Any:
-    frame = frame.assign(metric="difference in " + frame["quantity"])
+    """The differences as a forest plot: the quantity and how the rows were paired in
+    the title, the intervals' method in short (up to its first ";") beneath it."""
+    quantity = " / ".join(dict.fromkeys(frame["quantity"]))
+    paired = "same rows" if frame["paired"].all() else "independent test sets"
+    level = " / ".join(f"{100 * c:g}%" for c in dict.fromkeys(frame["confidence_level"]))
+    methods = "; ".join(dict.fromkeys(m.split(";")[0] for m in frame["method"]))
+    method = textwrap.fill(
+        f"{level} intervals: {methods}", 64, max_lines=2, placeholder=" ...", break_on_hyphens=False
+    )
+    title = f"Differences in {quantity} ({paired})\n{method}"
     return upcall("plot_forest")(
         frame,
         label="comparison",
@@ -252,6 +261,8 @@ def _forest(frame: pd.DataFrame, ax: Any, kwargs: dict[str, Any]) -> Any:
         low="ci_low",
         high="ci_high",
         null=0.0,
+        title=title,
+        xlabel=f"difference in {quantity} (first − second)\ndotted line at 0: no difference",
         ax=ax,
         **kwargs,
     )
@@ -338,6 +349,9 @@ def one_or_table(
 def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
     """Holm's step-down or Bonferroni's adjustment of p-values (NaN kept, not counted).
 
+    ``p_values`` is a 1-D array of numbers in [0, 1] (NaN for a test that could not be
+    made); ``method`` is ``"holm"`` or ``"bonferroni"``.
+
     Examples
     --------
     >>> adjust_p_values([0.01, 0.04, 0.03], "holm").round(4).tolist()
@@ -345,7 +359,8 @@ def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
     >>> adjust_p_values([0.01, 0.04, 0.03], "bonferroni").round(4).tolist()
     [0.03, 0.12, 0.09]
     """
-    p = np.asarray(p_values, dtype=float)
+    method = check_choice("method", method, ("holm", "bonferroni"))
+    p = check_probabilities("p_values", p_values, allow_nan=True)
     out = np.full(p.shape, np.nan)
     ok = np.flatnonzero(~np.isnan(p))
     m = ok.size
@@ -355,8 +370,6 @@ def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
     if method == "bonferroni":
         out[ok] = np.minimum(q * m, 1.0)
         return out
-    if method != "holm":
-        raise ValueError(f"`adjust` must be 'holm' or 'bonferroni'; got {method!r}.")
     order = np.argsort(q, kind="stable")
     stepped = np.maximum.accumulate(q[order] * (m - np.arange(m)))
     res = np.empty(m)

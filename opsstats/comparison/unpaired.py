@@ -22,7 +22,7 @@ from ._inputs import _check_common
 from .delong import delong_unpaired
 from .draw_tests import _from_draws
 from .draws import _Generators, unpaired_confusion_draws, unpaired_curve_draws
-from .quantity import SMALL_DELONG, _flag_error, _plans, _warn_small
+from .quantity import SMALL_DELONG, _flag_error, _plans, _Spec, _warn_small
 from .result import ComparisonResult, ComparisonTable, one_or_table
 
 __all__ = ["compare_test_sets"]
@@ -52,10 +52,16 @@ def compare_test_sets(
 
     Parameters
     ----------
-    test_sets : dict {name: (y_true, y_score or y_pred)}
+    test_sets : dict {name: (y_true, y_score or y_pred), or a curve or matrix}
         Two or more test sets. For a curve quantity (an area such as ``"roc_auc"``, or
         a metric ``at`` an operating point) the second array holds scores; for a
-        confusion-matrix metric (``"f1"``, ...) predicted labels.
+        confusion-matrix metric (``"f1"``, ...) predicted labels. A test set may also
+        be given as its :class:`~opsstats.ScoreCurve` (for a curve quantity) or its
+        :class:`~opsstats.ConfusionMatrix` (for a confusion-matrix metric), standardized
+        ones (``at_prevalence``) included: those are drawn from their original rows
+        with the prevalence fixed at the stated one, so that two test sets standardized
+        to one prevalence differ only through their classifiers
+        (docs/method.md#standardized-prevalence).
     metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
     prior, adjust, pos_label, rng, **params
         As in :func:`compare`.
@@ -150,11 +156,17 @@ def _compare_test_sets(
     except TypeError:
         kind = "curve"
     plans = _plans(flags, metric, kind, references, at, rule, params, method, paired=False)
+    specs = [plan[0] for plan in plans if not isinstance(plan, Exception)]
+    if not specs:  # every flag refused: nothing to draw
+        return [plan for plan in plans if isinstance(plan, Exception)]
     try:
-        sides = _sides(test_sets, kind, pos_label)
+        sides = {
+            str(name): _side(name, value, kind, specs[0], pos_label)
+            for name, value in test_sets.items()
+        }
     except (ValueError, TypeError) as exc:
         return [plan if isinstance(plan, Exception) else _flag_error(exc, flags) for plan in plans]
-    smaller = min(min(_positives(v), v.n - _positives(v)) for v in sides.values())
+    smaller = min(min(_class_sizes(v)) for v in sides.values())
     drawn: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}  # method -> set -> draws
     out: list[ComparisonResult | ComparisonTable | Exception] = []
     for plan in plans:
@@ -194,9 +206,9 @@ def _compare_test_sets(
                 (val_a, draws_a), (val_b, draws_b) = mapped[a], mapped[b]
                 counts = {
                     "rows_a": int(sa.n),
-                    "positive_a": int(_positives(sa)),
+                    "positive_a": int(_class_sizes(sa)[0]),
                     "rows_b": int(sb.n),
-                    "positive_b": int(_positives(sb)),
+                    "positive_b": int(_class_sizes(sb)[0]),
                 }
                 results.append(
                     _from_draws(
@@ -221,32 +233,6 @@ def _compare_test_sets(
     return out
 
 
-def _sides(test_sets: Mapping[Any, Any], kind: str, pos_label: Any) -> dict[str, Any]:
-    """Each test set's curve (scores) or confusion matrix (predicted labels), checked."""
-    sides: dict[str, Any] = {}
-    for name, value in test_sets.items():
-        if not isinstance(value, tuple | list) or len(value) != 2:
-            raise TypeError(
-                f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred); got "
-                f"{describe(value)}."
-            )
-        try:
-            if kind == "curve":
-                sides[str(name)] = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
-            else:
-                sides[str(name)] = ConfusionMatrix.from_predictions(
-                    value[0], value[1], pos_label=pos_label
-                )
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"test set {name!r}: {exc}") from None
-        side = sides[str(name)]
-        if not 0 < _positives(side) < side.n:
-            raise ValueError(
-                f"test set {name!r}: `y_true` must contain both classes; got only one."
-            )
-    return sides
-
-
 def _set_draws(
     side: Any,
     quantity: Any,
@@ -266,6 +252,37 @@ def _set_draws(
         return est, np.asarray(quantity(side.prevalence, al, be), float)
 
 
+def _side(name: Any, value: Any, kind: str, spec: _Spec, pos_label: Any) -> Any:
+    """One test set as a curve (curve quantities) or a confusion matrix: given as one
+    (standardized ones included), or counted from its pair (y_true, y_score or y_pred);
+    both classes present."""
+    given: type = ScoreCurve if kind == "curve" else ConfusionMatrix
+    if isinstance(value, ScoreCurve | ConfusionMatrix) and not isinstance(value, given):
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a {given.__name__} or a pair (y_true, "
+            f"{'y_score' if kind == 'curve' else 'y_pred'}) for {spec.label}; got "
+            f"{describe(value)}."
+        )
+    if isinstance(value, given):
+        side = value
+    elif not isinstance(value, tuple | list) or len(value) != 2:
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred) or a "
+            f"{given.__name__}; got {describe(value)}."
+        )
+    else:
+        try:
+            if kind == "curve":
+                side = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
+            else:
+                side = ConfusionMatrix.from_predictions(value[0], value[1], pos_label=pos_label)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"test set {name!r}: {exc}") from None
+    if min(_class_sizes(side)) <= 0:
+        raise ValueError(f"test set {name!r}: `y_true` must contain both classes; got only one.")
+    return side
+
+
 def _is_metric(metric: Any) -> bool:
     """A registered confusion-matrix metric (else a curve quantity such as an area)."""
     if not isinstance(metric, str):
@@ -277,5 +294,11 @@ def _is_metric(metric: Any) -> bool:
     return True
 
 
-def _positives(side: Any) -> float:
-    return float(side.n_positive if isinstance(side, ScoreCurve) else side.positives)
+def _class_sizes(side: Any) -> tuple[float, float]:
+    """The positives and negatives whose rows the draws come from: a standardized
+    object's origin's (docs/method.md#standardized-prevalence)."""
+    if isinstance(side, ScoreCurve):
+        view = side._sampling_view()
+        return float(view.n_positive), float(view.n_negative)
+    source = side._sampling_view()[0]
+    return float(source.positives), float(source.negatives)
