@@ -32,6 +32,22 @@ Sections (``--section NAME``, repeatable; all by default):
   ``RocCurveDisplay`` (the gain display beside the PR one: scikit-learn has none);
   imports included, and the draw alone.
 
+- ``compare``: ``compare`` of the PR AUC of 2, 3 and 10 classifiers on the same rows
+  (the default method: the paired stratified bootstrap, 2,000 resamples) at 10,000 and
+  100,000 rows (prevalence 0.1, continuous scores), beside the scikit-learn loop
+  (``average_precision_score`` of each classifier on each of 2,000 stratified resampled
+  row sets, timed on ``--peer-resamples`` of them and scaled to 2,000) and the floor of
+  one single-curve bootstrap per classifier (``ScoreCurve.interval``, 2,000 resamples:
+  each classifier's quantity on each resample, nothing paired). At 10,000 rows also the
+  ROC AUC by ``method="bootstrap"`` beside R's pROC, which has no test of many
+  classifiers: one ``roc.test(method="bootstrap", paired=TRUE)`` per pair
+  (``benchmarks/proc_compare_timing.R``, timed with 100 resamples on one pair and scaled
+  to 2,000 resamples and to the pairs), where R and pROC are installed. The process's
+  first ``compare`` (imports on first use) is made on a small test set before the
+  timings. At 100,000 rows each is one run; at 10,000 the median of ``--repeat``.
+  ``--compare-rows`` chooses the rows of the PR AUC tables and ``--no-roc`` leaves out
+  the table beside pROC (a shorter run on a loaded machine).
+
 A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
 and list it in ``SECTIONS``. The machine's load average is printed beside each section.
 
@@ -46,6 +62,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -55,7 +72,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-#: the empty working folder of the timed processes, and their bytecode cache
+ROOT = Path(__file__).resolve().parents[1]
+#: the empty working folder of the timed processes (``python -c`` puts its working folder
+#: first on ``sys.path``, so that a checkout there would be imported instead of the
+#: interpreter's opsstats), and their bytecode cache
 _WORK = Path(tempfile.mkdtemp(prefix="bench-first-use-"))
 
 
@@ -72,6 +92,9 @@ class Context:
     python: str  # the interpreter whose opsstats is timed ("after")
     before: list[tuple[str, str]]  # other ones: (label, interpreter), e.g. main's
     repeat: int
+    peer_resamples: int = 200  # the compare section's scikit-learn loop
+    compare_rows: tuple[int, ...] = (10_000, 100_000)  # the compare section's PR AUC tables
+    roc: bool = True  # the compare section's table beside pROC
 
 
 def _env() -> dict[str, str]:
@@ -412,12 +435,204 @@ def section_display(ctx: Context) -> list[str]:
     return lines
 
 
+def medians_of(ctx: Context, python: str, code: str, repeat: int | None = None) -> dict:
+    """The medians of what ``repeat`` (default ``ctx.repeat``) fresh processes print."""
+    runs = [run(python, code)[1] for _ in range(ctx.repeat if repeat is None else repeat)]
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
+# ----------------------------------------------------------------------------- compare
+#: classifiers compared, rows, and the resamples of every bootstrap
+_MODELS = (2, 3, 10)
+_RESAMPLES = 2000
+
+_SCORES = """
+import json, os, time, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(20261127)
+n = {n}
+y = np.zeros(n, bool)
+y[: n // 10] = True
+z = rng.standard_normal((n, 10))
+scores = [z[:, i] + (1.0 - 0.05 * i) * y for i in range(10)]
+out = {{"load": os.getloadavg()[0]}}
+few = slice(0, n, n // 400)  # 400 rows of both classes, for the first (warm-up) call
+"""
+
+_OURS = """
+from opsstats import compare
+small = {{f"m{{i}}": s[few] for i, s in enumerate(scores[:3])}}
+compare(y[few], small, metric="pr_auc", n_resamples=100, rng=0)  # imports on first use
+for k in {models}:
+    cols = {{f"m{{i}}": s for i, s in enumerate(scores[:k])}}
+    t0 = time.perf_counter()
+    compare(y, cols, metric={metric!r}, method={method!r}, n_resamples={resamples}, rng=0)
+    out[str(k)] = time.perf_counter() - t0
+print(json.dumps(out))
+"""
+
+_SKLEARN = """
+from sklearn.metrics import average_precision_score
+pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+average_precision_score(y[few], scores[0][few])
+for k in {models}:
+    t0 = time.perf_counter()
+    for _ in range({peer}):
+        rows = np.concatenate([rng.choice(pos, pos.size), rng.choice(neg, neg.size)])
+        truth = y[rows]
+        for s in scores[:k]:
+            average_precision_score(truth, s[rows])
+    out[str(k)] = (time.perf_counter() - t0) * {resamples} / {peer}
+print(json.dumps(out))
+"""
+
+_FLOOR = """
+from opsstats import ScoreCurve
+ScoreCurve.from_scores(y[few], scores[0][few]).interval(
+    "pr_auc", method="bootstrap", n_resamples=100, rng=0
+)
+for k in {models}:
+    t0 = time.perf_counter()
+    for s in scores[:k]:
+        curve = ScoreCurve.from_scores(y, s)
+        curve.interval("pr_auc", method="bootstrap", n_resamples={resamples}, rng=0)
+    out[str(k)] = time.perf_counter() - t0
+print(json.dumps(out))
+"""
+
+
+def _proc_pair(n: int) -> dict | None:
+    """pROC's paired bootstrap test of two ROC AUCs (100 resamples) on the first two
+    classifiers, or None without R and pROC."""
+    if shutil.which("Rscript") is None:
+        return None
+    import numpy as np  # third-party: only this section needs it in this process
+
+    rng = np.random.default_rng(20261127)  # the data of _SCORES
+    y = np.zeros(n, bool)
+    y[: n // 10] = True
+    z = rng.standard_normal((n, 10))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "pair.csv"
+        pair = np.column_stack([y, z[:, 0] + y, z[:, 1] + 0.95 * y])
+        header = "y_true,score_a,score_b"
+        np.savetxt(
+            path, pair, fmt=["%d", "%.17g", "%.17g"], delimiter=",", header=header, comments=""
+        )
+        cmd = ["Rscript", str(ROOT / "benchmarks" / "proc_compare_timing.R"), "--csv", str(path)]
+        cmd += ["--method", "bootstrap", "--boot_n", "100"]
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def section_compare(ctx: Context) -> list[str]:
+    models = list(_MODELS)
+    lines = [
+        "## Comparing many classifiers",
+        "",
+        f"`compare(y, scores, metric='pr_auc', n_resamples={_RESAMPLES}, rng=0)` of the "
+        f"first {', '.join(map(str, models[:-1]))} and {models[-1]} of ten classifiers on "
+        "the same rows (prevalence 0.1, continuous scores; the default "
+        "method, the paired stratified bootstrap), timed inside fresh processes. Peer: the "
+        f"scikit-learn loop ({ctx.peer_resamples} stratified resampled row sets, each "
+        f"classifier's `average_precision_score` on each, scaled to {_RESAMPLES}); floor: "
+        f"one single-curve bootstrap of {_RESAMPLES} resamples per classifier. "
+        f"'/ {models[0]}' is the time over that of {models[0]} classifiers (the target: at most "
+        "6 for 10).",
+        "",
+    ]
+    for n in ctx.compare_rows:
+        lines += _pr_auc_table(ctx, n, repeat=ctx.repeat if n <= 10_000 else 1)
+    return lines + (_roc_auc_table(ctx, ctx.compare_rows[0]) if ctx.roc else [])
+
+
+def _pr_auc_table(ctx: Context, n: int, repeat: int) -> list[str]:
+    """The PR AUC of the classifiers beside the scikit-learn loop and the floor."""
+    models = list(_MODELS)
+    data = _SCORES.format(n=n)
+    fmt = {"models": models, "resamples": _RESAMPLES, "peer": ctx.peer_resamples}
+    ours = _OURS.format(metric="pr_auc", method="auto", **fmt)
+    timed = {who: medians_of(ctx, py, data + ours, repeat) for who, py in pythons(ctx)}
+    peer = medians_of(ctx, ctx.python, data + _SKLEARN.format(**fmt), repeat)
+    floor = medians_of(ctx, ctx.python, data + _FLOOR.format(**fmt), repeat)
+    who_all = list(timed)
+    lines = [
+        f"### PR AUC, {n:,} rows ({'median of ' + str(repeat) if repeat > 1 else 'one run'})",
+        "",
+        "| classifiers (pairs) | "
+        + " | ".join(f"opsstats {w} s | {w} / {models[0]}" for w in who_all)
+        + " | scikit-learn loop s | loop / after | floor s | after / floor |",
+        "|---|" + "---|---|" * len(who_all) + "---|---|---|---|",
+    ]
+    for k in models:
+        cells = " | ".join(
+            f"{timed[w][str(k)]:.2f} | {timed[w][str(k)] / timed[w][str(models[0])]:.1f}"
+            for w in who_all
+        )
+        after = timed["after"][str(k)]
+        lines.append(
+            f"| {k} ({k * (k - 1) // 2}) | {cells} | {peer[str(k)]:.1f} | "
+            f"{peer[str(k)] / after:.1f} | {floor[str(k)]:.2f} | {after / floor[str(k)]:.2f} |"
+        )
+    loads = ", ".join(f"{w} {timed[w]['load']:.1f}" for w in who_all)
+    return [
+        *lines,
+        "",
+        f"Load average (1 min) at the start of the runs: {loads}, scikit-learn "
+        f"{peer['load']:.1f}, floor {floor['load']:.1f}.",
+        "",
+    ]
+
+
+def _roc_auc_table(ctx: Context, n: int) -> list[str]:
+    """The ROC AUC by the bootstrap beside pROC's roc.test of each pair."""
+    models = list(_MODELS)
+    data = _SCORES.format(n=n)
+    ours = _OURS.format(metric="roc_auc", method="bootstrap", models=models, resamples=_RESAMPLES)
+    timed = {who: medians_of(ctx, py, data + ours) for who, py in pythons(ctx)}
+    start = load()
+    proc = _proc_pair(n)
+    who_all = list(timed)
+    lines = [
+        f"### ROC AUC, `method='bootstrap'`, {n:,} rows, beside pROC (median of {ctx.repeat})",
+        "",
+        "| classifiers (pairs) | "
+        + " | ".join(f"opsstats {w} s" for w in who_all)
+        + " | pROC s (pairs x one roc.test) | pROC / after |",
+        "|---|" + "---|" * len(who_all) + "---|---|",
+    ]
+    for k in models:
+        pairs = k * (k - 1) // 2
+        cells = " | ".join(f"{timed[w][str(k)]:.2f}" for w in who_all)
+        if proc is None:
+            lines.append(f"| {k} ({pairs}) | {cells} | not installed | |")
+            continue
+        t_proc = proc["seconds_test"] * _RESAMPLES / 100 * pairs
+        lines.append(
+            f"| {k} ({pairs}) | {cells} | {t_proc:.1f} | {t_proc / timed['after'][str(k)]:.1f} |"
+        )
+    loads = ", ".join(f"{w} {timed[w]['load']:.1f}" for w in who_all)
+    return [
+        *lines,
+        "",
+        f"pROC: {proc['tool'] if proc else 'not installed'}; one roc.test of 100 resamples "
+        + (f"took {proc['seconds_test']:.2f} s, " if proc else "")
+        + f"scaled to {_RESAMPLES} resamples and to the pairs. Load average (1 min) at the "
+        f"start of the runs: {loads}, pROC {start}.",
+        "",
+    ]
+
+
 SECTIONS: dict[str, Callable[[Context], list[str]]] = {
     "import": section_import,
     "cli": section_cli,
     "pr-auc-10k": section_pr_auc_10k,
     "first-ops": section_first_ops,
     "display": section_display,
+    "compare": section_compare,
 }
 
 
@@ -432,9 +647,26 @@ def main(argv: list[str] | None = None) -> None:
         help="another interpreter timed beside it: PYTHON or LABEL=PYTHON (repeatable)",
     )
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--peer-resamples", type=int, default=200)
+    parser.add_argument(
+        "--compare-rows",
+        type=lambda text: tuple(int(float(r)) for r in text.split(",")),
+        default=(10_000, 100_000),
+        help="rows of the compare section's PR AUC tables, comma-separated (default 1e4,1e5)",
+    )
+    parser.add_argument(
+        "--no-roc", action="store_true", help="compare section: leave out the table beside pROC"
+    )
     parser.add_argument("--out", help="also write the Markdown here")
     args = parser.parse_args(argv)
-    ctx = Context(args.python, [_before(b) for b in args.before], args.repeat)
+    ctx = Context(
+        args.python,
+        [_before(b) for b in args.before],
+        args.repeat,
+        args.peer_resamples,
+        args.compare_rows,
+        not args.no_roc,
+    )
     argv_text = " ".join(sys.argv[1:] if argv is None else argv)
     lines = [
         "# First use: opsstats beside its peers",
@@ -453,6 +685,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.out:
         with open(args.out, "w") as f:
             f.write("\n".join(lines) + "\n")
+    shutil.rmtree(_WORK, ignore_errors=True)
 
 
 if __name__ == "__main__":

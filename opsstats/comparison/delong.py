@@ -23,7 +23,7 @@ from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty.curve import delong_components_from_counts, delong_roc
 from ..uncertainty.curve._options import sampling_view
-from ._inputs import check_alternative, paired_scores, ranked_counts
+from ._inputs import caller_stacklevel, check_alternative, paired_scores, ranked_counts
 from .result import ComparisonResult
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ def _warn_zero(what: str) -> None:
         "classes perfectly, or their placements are identical), so the statistic and "
         "p-value are undefined (NaN).",
         UserWarning,
-        stacklevel=4,
+        stacklevel=caller_stacklevel(),
     )
 
 
@@ -370,8 +370,6 @@ def delong_unpaired(
     >>> r.statistic_name, round(r.estimate, 4)
     ('D', 0.3056)
     """
-    check_instance("curve_a", curve_a, ScoreCurve)
-    check_instance("curve_b", curve_b, ScoreCurve)
     alternative = check_alternative(alternative)
     level = check_confidence_level(confidence_level)
     distribution = _check_distribution(distribution)

@@ -344,6 +344,13 @@ class ComparisonTable:
         return _forest(self.to_frame(), ax, kwargs)
 
 
+def one_or_table(
+    results: list[ComparisonResult], adjust: str
+) -> ComparisonResult | ComparisonTable:
+    """The result of a single pair, or the table of several (adjusted by ``adjust``)."""
+    return results[0] if len(results) == 1 else ComparisonTable(tuple(results), adjust)
+
+
 def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
     """Holm's step-down or Bonferroni's adjustment of p-values (NaN kept, not counted).
 
