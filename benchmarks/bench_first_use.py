@@ -1,11 +1,26 @@
 """Benchmark: what a person waits for the first time, each beside its peer in one run.
 
-Every measurement runs in a fresh Python process (``python -c``), as a person meets it:
-nothing imported, nothing cached. ``--before PYTHON`` times the same opsstats code under
-another interpreter too (e.g. one whose opsstats is the main branch), so that before
-and after are measured in the same run, beside the same peer.
+Every measurement runs in a fresh Python process, as a person meets it: nothing imported
+before. ``--before PYTHON`` times the same code under another interpreter too (e.g. one
+whose opsstats is the main branch), so that before and after are measured in the same
+run, beside the same peer; ``--before 'LABEL=PYTHON'`` names it (repeatable: e.g. main
+at the branch point and main now). The processes run in an empty folder (so that ``python -c``
+does not import a checkout from the working directory) with their compiled bytecode kept
+in a cache made for the run (``PYTHONPYCACHEPREFIX``), as an installed package has it:
+the first run of each command fills it and is not counted.
 
 Sections (``--section NAME``, repeatable; all by default):
+
+- ``import``: ``import opsstats`` (before and after) beside ``python -c pass``,
+  ``import numpy`` and ``import sklearn``: the wall time of the process and the time of
+  the import inside it, the number of modules loaded, the third-party packages among
+  them and the resident memory after the import. The runs of the commands are
+  interleaved (one of each, ``--repeat`` times), so that a change of the machine's load
+  falls on all of them; medians.
+- ``cli``: ``opsstats --help``, an argument error (``--confidence-level 2``) and a
+  missing column (``--truth nope`` on a CSV of 3 rows), each the wall time of the
+  ``opsstats`` script beside ``python -c pass``; the exit status, the first line printed
+  and the third-party packages the same command loads.
 
 - ``pr-auc-10k``: import opsstats and compute the PR AUC OPS (default DBT reference) of
   10,000 rows, against importing scikit-learn and computing ``average_precision_score``
@@ -17,11 +32,27 @@ Sections (``--section NAME``, repeatable; all by default):
   ``RocCurveDisplay`` (the gain display beside the PR one: scikit-learn has none);
   imports included, and the draw alone.
 
-A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
-and list it in ``SECTIONS``.
+- ``compare``: ``compare`` of the PR AUC of 2, 3 and 10 classifiers on the same rows
+  (the default method: the paired stratified bootstrap, 2,000 resamples) at 10,000 and
+  100,000 rows (prevalence 0.1, continuous scores), beside the scikit-learn loop
+  (``average_precision_score`` of each classifier on each of 2,000 stratified resampled
+  row sets, timed on ``--peer-resamples`` of them and scaled to 2,000) and the floor of
+  one single-curve bootstrap per classifier (``ScoreCurve.interval``, 2,000 resamples:
+  each classifier's quantity on each resample, nothing paired). At 10,000 rows also the
+  ROC AUC by ``method="bootstrap"`` beside R's pROC, which has no test of many
+  classifiers: one ``roc.test(method="bootstrap", paired=TRUE)`` per pair
+  (``benchmarks/proc_compare_timing.R``, timed with 100 resamples on one pair and scaled
+  to 2,000 resamples and to the pairs), where R and pROC are installed. The process's
+  first ``compare`` (imports on first use) is made on a small test set before the
+  timings. At 100,000 rows each is one run; at 10,000 the median of ``--repeat``.
+  ``--compare-rows`` chooses the rows of the PR AUC tables and ``--no-roc`` leaves out
+  the table beside pROC (a shorter run on a loaded machine).
 
-Run: ``python benchmarks/bench_first_use.py [--before /path/to/python] [--repeat 3]
-[--section display] [--out benchmarks/results/bench_first_use.md]``
+A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
+and list it in ``SECTIONS``. The machine's load average is printed beside each section.
+
+Run: ``python benchmarks/bench_first_use.py [--before [LABEL=]/path/to/python] [--repeat 3]
+[--section import] [--out benchmarks/results/bench_first_use.md]``
 """
 
 from __future__ import annotations
@@ -30,12 +61,23 @@ import argparse
 import json
 import os
 import platform
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: the empty working folder of the timed processes (``python -c`` puts its working folder
+#: first on ``sys.path``, so that a checkout there would be imported instead of the
+#: interpreter's opsstats), and their bytecode cache
+_WORK = Path(tempfile.mkdtemp(prefix="bench-first-use-"))
+
 
 _DATA = """
 import numpy as np
@@ -48,19 +90,44 @@ s = rng.normal(y * 1.2, 1.0)
 @dataclass
 class Context:
     python: str  # the interpreter whose opsstats is timed ("after")
-    before: str | None  # another one ("before"), or None
+    before: list[tuple[str, str]]  # other ones: (label, interpreter), e.g. main's
     repeat: int
+    peer_resamples: int = 200  # the compare section's scikit-learn loop
+    compare_rows: tuple[int, ...] = (10_000, 100_000)  # the compare section's PR AUC tables
+    roc: bool = True  # the compare section's table beside pROC
+
+
+def _env() -> dict[str, str]:
+    drop = {"PYTHONDONTWRITEBYTECODE", "PYTHONPATH"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    return {**env, "MPLBACKEND": "Agg", "PYTHONPYCACHEPREFIX": str(_WORK / "pycache")}
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_command(argv: list[str]) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall time and CPU time of one process ``argv`` in the empty folder, and what it
+    printed. The CPU time moves little with the machine's load (the wall time does)."""
+    cpu, t0 = _children_cpu(), time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True, env=_env(), cwd=_WORK)
+    return time.perf_counter() - t0, _children_cpu() - cpu, out
 
 
 def run(python: str, code: str) -> tuple[float, dict]:
     """Wall time of ``python -c code`` and the JSON it prints on its last line."""
-    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
-    t0 = time.perf_counter()
-    out = subprocess.run([python, "-c", code], capture_output=True, text=True, env=env, check=False)
-    wall = time.perf_counter() - t0
+    wall, _, out = run_command([python, "-c", code])
     if out.returncode != 0:
         raise RuntimeError(f"{python} failed:\n{out.stderr[-2000:]}")
     return wall, json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def pythons(ctx: Context) -> list[tuple[str, str]]:
+    """(label, interpreter): each ``--before`` one, then ``after``."""
+    return [*ctx.before, ("after", ctx.python)]
 
 
 def median_of(ctx: Context, python: str, code: str) -> tuple[float, dict]:
@@ -73,18 +140,182 @@ def median_of(ctx: Context, python: str, code: str) -> tuple[float, dict]:
     return statistics.median(walls), inner
 
 
-def pythons(ctx: Context) -> list[tuple[str, str]]:
-    out = [("after", ctx.python)]
-    if ctx.before:
-        out.insert(0, ("before", ctx.before))
-    return out
-
-
 def ratio_rows(label: str, timed: list[tuple[str, float]], peer: float) -> list[str]:
     return [f"| {label} ({who}) | {t:.3f} | {peer:.3f} | {t / peer:.2f} |" for who, t in timed]
 
 
+def _before(text: str) -> tuple[str, str]:
+    """``--before``: ``LABEL=PYTHON`` or ``PYTHON`` (labelled "before")."""
+    label, sep, python = text.rpartition("=")
+    return (f"before, {label}" if sep else "before", python)
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "unknown"
+
+
+def interleaved(ctx: Context, commands: dict[str, list[str]]) -> dict[str, list[tuple]]:
+    """Each command run once not counted, then ``ctx.repeat`` rounds of one run of each:
+    name -> [(wall time, CPU time, completed process), ...]."""
+    for argv in commands.values():
+        run_command(argv)
+    runs: dict[str, list[tuple]] = {name: [] for name in commands}
+    for _ in range(ctx.repeat):
+        for name, argv in commands.items():
+            runs[name].append(run_command(argv))
+    return runs
+
+
 # ----------------------------------------------------------------------------- sections
+#: appended to a timed command: its time, the modules and the third-party packages it
+#: loaded (scipy's subpackages named) and its resident memory, as JSON on the last line
+_AFTER = """
+inside = time.perf_counter() - t0
+inside_cpu = time.process_time() - c0
+import json, resource, sys
+top = {m.split(".")[0] for m in sys.modules} - set(sys.stdlib_module_names) - {"opsstats"}
+top = {p for p in top if getattr(sys.modules.get(p), "__file__", None)}  # not cython_runtime
+scipy = sorted(m[6:] for m in sys.modules if m.count(".") == 1 and m.startswith("scipy."))
+packages = [
+    "scipy (" + ", ".join(s for s in scipy if s[0] != "_" and s != "version") + ")"
+    if p == "scipy" else p
+    for p in sorted(p for p in top if p[0] != "_")
+]
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"inside": inside, "inside_cpu": inside_cpu, "modules": len(sys.modules), "packages": packages,
+                  "rss": rss}))
+"""
+
+
+def _timed(statement: str) -> str:
+    """Python code that runs ``statement`` and prints what ``_AFTER`` says."""
+    start = "import time\nt0, c0 = time.perf_counter(), time.process_time()\n"
+    return start + statement + "\n" + _AFTER
+
+
+def section_import(ctx: Context) -> list[str]:
+    commands = {
+        "`python -c pass`": [ctx.python, "-c", _timed("pass")],
+        "`import numpy`": [ctx.python, "-c", _timed("import numpy")],
+        "`import sklearn`": [ctx.python, "-c", _timed("import sklearn")],
+    }
+    for who, python in pythons(ctx):
+        commands[f"`import opsstats` ({who})"] = [python, "-c", _timed("import opsstats")]
+    start = load()
+    runs = interleaved(ctx, commands)
+    stats = {}
+    for name, done in runs.items():
+        for _, _, out in done:
+            if out.returncode != 0:
+                raise RuntimeError(f"{name} failed:\n{out.stderr[-2000:]}")
+        printed = [json.loads(out.stdout.strip().splitlines()[-1]) for *_, out in done]
+        stats[name] = {
+            "wall": statistics.median(w for w, _, _ in done),
+            "inside": statistics.median(p["inside"] for p in printed),
+            "inside_cpu": statistics.median(p["inside_cpu"] for p in printed),
+            "modules": statistics.median(p["modules"] for p in printed),
+            "rss": statistics.median(p["rss"] for p in printed),
+            "packages": printed[-1]["packages"],
+        }
+    numpy = stats["`import numpy`"]
+    lines = [
+        "## Import",
+        "",
+        f"Fresh processes, {ctx.repeat} interleaved rounds, medians; load average {start} "
+        f"at the start, {load()} at the end. 'import' is the time of the import statement "
+        "inside the process (wall clock, and the CPU time of the process during it, which "
+        "moves less with the load), 'process' the wall time of the whole process "
+        "(interpreter start included), 'modules' the number in `sys.modules` after it. "
+        "Target: `import opsstats` under 0.3 s on a quiet machine and at most 3x "
+        "`import numpy`.",
+        "",
+        "| what | import s | / import numpy | import CPU s | / numpy's CPU | process s "
+        "| modules | resident MB | third-party packages loaded |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, s in stats.items():
+        lines.append(
+            f"| {name} | {s['inside']:.3f} | {s['inside'] / numpy['inside']:.2f} "
+            f"| {s['inside_cpu']:.3f} | {s['inside_cpu'] / numpy['inside_cpu']:.2f} "
+            f"| {s['wall']:.3f} | {s['modules']:.0f} | {s['rss']:.0f} "
+            f"| {', '.join(s['packages']) or 'none'} |"
+        )
+    lines.append("")
+    return lines
+
+
+def _script(python: str) -> list[str]:
+    """The ``opsstats`` script beside ``python``, else ``python -m opsstats.cli``."""
+    script = Path(python).parent / "opsstats"
+    return [str(script)] if script.exists() else [python, "-m", "opsstats.cli"]
+
+
+def _cli_packages(python: str, args: list[str]) -> list[str]:
+    """The third-party packages ``opsstats ARGS`` loads (run through runpy)."""
+    statement = (
+        "import contextlib, io, runpy\n"
+        f"sys.argv = ['opsstats', *{args!r}]\n"
+        "with contextlib.redirect_stdout(io.StringIO()), "
+        "contextlib.redirect_stderr(io.StringIO()):\n"
+        "    try:\n"
+        "        runpy.run_module('opsstats.cli', run_name='__main__')\n"
+        "    except SystemExit:\n"
+        "        pass"
+    )
+    return run(python, "import sys\n" + _timed(statement))[1]["packages"]
+
+
+def section_cli(ctx: Context) -> list[str]:
+    csv = _WORK / "preds.csv"
+    csv.write_text("y,s\n1,0.8\n0,0.3\n1,0.4\n")
+    report = ["report", str(csv), "--truth"]
+    cases = {
+        "`opsstats --help`": ["--help"],
+        "argument error (`--confidence-level 2`)": [
+            *report,
+            *["y", "--score", "s", "--confidence-level", "2"],
+        ],
+        "missing column (`--truth nope`)": [*report, "nope", "--score", "s"],
+    }
+    commands = {"`python -c pass`": [ctx.python, "-c", "pass"]}
+    for case, args in cases.items():
+        for who, python in pythons(ctx):
+            commands[f"{case} ({who})"] = [*_script(python), *args]
+    start = load()
+    runs = interleaved(ctx, commands)
+    peer = statistics.median(w for w, _, _ in runs["`python -c pass`"])
+    peer_cpu = statistics.median(c for _, c, _ in runs["`python -c pass`"])
+    lines = [
+        "## The command line's first answers",
+        "",
+        f"Wall time and CPU time (user and system) of the `opsstats` script in fresh "
+        f"processes, {ctx.repeat} interleaved rounds, medians; load average {start} at the "
+        f"start, {load()} at the end; beside `python -c pass` (the interpreter's start). "
+        "The CPU time moves less with the load than the wall time. The packages are those the same "
+        "command loads (run once more through `runpy` to see them). Target: `--help` and "
+        "an argument error under 0.5 s on a quiet machine.",
+        "",
+        "| what | seconds | `python -c pass` | ratio | CPU s | `pass` CPU s | exit "
+        "| first line printed | third-party packages loaded |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for case, args in cases.items():
+        for who, python in pythons(ctx):
+            done = runs[f"{case} ({who})"]
+            wall = statistics.median(w for w, _, _ in done)
+            cpu = statistics.median(c for _, c, _ in done)
+            out = done[-1][2]
+            first = (out.stdout or out.stderr).strip().splitlines()[0]
+            first = first.replace(str(_WORK), "…").replace("|", "\\|")[:60]
+            packages = ", ".join(_cli_packages(python, args))
+            lines.append(
+                f"| {case} ({who}) | {wall:.3f} | {peer:.3f} | {wall / peer:.2f} "
+                f"| {cpu:.3f} | {peer_cpu:.3f} | {out.returncode} | {first} | {packages} |"
+            )
+    lines.append("")
+    return lines
+
+
 def section_pr_auc_10k(ctx: Context) -> list[str]:
     data = _DATA.format(seed=1, n=10_000, pi=0.1)
     ops = (
@@ -204,10 +435,204 @@ def section_display(ctx: Context) -> list[str]:
     return lines
 
 
+def medians_of(ctx: Context, python: str, code: str, repeat: int | None = None) -> dict:
+    """The medians of what ``repeat`` (default ``ctx.repeat``) fresh processes print."""
+    runs = [run(python, code)[1] for _ in range(ctx.repeat if repeat is None else repeat)]
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
+# ----------------------------------------------------------------------------- compare
+#: classifiers compared, rows, and the resamples of every bootstrap
+_MODELS = (2, 3, 10)
+_RESAMPLES = 2000
+
+_SCORES = """
+import json, os, time, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(20261127)
+n = {n}
+y = np.zeros(n, bool)
+y[: n // 10] = True
+z = rng.standard_normal((n, 10))
+scores = [z[:, i] + (1.0 - 0.05 * i) * y for i in range(10)]
+out = {{"load": os.getloadavg()[0]}}
+few = slice(0, n, n // 400)  # 400 rows of both classes, for the first (warm-up) call
+"""
+
+_OURS = """
+from opsstats import compare
+small = {{f"m{{i}}": s[few] for i, s in enumerate(scores[:3])}}
+compare(y[few], small, metric="pr_auc", n_resamples=100, rng=0)  # imports on first use
+for k in {models}:
+    cols = {{f"m{{i}}": s for i, s in enumerate(scores[:k])}}
+    t0 = time.perf_counter()
+    compare(y, cols, metric={metric!r}, method={method!r}, n_resamples={resamples}, rng=0)
+    out[str(k)] = time.perf_counter() - t0
+print(json.dumps(out))
+"""
+
+_SKLEARN = """
+from sklearn.metrics import average_precision_score
+pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+average_precision_score(y[few], scores[0][few])
+for k in {models}:
+    t0 = time.perf_counter()
+    for _ in range({peer}):
+        rows = np.concatenate([rng.choice(pos, pos.size), rng.choice(neg, neg.size)])
+        truth = y[rows]
+        for s in scores[:k]:
+            average_precision_score(truth, s[rows])
+    out[str(k)] = (time.perf_counter() - t0) * {resamples} / {peer}
+print(json.dumps(out))
+"""
+
+_FLOOR = """
+from opsstats import ScoreCurve
+ScoreCurve.from_scores(y[few], scores[0][few]).interval(
+    "pr_auc", method="bootstrap", n_resamples=100, rng=0
+)
+for k in {models}:
+    t0 = time.perf_counter()
+    for s in scores[:k]:
+        curve = ScoreCurve.from_scores(y, s)
+        curve.interval("pr_auc", method="bootstrap", n_resamples={resamples}, rng=0)
+    out[str(k)] = time.perf_counter() - t0
+print(json.dumps(out))
+"""
+
+
+def _proc_pair(n: int) -> dict | None:
+    """pROC's paired bootstrap test of two ROC AUCs (100 resamples) on the first two
+    classifiers, or None without R and pROC."""
+    if shutil.which("Rscript") is None:
+        return None
+    import numpy as np  # third-party: only this section needs it in this process
+
+    rng = np.random.default_rng(20261127)  # the data of _SCORES
+    y = np.zeros(n, bool)
+    y[: n // 10] = True
+    z = rng.standard_normal((n, 10))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "pair.csv"
+        pair = np.column_stack([y, z[:, 0] + y, z[:, 1] + 0.95 * y])
+        header = "y_true,score_a,score_b"
+        np.savetxt(
+            path, pair, fmt=["%d", "%.17g", "%.17g"], delimiter=",", header=header, comments=""
+        )
+        cmd = ["Rscript", str(ROOT / "benchmarks" / "proc_compare_timing.R"), "--csv", str(path)]
+        cmd += ["--method", "bootstrap", "--boot_n", "100"]
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def section_compare(ctx: Context) -> list[str]:
+    models = list(_MODELS)
+    lines = [
+        "## Comparing many classifiers",
+        "",
+        f"`compare(y, scores, metric='pr_auc', n_resamples={_RESAMPLES}, rng=0)` of the "
+        f"first {', '.join(map(str, models[:-1]))} and {models[-1]} of ten classifiers on "
+        "the same rows (prevalence 0.1, continuous scores; the default "
+        "method, the paired stratified bootstrap), timed inside fresh processes. Peer: the "
+        f"scikit-learn loop ({ctx.peer_resamples} stratified resampled row sets, each "
+        f"classifier's `average_precision_score` on each, scaled to {_RESAMPLES}); floor: "
+        f"one single-curve bootstrap of {_RESAMPLES} resamples per classifier. "
+        f"'/ {models[0]}' is the time over that of {models[0]} classifiers (the target: at most "
+        "6 for 10).",
+        "",
+    ]
+    for n in ctx.compare_rows:
+        lines += _pr_auc_table(ctx, n, repeat=ctx.repeat if n <= 10_000 else 1)
+    return lines + (_roc_auc_table(ctx, ctx.compare_rows[0]) if ctx.roc else [])
+
+
+def _pr_auc_table(ctx: Context, n: int, repeat: int) -> list[str]:
+    """The PR AUC of the classifiers beside the scikit-learn loop and the floor."""
+    models = list(_MODELS)
+    data = _SCORES.format(n=n)
+    fmt = {"models": models, "resamples": _RESAMPLES, "peer": ctx.peer_resamples}
+    ours = _OURS.format(metric="pr_auc", method="auto", **fmt)
+    timed = {who: medians_of(ctx, py, data + ours, repeat) for who, py in pythons(ctx)}
+    peer = medians_of(ctx, ctx.python, data + _SKLEARN.format(**fmt), repeat)
+    floor = medians_of(ctx, ctx.python, data + _FLOOR.format(**fmt), repeat)
+    who_all = list(timed)
+    lines = [
+        f"### PR AUC, {n:,} rows ({'median of ' + str(repeat) if repeat > 1 else 'one run'})",
+        "",
+        "| classifiers (pairs) | "
+        + " | ".join(f"opsstats {w} s | {w} / {models[0]}" for w in who_all)
+        + " | scikit-learn loop s | loop / after | floor s | after / floor |",
+        "|---|" + "---|---|" * len(who_all) + "---|---|---|---|",
+    ]
+    for k in models:
+        cells = " | ".join(
+            f"{timed[w][str(k)]:.2f} | {timed[w][str(k)] / timed[w][str(models[0])]:.1f}"
+            for w in who_all
+        )
+        after = timed["after"][str(k)]
+        lines.append(
+            f"| {k} ({k * (k - 1) // 2}) | {cells} | {peer[str(k)]:.1f} | "
+            f"{peer[str(k)] / after:.1f} | {floor[str(k)]:.2f} | {after / floor[str(k)]:.2f} |"
+        )
+    loads = ", ".join(f"{w} {timed[w]['load']:.1f}" for w in who_all)
+    return [
+        *lines,
+        "",
+        f"Load average (1 min) at the start of the runs: {loads}, scikit-learn "
+        f"{peer['load']:.1f}, floor {floor['load']:.1f}.",
+        "",
+    ]
+
+
+def _roc_auc_table(ctx: Context, n: int) -> list[str]:
+    """The ROC AUC by the bootstrap beside pROC's roc.test of each pair."""
+    models = list(_MODELS)
+    data = _SCORES.format(n=n)
+    ours = _OURS.format(metric="roc_auc", method="bootstrap", models=models, resamples=_RESAMPLES)
+    timed = {who: medians_of(ctx, py, data + ours) for who, py in pythons(ctx)}
+    start = load()
+    proc = _proc_pair(n)
+    who_all = list(timed)
+    lines = [
+        f"### ROC AUC, `method='bootstrap'`, {n:,} rows, beside pROC (median of {ctx.repeat})",
+        "",
+        "| classifiers (pairs) | "
+        + " | ".join(f"opsstats {w} s" for w in who_all)
+        + " | pROC s (pairs x one roc.test) | pROC / after |",
+        "|---|" + "---|" * len(who_all) + "---|---|",
+    ]
+    for k in models:
+        pairs = k * (k - 1) // 2
+        cells = " | ".join(f"{timed[w][str(k)]:.2f}" for w in who_all)
+        if proc is None:
+            lines.append(f"| {k} ({pairs}) | {cells} | not installed | |")
+            continue
+        t_proc = proc["seconds_test"] * _RESAMPLES / 100 * pairs
+        lines.append(
+            f"| {k} ({pairs}) | {cells} | {t_proc:.1f} | {t_proc / timed['after'][str(k)]:.1f} |"
+        )
+    loads = ", ".join(f"{w} {timed[w]['load']:.1f}" for w in who_all)
+    return [
+        *lines,
+        "",
+        f"pROC: {proc['tool'] if proc else 'not installed'}; one roc.test of 100 resamples "
+        + (f"took {proc['seconds_test']:.2f} s, " if proc else "")
+        + f"scaled to {_RESAMPLES} resamples and to the pairs. Load average (1 min) at the "
+        f"start of the runs: {loads}, pROC {start}.",
+        "",
+    ]
+
+
 SECTIONS: dict[str, Callable[[Context], list[str]]] = {
+    "import": section_import,
+    "cli": section_cli,
     "pr-auc-10k": section_pr_auc_10k,
     "first-ops": section_first_ops,
     "display": section_display,
+    "compare": section_compare,
 }
 
 
@@ -215,19 +640,41 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--section", action="append", choices=list(SECTIONS))
     parser.add_argument("--python", default=sys.executable, help="interpreter timed (after)")
-    parser.add_argument("--before", help="another interpreter timed beside it (before)")
+    parser.add_argument(
+        "--before",
+        action="append",
+        default=[],
+        help="another interpreter timed beside it: PYTHON or LABEL=PYTHON (repeatable)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--peer-resamples", type=int, default=200)
+    parser.add_argument(
+        "--compare-rows",
+        type=lambda text: tuple(int(float(r)) for r in text.split(",")),
+        default=(10_000, 100_000),
+        help="rows of the compare section's PR AUC tables, comma-separated (default 1e4,1e5)",
+    )
+    parser.add_argument(
+        "--no-roc", action="store_true", help="compare section: leave out the table beside pROC"
+    )
     parser.add_argument("--out", help="also write the Markdown here")
     args = parser.parse_args(argv)
-    ctx = Context(args.python, args.before, args.repeat)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    ctx = Context(
+        args.python,
+        [_before(b) for b in args.before],
+        args.repeat,
+        args.peer_resamples,
+        args.compare_rows,
+        not args.no_roc,
+    )
     argv_text = " ".join(sys.argv[1:] if argv is None else argv)
     lines = [
         "# First use: opsstats beside its peers",
         "",
         f"`python benchmarks/bench_first_use.py {argv_text}` on {platform.machine()}, "
-        f"{os.cpu_count()} cores, load average {load:.1f} at the start; Python "
-        f"{platform.python_version()}. Times in seconds.",
+        f"{os.cpu_count()} cores, load average {load()} at the start; Python "
+        f"{platform.python_version()}; run at {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
+        "Times in seconds.",
         "",
     ]
     print("\n".join(lines), flush=True)
@@ -238,6 +685,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.out:
         with open(args.out, "w") as f:
             f.write("\n".join(lines) + "\n")
+    shutil.rmtree(_WORK, ignore_errors=True)
 
 
 if __name__ == "__main__":

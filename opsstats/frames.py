@@ -18,14 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import narwhals as nw
 import numpy as np
-import pandas as pd
 
 from opsstats._labels import positive_mask
 from opsstats._validation import MAX_BINS, MAX_COUNT, check_size, check_threshold, describe
+
+from ._lazy import lazy_module
+
+if TYPE_CHECKING:
+    import narwhals as nw
+    import pandas as pd
+else:
+    nw = lazy_module("narwhals")
+    pd = lazy_module("pandas")
 
 __all__ = ["CountTables", "count_tables", "JointCounts", "joint_counts", "is_frame"]
 

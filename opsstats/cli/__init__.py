@@ -36,13 +36,13 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .. import plotting
 from .._csv import to_csv
+from .._lazy import lazy_module
 from .._validation import MAX_DIGITS
 from ..comparison import METHODS as COMPARE_METHODS
 from ..comparison import ComparisonResult, ComparisonTable, compare, compare_test_sets
@@ -85,6 +85,11 @@ from ._reading import (
     read_relation,
     read_table,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["main"]
 
