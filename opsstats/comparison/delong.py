@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._lazy import lazy_module
-from .._validation import check_confidence_level
+from .._validation import check_confidence_level, check_instance
 from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty.curve import delong_components_from_counts, delong_roc
