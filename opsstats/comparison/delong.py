@@ -20,10 +20,11 @@ import pandas as pd
 from scipy import stats
 from scipy.special import ndtri
 
-from .._validation import check_confidence_level
+from .._validation import check_confidence_level, check_instance
 from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty.curve import delong_components_from_counts, delong_roc
+from ..uncertainty.curve._options import sampling_view
 from ._inputs import check_alternative, paired_scores, ranked_counts
 from .result import ComparisonResult
 
@@ -363,9 +364,13 @@ def delong_unpaired(
     >>> r.statistic_name, round(r.estimate, 4)
     ('D', 0.3056)
     """
+    check_instance("curve_a", curve_a, ScoreCurve)
+    check_instance("curve_b", curve_b, ScoreCurve)
     alternative = check_alternative(alternative)
     level = check_confidence_level(confidence_level)
     distribution = _check_distribution(distribution)
+    # a standardized curve's rows are its origin's (the ROC AUC has no prevalence)
+    curve_a, curve_b = sampling_view(curve_a), sampling_view(curve_b)
     da, db = delong_roc(curve_a), delong_roc(curve_b)
     diff = da.auc - db.auc
     v = da.variance + db.variance

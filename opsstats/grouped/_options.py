@@ -15,16 +15,18 @@ from .._validation import (
     MAX_COUNT,
     check_choice,
     check_confidence_level,
+    check_probability,
     check_resamples,
     check_size,
     check_threshold,
     describe,
 )
 from ..frames import is_frame
+from ..ops import _check_reference
 from ..uncertainty._draws import root_seed
 from ..uncertainty.curve import METHODS as CURVE_METHODS
 from ..uncertainty.methods import registered_interval_methods
-from ._specs import MetricSpec, default_metrics, parse_metrics
+from ._specs import MetricSpec, columns, default_metrics, parse_metrics
 
 
 @dataclass(frozen=True)
@@ -52,10 +54,17 @@ class Options:
     root: int  # the root seed of every unit's generator
     bins: int | None
     max_distinct: int | None
+    prevalence: float | None = None  # standardize every group to it (at_prevalence)
 
     @property
     def by_cols(self) -> list[str]:
         return list(self.by)
+
+    @property
+    def columns(self) -> list[str]:
+        """The table's columns after the group columns (the standardized ones with
+        ``prevalence``)."""
+        return columns(self.prevalence is not None)
 
     @property
     def curve_specs(self) -> list[MetricSpec]:
@@ -82,6 +91,7 @@ class Options:
             "point_reference": self.point_reference,
             "curve_reference": self.curve_reference,
             "root": self.root,
+            "standard_prevalence": self.prevalence,
         }
 
     def point_options(self) -> dict[str, Any]:
@@ -92,6 +102,7 @@ class Options:
             "n_resamples": self.n_resamples,
             "reference": self.point_reference,
             "root": self.root,
+            "standard_prevalence": self.prevalence,
         }
 
 
@@ -116,14 +127,18 @@ def parse_options(
     max_distinct: int | None,
     weight: str | None,
     id: str | None,
+    prevalence: float | None = None,
 ) -> Options:
     """:func:`~opsstats.grouped.evaluate`'s arguments (without ``compare``), checked in
     this order: ``id``, ``data``, the columns, ``pred`` / ``score`` / ``threshold``,
     ``metrics``, ``ci``, ``curve_ci``, ``confidence_level``, ``n_resamples``, ``rng`` (one
     integer drawn from it), curve quantities without ``score``, ``bins``,
-    ``max_distinct``."""
+    ``max_distinct``, ``prevalence``."""
     if id is not None:
-        raise ValueError("`id` pairs the rows of compared classifiers; give `compare` with it.")
+        raise ValueError(
+            "`id` pairs the rows of compared classifiers; give `compare` with it (got `id` "
+            f"{describe(id)} without `compare`)."
+        )
     native = isinstance(data, pd.DataFrame)
     if not native and not is_frame(data):
         raise TypeError(
@@ -148,6 +163,10 @@ def parse_options(
         metrics = default_metrics(labels=labelled, scores=score is not None)
     specs = parse_metrics(metrics)
     ci, curve_ci = _check_methods(ci, curve_ci)
+    if point_reference is not None:  # checked whether or not a metric of its kind is asked
+        _check_reference(point_reference, "point", "confusion-matrix metrics", "point_reference")
+    if curve_reference is not None:
+        _check_reference(curve_reference, "curve", "curve quantities", "curve_reference")
     confidence_level = check_confidence_level(confidence_level)
     n_resamples = check_resamples(n_resamples)
     root = root_seed(rng)
@@ -161,6 +180,8 @@ def parse_options(
         bins = check_size("bins", bins, minimum=2, maximum=MAX_BINS)
     if max_distinct is not None:
         max_distinct = check_size("max_distinct", max_distinct, minimum=1, maximum=MAX_COUNT)
+    if prevalence is not None:
+        prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     return Options(
         native=native,
         truth=truth,
@@ -181,6 +202,7 @@ def parse_options(
         root=root,
         bins=bins,
         max_distinct=max_distinct,
+        prevalence=prevalence,
     )
 
 
@@ -205,7 +227,10 @@ def _check_labels(score: str | None, pred: str | None, threshold: Any) -> float 
     """Predicted labels from ``pred`` or from ``score`` with ``threshold`` (checked and
     returned), never both; ``score`` or ``pred`` at least."""
     if pred is not None and threshold is not None:
-        raise ValueError("give `pred` or `score` with `threshold`, not both.")
+        raise ValueError(
+            f"give `pred` or `score` with `threshold`, not both; got `pred` {describe(pred)} "
+            f"and `threshold` {describe(threshold)}."
+        )
     if threshold is not None:
         if score is None:
             raise ValueError("`threshold` needs `score`.")

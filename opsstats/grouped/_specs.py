@@ -1,6 +1,7 @@
 """What :func:`~opsstats.grouped.evaluate` reports: metric specs (a confusion-matrix
 metric, a curve area, or a metric at an operating point of the curve), parsed and checked
-from what a user writes, and the default metrics for the data given."""
+from what a user writes, the default metrics for the data given, and the columns of the
+tidy table."""
 
 from __future__ import annotations
 
@@ -10,9 +11,48 @@ from typing import Any
 
 from .._validation import describe
 from ..curves._geometry import CURVES
-from ..metrics import get_metric
+from ..metrics._registry import lookup
 
 _AREAS = {f"{p}{c}_auc" for p in ("", "n") for c in CURVES}
+
+#: The columns of a tidy evaluation, after any group or label columns.
+COLUMNS = [
+    "metric",
+    "n",
+    "prevalence",
+    "value",
+    "value_ci_low",
+    "value_ci_high",
+    "ops",
+    "ops_se",
+    "ops_ci_low",
+    "ops_ci_high",
+    "method",
+    "reference",
+    "reason",
+]
+
+#: The columns ``evaluate(..., prevalence=pi)`` adds (before ``method``): the metric of
+#: each group standardized to the prevalence pi (its alpha and beta, or its ROC curve, at
+#: pi), with its interval and its OPS at pi (docs/method.md#standardized-prevalence).
+STANDARD_COLUMNS = [
+    "standard_prevalence",
+    "standardized",
+    "standardized_ci_low",
+    "standardized_ci_high",
+    "standardized_ops",
+    "standardized_ops_se",
+    "standardized_ops_ci_low",
+    "standardized_ops_ci_high",
+]
+
+
+def columns(standardized: bool) -> list[str]:
+    """The columns of a tidy evaluation, with the standardized ones or without."""
+    if not standardized:
+        return COLUMNS
+    at = COLUMNS.index("method")
+    return [*COLUMNS[:at], *STANDARD_COLUMNS, *COLUMNS[at:]]
 
 
 @dataclass(frozen=True)
@@ -54,9 +94,10 @@ def _parse_point(text: str) -> tuple[str, dict[str, float] | None]:
         ) from None
 
 
-def parse_metrics(metrics: Any) -> list[MetricSpec]:
+def parse_metrics(metrics: Any, argument: str = "metrics") -> list[MetricSpec]:
     """``["f1", "pr_auc", ("precision", {"recall": 0.9}), "lift@rate=0.05"]`` to specs
-    (checked)."""
+    (checked; messages name ``argument``, ``"metric"`` for a caller of one)."""
+    entry = "each entry of `metrics`" if argument == "metrics" else f"`{argument}`"
     if isinstance(metrics, str) or (
         isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)
     ):
@@ -65,7 +106,7 @@ def parse_metrics(metrics: Any) -> list[MetricSpec]:
         metrics = list(metrics)
     if not isinstance(metrics, Sequence) or not metrics:
         raise TypeError(
-            "`metrics` must be a non-empty list of metric names or "
+            f"`{argument}` must be a non-empty list of metric names or "
             f"(name, at) pairs; got {describe(metrics)}."
         )
     specs = []
@@ -79,12 +120,12 @@ def parse_metrics(metrics: Any) -> list[MetricSpec]:
             name, at = _parse_point(m)
         else:
             raise TypeError(
-                "each entry of `metrics` must be a name or a (name, at) pair "
+                f"{entry} must be a name or a (name, at) pair "
                 f"such as ('precision', {{'recall': 0.9}}); got {describe(m)}."
             )
         key = name.strip().lower()
         if key not in _AREAS:
-            key = get_metric(key).name  # raises for unknown names, listing valid ones
+            key = lookup(key, argument).name  # raises for unknown names, listing valid ones
         elif at is not None:
             raise ValueError(
                 f"`at` applies to a metric read off a curve, not to the area {describe(name)}."

@@ -12,6 +12,13 @@ keeps its count value. References: Powers (2011), doi:10.48550/arXiv.2010.16061;
 Chicco & Jurman (2020), doi:10.1186/s12864-019-6413-7; T. Xie, "Evaluation metrics for
 classification" (notes, 2022); J. Li, "Area under the ROC Curve has the Most Consistent
 Evaluation for Binary Classification" (Appendix A, Table 3: tests/test_paper_table3.py).
+
+Each entry also says whether its OPS under a prevalence-free reference is the same at
+every prevalence for fixed (alpha, beta) (``prevalence_invariant``: the metric orders the
+(alpha, beta) plane alike at every prevalence; docs/method.md#prevalence-invariance) and
+that it is monotone in the error rates (``monotone``, true of every one). The tests
+check both on grids and random points (tests/test_prevalence_invariance.py,
+tests/test_binned_curves.py).
 """
 
 from __future__ import annotations
@@ -128,9 +135,25 @@ def _check_fbeta(beta=1.0):
         )
 
 
+def _one_minus_sum(a, b):
+    """1 - a - b to within one rounding of its exact value for the given a and b: the
+    complement of the larger is exact when it is at least 1/2 (Sterbenz), and when
+    a + b is near 1 the larger is (so the difference then is exact or rounded once);
+    when both are below 1/2 there is no cancellation."""
+    big, small = np.maximum(a, b), np.minimum(a, b)  # in the inputs' precision
+    return (1 - big) - small
+
+
+def _cross(p, a, b):
+    """tp tn - fp fn = pi (1 - pi) (1 - alpha - beta), without subtracting the two
+    nearly equal products (near 1e-12 of each other at counts near 1e6 and a metric
+    near 0, where their difference kept only about seven digits)."""
+    return p * (1 - p) * _one_minus_sum(a, b)
+
+
 def _mcc(p, a, b):
     tp, fp, fn, tn = _cells(p, a, b)
-    r = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    r = _cross(p, a, b) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     # |MCC| <= 1 (it is a correlation), but at alpha = beta = 0 (or 1) the rounded
     # square root can give 1 + 2e-16: keep the value inside the declared range
     return np.clip(r, -1.0, 1.0)
@@ -140,10 +163,11 @@ def _cohen_kappa(p, a, b):
     # (p_o - p_e) / (1 - p_e) with p_o = tp + tn and p_e = (tp+fp)(tp+fn) + (tn+fn)(tn+fp),
     # rewritten without differences of nearly equal numbers (when p_o and p_e are both
     # near 1 those lose all but a few digits: 7 digits at tp=0, fp=fn=1, tn=38062):
-    # p_o - p_e = 2 (tp tn - fp fn) and 1 - p_e = (tp+fp)(fp+tn) + (tp+fn)(fn+tn).
-    # 0/0 exactly when p_e = 1 (everything in TP, or everything in TN).
+    # p_o - p_e = 2 (tp tn - fp fn) and 1 - p_e = (tp+fp)(fp+tn) + (tp+fn)(fn+tn), the
+    # first from pi (1 - pi) (1 - alpha - beta) (_cross). 0/0 exactly when p_e = 1
+    # (everything in TP, or everything in TN).
     tp, fp, fn, tn = _cells(p, a, b)
-    return 2 * (tp * tn - fp * fn) / ((tp + fp) * (fp + tn) + (tp + fn) * (fn + tn))
+    return 2 * _cross(p, a, b) / ((tp + fp) * (fp + tn) + (tp + fn) * (fn + tn))
 
 
 def _g_mean(p, a, b):
@@ -194,6 +218,8 @@ _BUILTINS = [
         "Recall (TPR)",
         "no actual positives (TP + FN = 0)",
         formula="TP / (TP + FN) = 1 - beta",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "specificity",
@@ -204,6 +230,8 @@ _BUILTINS = [
         "Specificity (TNR)",
         "no actual negatives (TN + FP = 0)",
         formula="TN / (TN + FP) = 1 - alpha",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fpr",
@@ -214,6 +242,8 @@ _BUILTINS = [
         "False positive rate",
         "no actual negatives (TN + FP = 0)",
         formula="FP / (FP + TN) = alpha",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fnr",
@@ -224,6 +254,8 @@ _BUILTINS = [
         "False negative rate",
         "no actual positives (TP + FN = 0)",
         formula="FN / (FN + TP) = beta",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "precision",
@@ -234,6 +266,8 @@ _BUILTINS = [
         "Precision (PPV)",
         "no predicted positives (TP + FP = 0)",
         formula="TP / (TP + FP)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "npv",
@@ -244,6 +278,8 @@ _BUILTINS = [
         "Negative predictive value",
         "no predicted negatives (TN + FN = 0)",
         formula="TN / (TN + FN)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fdr",
@@ -254,6 +290,8 @@ _BUILTINS = [
         "False discovery rate",
         "no predicted positives (TP + FP = 0)",
         formula="FP / (TP + FP) = 1 - precision",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "false_omission_rate",
@@ -264,6 +302,8 @@ _BUILTINS = [
         "False omission rate",
         "no predicted negatives (TN + FN = 0)",
         formula="FN / (FN + TN) = 1 - NPV",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "accuracy",
@@ -274,6 +314,8 @@ _BUILTINS = [
         "Accuracy",
         "never (n > 0)",
         formula="(TP + TN) / n",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "error_rate",
@@ -284,6 +326,8 @@ _BUILTINS = [
         "Error rate",
         "never (n > 0)",
         formula="(FP + FN) / n",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "balanced_accuracy",
@@ -294,6 +338,8 @@ _BUILTINS = [
         "Balanced accuracy",
         "a class is absent",
         formula="(TPR + TNR) / 2",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "informedness",
@@ -304,6 +350,8 @@ _BUILTINS = [
         "Informedness (Youden's J)",
         "a class is absent",
         formula="TPR + TNR - 1 = 1 - alpha - beta",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "markedness",
@@ -314,6 +362,8 @@ _BUILTINS = [
         "Markedness",
         "no predicted positives or no predicted negatives",
         formula="PPV + NPV - 1",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "f1",
@@ -324,6 +374,8 @@ _BUILTINS = [
         "F1 score",
         "no true positives, false positives or false negatives (TP + FP + FN = 0)",
         formula="2 TP / (2 TP + FP + FN)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "fbeta",
@@ -336,6 +388,8 @@ _BUILTINS = [
         params={"beta": 1.0},
         param_check=_check_fbeta,
         formula="(1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "mcc",
@@ -346,6 +400,8 @@ _BUILTINS = [
         "Matthews correlation coefficient",
         "a row or column of the confusion matrix is empty",
         formula="(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "cohen_kappa",
@@ -356,6 +412,8 @@ _BUILTINS = [
         "Cohen's kappa",
         "the chance agreement is 1 (one class in both truth and prediction)",
         formula="(p_o - p_e) / (1 - p_e)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "g_mean",
@@ -366,6 +424,8 @@ _BUILTINS = [
         "G-mean",
         "a class is absent",
         formula="sqrt(TPR TNR)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fowlkes_mallows",
@@ -376,6 +436,8 @@ _BUILTINS = [
         "Fowlkes-Mallows index",
         "no actual or no predicted positives",
         formula="sqrt(PPV TPR) = TP / sqrt((TP+FP)(TP+FN))",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "jaccard",
@@ -386,6 +448,8 @@ _BUILTINS = [
         "Jaccard index",
         "TP + FP + FN = 0",
         formula="TP / (TP + FP + FN)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "diagnostic_odds_ratio",
@@ -396,6 +460,8 @@ _BUILTINS = [
         "Diagnostic odds ratio",
         "TP TN = FP FN = 0 (infinite when only FP FN = 0)",
         formula="(TP TN) / (FP FN)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "lr_plus",
@@ -406,6 +472,8 @@ _BUILTINS = [
         "Positive likelihood ratio (LR+)",
         "a class is absent, or TPR = FPR = 0 (infinite when only FPR = 0)",
         formula="TPR / FPR",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "lr_minus",
@@ -416,6 +484,8 @@ _BUILTINS = [
         "Negative likelihood ratio (LR-)",
         "a class is absent, or FNR = TNR = 0 (infinite when only TNR = 0)",
         formula="FNR / TNR",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "lift",
@@ -426,6 +496,8 @@ _BUILTINS = [
         "Lift",
         "no predicted positives or no actual positives",
         formula="PPV / prevalence",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "prevalence_threshold",
@@ -436,6 +508,8 @@ _BUILTINS = [
         "Prevalence threshold",
         "a class is absent, or TPR = FPR = 0",
         formula="sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))",
+        prevalence_invariant=True,
+        monotone=True,
     ),
 ]
 

@@ -34,7 +34,7 @@ from ..curves._geometry import (
     curve_areas,
     parse_at,
 )
-from .base import CurveReference, check_prevalence, rank_in_sorted
+from .base import CurveReference, check_one_prevalence, check_prevalence, rank_in_sorted
 
 __all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
 
@@ -283,7 +283,7 @@ class StreamedCurveReference(CurveReference):
             else np.atleast_1d(check_prevalence(prevalence)).ravel()
         )
         wanted = [(self._as_quantity(q), float(pi)) for q in quantities for pi in grid]
-        wanted += [(self._as_quantity(q), float(check_prevalence(pi))) for q, pi in pairs]
+        wanted += [(self._as_quantity(q), check_one_prevalence(pi)) for q, pi in pairs]
         by_grid: dict[Any, tuple[Any, list[float]]] = {}
         for q, pi in wanted:
             if self._interpolates(q):
@@ -402,7 +402,13 @@ class StreamedCurveReference(CurveReference):
     def grid_nodes(self, pis: np.ndarray) -> np.ndarray:
         """The grid nodes k (at logit(prevalence) = k * step) that the cubic
         interpolation at these prevalences reads: floor - 1 to floor + 2."""
-        j = np.floor(_logit(pis) / cast(float, self.prevalence_step)).astype(np.int64)
+        if self.prevalence_step is None:
+            raise ValueError(
+                f"{self!r} has no prevalence grid: grid nodes need `prevalence_step` (a "
+                "DirectedBinaryTree's option); got none."
+            )
+        pis = np.atleast_1d(check_prevalence(pis))
+        j = np.floor(_logit(pis) / self.prevalence_step).astype(np.int64)
         return np.unique(np.concatenate([j - 1, j, j + 1, j + 2]))
 
     def _grid(self, quantity: CurveArea, nodes: np.ndarray) -> dict[int, np.ndarray]:
@@ -440,12 +446,12 @@ class StreamedCurveReference(CurveReference):
         nearest nodes of the grid of step ``prevalence_step``
         (docs/method.md#prevalence-grid)."""
         quantity = self._as_quantity(quantity)
+        pi = check_one_prevalence(prevalence)
         if not self._interpolates(quantity):
             raise ValueError(
                 f"{self!r} does not interpolate {quantity.label} in prevalence (it needs "
                 "`prevalence_step` and a curve area that depends on prevalence)."
             )
-        pi = float(check_prevalence(prevalence))
         h = cast(float, self.prevalence_step)
         memo = (quantity.cache_key, h, pi)
         with self._cache.lock:
@@ -513,7 +519,7 @@ class StreamedCurveReference(CurveReference):
         """Sorted values of ``quantity`` over the reference curves at ``prevalence``
         (read-only: the array is shared by every reference with these parameters)."""
         quantity = self._as_quantity(quantity)
-        pi = float(check_prevalence(prevalence))
+        pi = check_one_prevalence(prevalence)
         return self._values([(quantity, pi)])[self._key(quantity, pi)]
 
     def band(
@@ -537,7 +543,7 @@ class StreamedCurveReference(CurveReference):
             what=" for the reference values at every x",
         )
         points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in xs]
-        pi = float(check_prevalence(prevalence))
+        pi = check_one_prevalence(prevalence)
         found = self._values([(p, pi) for p in points])
         return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
 

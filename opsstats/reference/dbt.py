@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import MAX_DEPTH, check_size
+from .._validation import MAX_CURVES, MAX_DEPTH, check_instance, check_size
 from ._streamed import CHUNK, StreamedCurveReference, pass_bytes
 
 __all__ = ["DirectedBinaryTree", "dbt_curves"]
@@ -53,6 +53,10 @@ def dbt_curves(
     >>> bool((np.diff(alpha, axis=1) >= 0).all() and (np.diff(beta, axis=1) <= 0).all())
     True
     """
+    depth = check_size("depth", depth, maximum=MAX_DEPTH)
+    check_instance("rng", rng, np.random.Generator)
+    # two (points x m) arrays and the (points / 2 x m) uniforms of a level
+    m = check_size("m", m, maximum=MAX_CURVES, bytes_each=2.5 * 8 * (2**depth + 1))
     top = 2**depth
     c0, c1 = (0, m) if columns is None else columns
     k = c1 - c0

@@ -25,6 +25,9 @@ from ._options import (
     _estimate,
     _resolve,
     _warn_no_width,
+    check_curve,
+    sampling_view,
+    standardized_text,
 )
 from .auto import _auto
 from .delong import _check_delong_quantity, _delong_interval, delong_roc
@@ -70,10 +73,13 @@ def curve_interval(
     >>> round(r.estimate, 4), r.method   # 15 of the 16 (positive, negative) pairs ordered
     (0.9375, 'DeLong, Sun-Xu algorithm, clipped to [0, 1]')
     """
+    check_curve(curve)
     level = check_confidence_level(confidence_level)
     method, kind, n = _check_options(method, interval, n_resamples, stratified, progress)
     check_rng(rng)  # validated whichever method runs
     quantity = _resolve(curve, name, at, top_k, rule, params)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
+    note = standardized_text(curve)
     if method == "auto":
         method, kind = _auto(quantity, curve)
     prior = _check_prior_use(prior, method)
@@ -93,7 +99,7 @@ def curve_interval(
             ci=ConfidenceInterval(low, high),
             confidence_level=level,
             quantity=quantity.label,
-            method=text,
+            method=text + note,
             prevalence_mode="fixed",
             details={
                 "variance": d.variance,
@@ -112,7 +118,7 @@ def curve_interval(
             ci=ConfidenceInterval(low, high),
             confidence_level=level,
             quantity=quantity.label,
-            method=text,
+            method=text + note,
             prevalence_mode="fixed",
             details=details,
         )
@@ -144,7 +150,7 @@ def curve_interval(
         ci=ConfidenceInterval(low, high),
         confidence_level=level,
         quantity=quantity.label,
-        method=description,
+        method=description + note,
         n_resamples=n,
         n_undefined=int(n - values.size),
         prevalence_mode=boot.prevalence_mode,

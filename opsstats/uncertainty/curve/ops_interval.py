@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtri
 
-from ..._validation import check_confidence_level, describe
+from ..._validation import check_choice, check_confidence_level, check_resamples, describe
 from ...ops import _check_reference, curve_ops
+from ...reference.base import TIES
 from ...results import ConfidenceInterval, OPSResult
 from .._draws import check_rng
 from ._cells import _cell_mode
@@ -36,6 +37,9 @@ from ._options import (
     _check_whole_counts,
     _draw_ends,
     _warn_no_width,
+    check_curve,
+    sampling_view,
+    standardized_text,
 )
 from .auto import _auto
 from .delong import _delong_interval
@@ -116,6 +120,7 @@ def curve_ops_interval(
     >>> r.ci.low <= r.estimate <= r.ci.high
     True
     """
+    check_curve(curve)
     if top_k is not None:
         if at is not None:
             raise TypeError(
@@ -128,6 +133,7 @@ def curve_ops_interval(
         level = check_confidence_level(confidence_level)
         method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress, name="ci")
         check_rng(rng)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties, **params)
     if ci is None or np.isnan(result.estimate):
         return result
@@ -246,6 +252,7 @@ def _with_interval(
         n_defined, mode = boot.sorted_values.size, boot.prevalence_mode
     # OPS is monotone in the quantity at the curve's prevalence: the OPS interval is the
     # quantity's interval with its ends mapped through OPS (from the same draws)
+    text += standardized_text(curve)
     value_ci = ConfidenceInterval(float(low_v), float(high_v))
     low, high, se_low, se_high = map_ends(low_v, high_v)
     mapped = ConfidenceInterval(float(low), float(high))
@@ -292,8 +299,14 @@ def curve_ops_intervals(
     Used by :func:`opsstats.evaluate` for each group. A quantity whose interval cannot
     be made gets the ``ValueError`` that says why, in its place.
     """
+    check_curve(curve)
     level = check_confidence_level(confidence_level)
     ref = _check_reference(reference, "curve", "a curve quantity")
+    # the options every quantity shares, refused here (a quantity's own ValueError is
+    # what goes in its place)
+    n_resamples = check_resamples(n_resamples)
+    ties = check_choice("ties", ties, TIES)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     plans: list[Any] = []
     for q, ci in quantities:
         try:
