@@ -241,8 +241,8 @@ def count_tables(
         Count per score bin instead: ``bins`` equal-width bins between the smallest and
         the largest score, computed by the engine (`docs/method.md#binned-curves`).
     max_distinct : int, optional
-        Bin (into ``bins`` bins, default 1,000) only when some group has more distinct
-        scores than this.
+        Bin (into ``bins`` bins, default 1,000) only when some group (all rows without
+        ``by``) has more distinct scores than this.
     weight : str, optional
         A column of non-negative frequency weights: the counts are sums of weights.
 
