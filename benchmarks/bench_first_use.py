@@ -48,6 +48,14 @@ Sections (``--section NAME``, repeatable; all by default):
   ``--compare-rows`` chooses the rows of the PR AUC tables and ``--no-roc`` leaves out
   the table beside pROC (a shorter run on a loaded machine).
 
+- ``report``: ``opsstats report FILE --truth y --score s`` on one Parquet file of
+  continuous scores of 1e6, 3e6, 1e7 and 1e8 rows (``--rows``), before and after,
+  beside the DuckDB floors (the counts per class, and per class and score): the wall
+  time and the peak resident memory of each whole command in a fresh process, and how
+  the report counted its curves (per distinct score, or in bins with the widths of the
+  ranges it printed). Up to 1e7 rows ``--repeat`` interleaved rounds, beyond one. The files are written once into a temporary folder (about 9 bytes
+  a row) and deleted after.
+
 A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
 and list it in ``SECTIONS``. The machine's load average is printed beside each section.
 
@@ -61,6 +69,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -95,6 +104,7 @@ class Context:
     peer_resamples: int = 200  # the compare section's scikit-learn loop
     compare_rows: tuple[int, ...] = (10_000, 100_000)  # the compare section's PR AUC tables
     roc: bool = True  # the compare section's table beside pROC
+    rows: tuple[int, ...] = ()  # the sizes of the ``report`` section
 
 
 def _env() -> dict[str, str]:
@@ -626,6 +636,153 @@ def _roc_auc_table(ctx: Context, n: int) -> list[str]:
     ]
 
 
+# ----------------------------------------------------------------------------- report
+#: The rows of the ``report`` section's files, and the most at which ``--before`` runs.
+REPORT_ROWS = (10**6, 3 * 10**6, 10**7, 10**8)
+BEFORE_MAX_ROWS = 10**7
+
+#: Runs a command (its arguments) and prints, as JSON on its last line, its wall time,
+#: its peak resident memory (getrusage of the children: the command's own, as it is the
+#: only child), its exit status and what it printed.
+_PEAK = """
+import json, resource, subprocess, sys, time
+t0 = time.perf_counter()
+out = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+wall = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"wall": wall, "peak": peak, "status": out.returncode,
+                  "stdout": out.stdout, "stderr": out.stderr[-2000:]}))
+"""
+
+#: The DuckDB floors: the same file read by DuckDB with the command line's settings (a
+#: 1 GB memory limit, spilling to a temporary directory), counts kept inside DuckDB.
+_DUCKDB_FLOOR = """
+import sys, tempfile, duckdb
+with tempfile.TemporaryDirectory() as spill:
+    con = duckdb.connect(config={"memory_limit": "1GB", "temp_directory": spill})
+    print(con.execute(sys.argv[2], [sys.argv[1]]).fetchall())
+"""
+_FLOORS = {
+    "DuckDB floor: counts per class (`GROUP BY y`)": (
+        "SELECT y, count(*) FROM read_parquet(?) GROUP BY y"
+    ),
+    "DuckDB floor: counts per class and score (`GROUP BY y, s`)": (
+        "SELECT count(*), sum(n) FROM (SELECT y, s, count(*) AS n FROM read_parquet(?) "
+        "GROUP BY y, s)"
+    ),
+}
+
+
+def _write_scores(path: Path, rows: int, seed: int = 0) -> None:
+    """``rows`` rows of continuous scores as one Parquet file (y: int8 at prevalence 0.1;
+    s: float64, the logistic of a normal shifted by 1.5 for positives, all distinct),
+    written 5 million rows at a time."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(seed)
+    schema = pa.schema([("y", pa.int8()), ("s", pa.float64())])
+    with pq.ParquetWriter(path, schema) as writer:
+        for start in range(0, rows, 5_000_000):
+            m = min(5_000_000, rows - start)
+            y = rng.random(m) < 0.1
+            s = 1 / (1 + np.exp(-(rng.normal(0.0, 1.0, m) + 1.5 * y - 1.5)))
+            writer.write_table(pa.table({"y": y.astype(np.int8), "s": s}, schema=schema))
+
+
+def _peak(argv: list[str]) -> dict:
+    """Wall time, peak resident memory (MB), exit status and output of one command in a
+    fresh process."""
+    _, _, out = run_command([sys.executable, "-c", _PEAK, *argv])
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _ranges(printed: str) -> str:
+    """The widths of the ranges of the unbinned values a report printed, or 'exact'."""
+    text = " ".join(printed.split())
+    found = re.findall(
+        r"(\d+) equal-width bins \(ties inside a bin\): the unbinned value "
+        r"lies in \[([^,]+), ([^\]]+)\]",
+        text,
+    )
+    if not found:
+        return "exact"
+    widths = ", ".join(f"{float(hi) - float(lo):.1e}" for _, lo, hi in found)
+    return f"{found[0][0]} bins; ranges {widths} wide"
+
+
+def _report_argv(python: str, path: Path) -> list[str]:
+    return [*_script(python), "report", str(path), "--truth", "y", "--score", "s"]
+
+
+def section_report(ctx: Context) -> list[str]:
+    """``opsstats report`` on Parquet files of continuous scores (ROC and PR AUC with
+    intervals and OPS, the defaults), before and after, beside the DuckDB floors."""
+    root = Path(tempfile.mkdtemp(prefix="bench-report-", dir=_WORK))
+    need = 9 * max(ctx.rows) * 3 + 5 * 2**30  # the file, DuckDB's spill, a margin
+    free = shutil.disk_usage(root).free
+    if free < need:
+        raise RuntimeError(f"{root}: {free / 2**30:.1f} GB free, {need / 2**30:.1f} GB needed")
+    lines = [
+        "## `opsstats report` on a file of continuous scores: memory and time",
+        "",
+        "One Parquet file of continuous scores per size (prevalence 0.1, every score "
+        "distinct), written once into a temporary folder and deleted after; `opsstats "
+        "report FILE --truth y --score s` (its defaults: ROC and PR AUC with intervals "
+        "and OPS) and the DuckDB floors, each in a fresh process whose peak resident "
+        "memory is read by a wrapper (`getrusage(RUSAGE_CHILDREN)`: the whole command). "
+        f"{ctx.repeat} interleaved round(s) up to {BEFORE_MAX_ROWS:.0e} rows, one round "
+        "beyond: the median time and the largest peak. "
+        f"'before' runs up to {BEFORE_MAX_ROWS:.0e} rows (its exact curves hold every "
+        "distinct score: see its peak there). 'load' is the load average at the start and "
+        "at the end of a size's runs. Target: peak memory independent of the rows and "
+        "under 600 MB, time within 5x the floor per class and score.",
+        "",
+        "| rows | what | seconds | / floor per score | peak MB | curves | load |",
+        "|---:|---|---:|---:|---:|---|---|",
+    ]
+    try:
+        _write_scores(root / "warm.parquet", 1000)  # fills the bytecode cache, not counted
+        for _, python in pythons(ctx):
+            _peak(_report_argv(python, root / "warm.parquet"))
+        for rows in ctx.rows:
+            path = root / f"scores_{rows}.parquet"
+            _write_scores(path, rows)
+            commands = {
+                f"`opsstats report` ({who})": _report_argv(python, path)
+                for who, python in pythons(ctx)
+                if who == "after" or rows <= BEFORE_MAX_ROWS
+            }
+            for name, sql in _FLOORS.items():
+                commands[name] = [ctx.python, "-c", _DUCKDB_FLOOR, str(path), sql]
+            start = load()
+            runs: dict[str, list[dict]] = {name: [] for name in commands}
+            for _ in range(ctx.repeat if rows <= BEFORE_MAX_ROWS else 1):
+                for name, argv in commands.items():
+                    done = _peak(argv)
+                    if done["status"] != 0:
+                        raise RuntimeError(f"{name} failed:\n{done['stderr']}")
+                    runs[name].append(done)
+            floor = statistics.median(r["wall"] for r in runs[list(_FLOORS)[1]])
+            for name, done in runs.items():
+                wall = statistics.median(r["wall"] for r in done)
+                peak = max(r["peak"] for r in done)
+                curves = _ranges(done[-1]["stdout"]) if name.startswith("`ops") else ""
+                lines.append(
+                    f"| {rows:.0e} | {name} | {wall:.1f} | {wall / floor:.2f} "
+                    f"| {peak:.0f} | {curves} | {start} to {load()} |"
+                )
+                print(lines[-1], file=sys.stderr, flush=True)
+            path.unlink()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    lines.append("")
+    return lines
+
+
 SECTIONS: dict[str, Callable[[Context], list[str]]] = {
     "import": section_import,
     "cli": section_cli,
@@ -633,6 +790,7 @@ SECTIONS: dict[str, Callable[[Context], list[str]]] = {
     "first-ops": section_first_ops,
     "display": section_display,
     "compare": section_compare,
+    "report": section_report,
 }
 
 
@@ -657,6 +815,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-roc", action="store_true", help="compare section: leave out the table beside pROC"
     )
+    parser.add_argument(
+        "--rows",
+        type=lambda text: tuple(int(float(r)) for r in text.split(",")),
+        default=REPORT_ROWS,
+        help="rows of the report section's files, comma-separated (default 1e6,3e6,1e7,1e8)",
+    )
     parser.add_argument("--out", help="also write the Markdown here")
     args = parser.parse_args(argv)
     ctx = Context(
@@ -666,6 +830,7 @@ def main(argv: list[str] | None = None) -> None:
         args.peer_resamples,
         args.compare_rows,
         not args.no_roc,
+        args.rows,
     )
     argv_text = " ".join(sys.argv[1:] if argv is None else argv)
     lines = [

@@ -370,6 +370,8 @@ def delong_unpaired(
     >>> r.statistic_name, round(r.estimate, 4)
     ('D', 0.3056)
     """
+    check_instance("curve_a", curve_a, ScoreCurve)
+    check_instance("curve_b", curve_b, ScoreCurve)
     alternative = check_alternative(alternative)
     level = check_confidence_level(confidence_level)
     distribution = _check_distribution(distribution)

@@ -158,7 +158,7 @@ def shared_curve_draws(
     n: int,
     rng: np.random.Generator,
     prior: Any = "jeffreys",
-    show_progress: bool = False,
+    show_progress: bool | None = None,
     curves: list[ScoreCurve] | None = None,
 ) -> np.ndarray:
     """The quantity of each of k classifiers on the same n draws, shape (k, n) (NaN
