@@ -10,12 +10,17 @@ import html
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._validation import check_digits
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 #: Printed text fits this many columns: a wider table is printed in blocks of columns
 #: (pandas' ``line_width``), titles and notes are wrapped.

@@ -29,10 +29,17 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+from ._lazy import lazy_module
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = [
     "check_rng",
@@ -448,7 +455,10 @@ def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
 
 # ---------------------------------------------------------------------------- arrays
 def _is_pandas(values: Any) -> bool:
-    return isinstance(values, pd.Series | pd.Index | pd.api.extensions.ExtensionArray)
+    # without pandas imported nothing is a pandas object: numpy input does not import it
+    return "pandas" in sys.modules and isinstance(
+        values, pd.Series | pd.Index | pd.api.extensions.ExtensionArray
+    )
 
 
 def _from_pandas(what: str, values: Any) -> np.ndarray:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._validation import (
     MAX_GRID_POINTS,
     check_1d,
@@ -31,6 +31,11 @@ from .reference.base import CurveReference, PointReference, ReferenceDistributio
 from .reference.dbt import DirectedBinaryTree
 from .reference.uniform import Uniform
 from .results import OPSResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["confusion_matrix_ops", "curve_ops", "standardized_curve", "default_reference"]
 
@@ -113,7 +118,7 @@ def confusion_matrix_ops(
                 "prevalence": cm.prevalence,
                 "metric": quantity.label,
                 "reference": ref.description,
-                "method": ref._method_for(quantity),
+                "method": ref._method_for(quantity, cm.prevalence),
                 "ties": ties,
             },
             f"{quantity.label} is 0/0 for {cm!r}: {quantity.metric.undefined}",
@@ -158,7 +163,7 @@ def curve_ops(
                 "prevalence": pi,
                 "metric": quantity.label,
                 "reference": ref.description,
-                "method": ref._method_for(quantity),
+                "method": ref._method_for(quantity, pi),
                 "rule": getattr(quantity, "rule", None),
                 "ties": ties,
             },

@@ -11,15 +11,19 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ._csv import to_csv
+from ._lazy import lazy_module
 from ._summary import Summary
 from ._validation import check_digits
 from .grouped import evaluate
 from .plotting import plot_forest
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["EvaluationReport", "report"]
 

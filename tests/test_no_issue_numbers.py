@@ -6,6 +6,7 @@ they go stale."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -16,11 +17,31 @@ FOLDERS = ("opsstats", "tests", "benchmarks", "scripts", "docs", "vignettes")
 SUFFIXES = {".py", ".md", ".txt", ".R", ".toml", ".cfg", ".rst", ".ipynb", ".yml", ".yaml"}
 
 
+def _ignored(paths):
+    """The paths git ignores (build outputs such as the docs' copy of the vignettes)."""
+    try:
+        done = subprocess.run(
+            ["git", "check-ignore", "--stdin"],
+            input="\n".join(str(p) for p in paths),
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+    except OSError:  # no git: every file is checked
+        return set()
+    return {Path(line) for line in done.stdout.splitlines()}
+
+
 def _files():
     for folder in FOLDERS:
-        for path in sorted((ROOT / folder).rglob("*")):
-            if path.suffix in SUFFIXES and "_build" not in path.parts and path.is_file():
-                yield path
+        paths = [
+            path
+            for path in sorted((ROOT / folder).rglob("*"))
+            if path.suffix in SUFFIXES and "_build" not in path.parts and path.is_file()
+        ]
+        ignored = _ignored(paths)
+        yield from (path for path in paths if path not in ignored)
     for name in ("README.md", "CONTRIBUTING.md", "pyproject.toml"):
         yield ROOT / name
 

@@ -14,11 +14,11 @@ inherits from it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
 from ..metrics._zero_division import check_zero_division, undefined
@@ -27,6 +27,11 @@ from . import _geometry as geo
 from . import _operating_points as op
 from ._curve_interface import _CurveInterface
 from ._operating_points import TOP_K_TIES
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__: list[str] = []
 

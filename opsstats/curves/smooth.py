@@ -13,16 +13,21 @@ by the package's one geometry (trapezoids, linear interpolation), as pROC reads 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._validation import MAX_BINS, check_choice, check_instance, check_size, describe
 from . import _best as best
 from . import _geometry as geo
 from ._curve_interface import _CurveInterface
 from ._partial import parse_partial
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["SMOOTH_METHODS", "BinormalSmooth", "binormal_smooth"]
 

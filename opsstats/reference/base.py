@@ -130,8 +130,9 @@ class ReferenceDistribution(ABC):
     ) -> tuple[np.ndarray, np.ndarray]:
         """(estimate, standard error) for ``values`` at one prevalence."""
 
-    def _method_for(self, quantity: Any) -> str:
-        """How OPS of this quantity is computed (e.g. closed form or quadrature)."""
+    def _method_for(self, quantity: Any, prevalence: Any = None) -> str:
+        """How OPS of this quantity is computed (e.g. closed form or quadrature), at
+        these prevalences when they are given."""
         return self.method
 
     def _ops_many(
@@ -207,7 +208,7 @@ class ReferenceDistribution(ABC):
             prevalence=float(p_b) if scalar else p_b.copy(),
             metric=quantity.label,
             reference=self.description,
-            method=self._method_for(quantity),
+            method=self._method_for(quantity, p_b),
             standard_error=float(se) if scalar else se,
             rule=getattr(quantity, "rule", None),
             ties=ties,

@@ -160,7 +160,7 @@ class _Draws:
         prior: Any,
         prevalence: str,
         stratified: bool,
-        show_progress: bool,
+        show_progress: bool | None,
     ) -> None:
         self.cm = cm
         self.method = method
@@ -386,7 +386,7 @@ def confusion_interval(
     prevalence: str = "fixed",
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     **params: Any,
 ) -> IntervalResult:
     """Interval for alpha, beta or a metric of a confusion matrix.
@@ -488,7 +488,7 @@ def confusion_ops(
     prevalence: str = "fixed",
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     ties: str = "strict",
     **params: Any,
 ) -> OPSResult:

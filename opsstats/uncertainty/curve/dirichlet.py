@@ -116,7 +116,7 @@ def _dirichlet_values(
     n: int,
     a: float,
     rng: np.random.Generator,
-    show_progress: bool,
+    show_progress: bool | None,
     prevalences: list[Any] | None = None,
 ) -> np.ndarray:
     """The quantities on n draws from the Dirichlet posterior of each class's scores,
@@ -162,7 +162,7 @@ def _run_dirichlet(
     level: float,
     prior: Any,
     rng: Any,
-    show_progress: bool,
+    show_progress: bool | None,
     values: np.ndarray | None = None,
 ) -> _Bootstrap:
     """The posterior draws of the quantity (``values`` when they are already drawn with
