@@ -234,9 +234,15 @@ def read_test_sets(
     if threshold is not None:
         threshold = check_real("threshold", threshold)
     try:
-        curve = at is not None or rule is not None or not _is_metric(metric)
+        is_metric = _is_metric(metric)
     except TypeError:
-        curve = True
+        is_metric = False
+    if rule is not None and is_metric and at is None:
+        raise ValueError(
+            f"`rule` applies to a curve area; {describe(metric)} is a confusion-matrix "
+            f"metric (give `at` for its value at an operating point). Got rule={rule!r}."
+        )
+    curve = at is not None or rule is not None or not is_metric
     kind = "curve" if curve else "confusion"
     if curve and threshold is not None:
         raise ValueError(
@@ -254,6 +260,12 @@ def _objects(before: Any, after: Any, kind: str, threshold: Any, pos_label: Any)
     want = ScoreCurve if kind == "curve" else ConfusionMatrix
     for name, value in (("before", before), ("after", after)):
         if isinstance(value, ConfusionMatrix | ScoreCurve):
+            if pos_label is not None:
+                raise ValueError(
+                    "`pos_label` names the positive class of (y_true, y) pairs; "
+                    f"`{name}` is {describe(value)}, whose classes are set. "
+                    f"Got pos_label={pos_label!r}."
+                )
             if not isinstance(value, want):
                 raise TypeError(
                     f"`{name}` must be a {want.__name__} (or a pair (y_true, y)) for this "

@@ -313,6 +313,30 @@ def profile() -> Any:
 
 
 @functools.cache
+def cm_after() -> Any:
+    """A second test set at another prevalence (the 'after' of a decomposition)."""
+    from opsstats import ConfusionMatrix
+
+    return ConfusionMatrix(tp=12, fp=30, fn=8, tn=90)
+
+
+@functools.cache
+def decomposition() -> Any:
+    """A decomposition of F1 between two test sets (small draws)."""
+    from opsstats import decompose
+
+    return decompose(cm(), cm_after(), metric="f1", n_resamples=200, rng=0)
+
+
+@functools.cache
+def error_rates_change() -> Any:
+    """The metric-free test of alpha and beta between two test sets."""
+    from opsstats import classifier_change_test
+
+    return classifier_change_test(cm(), cm_after(), metric="error_rates")
+
+
+@functools.cache
 def monitored() -> Any:
     """A classifier monitored across the two values of ``g`` (small draws)."""
     from opsstats import monitor
@@ -397,9 +421,11 @@ def _entries() -> list[Entry]:
         ScoreCurve,
         Uniform,
         cite,
+        classifier_change_test,
         compare,
         compare_groups,
         compare_test_sets,
+        decompose,
         evaluate,
         frames,
         metrics,
@@ -640,6 +666,40 @@ def _entries() -> list[Entry]:
                 },
             ),
         ),
+        E(
+            "decompose",
+            lambda: (
+                decompose,
+                {
+                    "before": cm(),
+                    "after": cm_after(),
+                    "metric": "f1",
+                    "ci": "dirichlet",
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("Decomposition.plot", lambda: (decomposition().plot, {})),
+        E("Decomposition.summary", lambda: (decomposition().summary, {"digits": 4})),
+        E("Decomposition.to_frame", lambda: (decomposition().to_frame, {})),
+        E("Decomposition.to_string", lambda: (decomposition().to_string, {"digits": 4})),
+        E(
+            "classifier_change_test",
+            lambda: (
+                classifier_change_test,
+                {
+                    "before": cm(),
+                    "after": cm_after(),
+                    "metric": "f1",
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("ErrorRatesChange.summary", lambda: (error_rates_change().summary, {"digits": 4})),
+        E("ErrorRatesChange.to_frame", lambda: (error_rates_change().to_frame, {})),
+        E("ErrorRatesChange.to_string", lambda: (error_rates_change().to_string, {"digits": 4})),
         E("MonitorResult.flagged", lambda: (monitored().flagged, {})),
         E("MonitorResult.plot", lambda: (monitored().plot, {})),
         E("MonitorResult.summary", lambda: (monitored().summary, {"digits": 4})),
@@ -1156,6 +1216,10 @@ def _entries() -> list[Entry]:
             lambda: (plotting.plot_ops_function, {"metric": "f1", "prevalences": (0.2, 0.4)}),
         ),
         E("plotting.plot_monitor", lambda: (plotting.plot_monitor, {"result": monitored()})),
+        E(
+            "plotting.plot_decomposition",
+            lambda: (plotting.plot_decomposition, {"decomposition": decomposition()}),
+        ),
         E(
             "plotting.plot_prevalence_profile",
             lambda: (plotting.plot_prevalence_profile, {"profile": profile()}),
