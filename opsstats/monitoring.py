@@ -30,7 +30,7 @@ from ._seam import upcall
 from ._summary import Summary
 from ._validation import check_confidence_level, check_digits, check_probability, describe
 from .classifier_change import classifier_change_test
-from .comparison import ComparisonResult
+from .comparison import ComparisonResult, adjust_p_values
 from .confusion import ConfusionMatrix
 from .curves.score_curve import ScoreCurve
 from .decomposition import decompose
@@ -319,17 +319,6 @@ def _baseline_period(periods: list[Any], baseline: Any) -> tuple[Any, float | No
         f"`baseline` must be one of the periods ({shown}) or a prevalence in (0, 1) to "
         f"standardize to; got {describe(baseline)}."
     )
-
-
-def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjustment of the p-values ``p`` (NaN kept out of the family)."""
-    from statsmodels.stats.multitest import multipletests
-
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    if ok.any():
-        out[ok] = multipletests(p[ok], method="holm")[1]
-    return out
 
 
 def monitor(
@@ -725,7 +714,7 @@ def _group_rows(
         row["reason"] = reason
         out.append(row)
     p = np.array([r["p_value"] for r in out], dtype=float)
-    adjusted = _holm(p)
+    adjusted = adjust_p_values(p, method="holm")
     for r, a in zip(out, adjusted, strict=True):
         r["p_adjusted"] = a
         if not math.isnan(a):
