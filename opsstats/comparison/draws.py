@@ -13,7 +13,7 @@ the single-curve posterior (:mod:`opsstats.uncertainty.curve.dirichlet`), one pa
 every score and one below, shared by the classifiers: one set of weights for all. Each
 classifier's curve is the joint cells summed per its own thresholds (then cumulated in
 its threshold order), evaluated by the shared curve geometry. k classifiers are drawn
-once, over the joint cells of all k (:func:`shared_curve_draws`), and every pair is read
+once, over the joint cells of all k (``shared_curve_draws``), and every pair is read
 from those draws (``_Generators``: whose generator draws, when a quantity and its OPS
 are compared at once).
 
