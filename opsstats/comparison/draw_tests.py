@@ -12,6 +12,7 @@ import numpy as np
 from scipy import stats
 
 from ..results import ConfidenceInterval
+from ..uncertainty._containing import contain
 from ..uncertainty._draws import equal_tailed
 from .delong import _normal_p
 from .quantity import _Spec
@@ -99,13 +100,16 @@ def _from_draws(
     alternative: str,
     rope: tuple[float, float] | None,
     tail: bool = False,
+    chosen: bool = False,
 ) -> ComparisonResult:
     """The difference, its equal-tailed interval over the draws of the difference and
     the test: for the bootstrap D = difference / sd(draws) with a normal p-value (pROC's
     bootstrap test) or, with ``tail`` (the default method's), the percentile interval
     expanded to t on k - 1 df and the tail p-value that inverts it; for the posterior
     the posterior tail probability (:func:`posterior_p_value`) with the posterior
-    probabilities."""
+    probabilities. An interval ``chosen`` by ``method="auto"`` (or ``tail``), and every
+    posterior interval, is extended to the observed difference where it lies outside
+    (docs/method.md#containing-the-estimate), and the method says so."""
     n = draws_a.size
     d = draws_a - draws_b
     ok = np.isfinite(d)
@@ -148,6 +152,9 @@ def _from_draws(
             p_value = (
                 posterior_p_value(defined, alternative) if bayes else _normal_p(stat, alternative)
             )
+        if chosen or tail or bayes:
+            low, high, note = contain(low, high, diff)
+            text += note
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"

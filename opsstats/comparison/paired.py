@@ -23,7 +23,7 @@ from .draw_tests import _from_draws
 from .draws import paired_confusion_draws, paired_curve_draws
 from .jackknife import paired_jackknife
 from .mcnemar import mcnemar_test
-from .quantity import SMALL_PAIRED_DRAWS_AUTO, _method, _Spec, _warn_small
+from .quantity import SMALL_PAIRED_DRAWS_AUTO, _method, _small_default, _Spec, _warn_small
 from .result import ComparisonResult, ComparisonTable
 from .venkatraman import venkatraman_test
 
@@ -226,6 +226,8 @@ def compare(
                     counts,
                 )
             )
+    if method == "auto" and how == "jackknife-t":  # chosen for a small class
+        results = _small_default(results, min(m, n_neg), SMALL_PAIRED_DRAWS_AUTO)
     if len(results) == 1:
         return results[0]
     return ComparisonTable(tuple(results), adjust)

@@ -7,6 +7,7 @@ studies found a method's test or interval off its level (docs/method.md#comparis
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -172,3 +173,10 @@ def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = Fa
     else:
         return
     warnings.warn(text, SmallCountWarning, stacklevel=3)
+
+
+def _small_default(results: list[Any], smaller: int, limit: int) -> list[Any]:
+    """The results with their method saying that the default chose a small-sample
+    method, because the smaller class has fewer than ``limit`` rows."""
+    note = f"; the default below {limit} rows in the smaller class (here {smaller})"
+    return [replace(r, method=r.method + note) for r in results]

@@ -22,7 +22,7 @@ from ._inputs import _check_common
 from .delong import delong_unpaired
 from .draw_tests import _from_draws
 from .draws import unpaired_confusion_draws, unpaired_curve_draws
-from .quantity import SMALL_DELONG, _method, _Spec, _warn_small
+from .quantity import SMALL_DELONG, _method, _small_default, _Spec, _warn_small
 from .result import ComparisonResult, ComparisonTable
 
 __all__ = ["compare_test_sets"]
@@ -127,7 +127,8 @@ def compare_test_sets(
                 f"test set {name!r}: `y_true` must contain both classes; got only one."
             )
     smaller = min(min(_positives(v), v.n - _positives(v)) for v in sides.values())
-    if method == "auto" and how == "delong-t" and smaller < SMALL_DELONG:
+    small = method == "auto" and how == "delong-t" and smaller < SMALL_DELONG
+    if small:
         how = "dirichlet"
     _warn_small(int(smaller), how, kind, paired=False)
     results = []
@@ -178,8 +179,11 @@ def compare_test_sets(
                 level=level,
                 alternative=alternative,
                 rope=rope_pair,
+                chosen=method == "auto",
             )
         )
+    if small:  # the default chose each set's posterior for a small class
+        results = _small_default(results, int(smaller), SMALL_DELONG)
     if len(results) == 1:
         return results[0]
     return ComparisonTable(tuple(results), adjust)

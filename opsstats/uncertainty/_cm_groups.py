@@ -44,8 +44,9 @@ from ..reference._quadrature import snap_probability
 from ..reference._uniform_closed_forms import closed_form
 from ..reference.base import value_range
 from ..reference.uniform import Uniform
+from ._containing import contain_many
 from ._draws import at_positions, quantile_positions, unit_rng
-from .confusion import _KIND_LABEL, _prior, _snap_many
+from .confusion import _KIND_LABEL, _prior
 from .methods import get_interval_method
 
 __all__ = ["covered", "group_point_columns"]
@@ -242,28 +243,32 @@ def _block(
         low, high = at_positions(
             stats, (np.searchsorted(kth, lo_i), np.searchsorted(kth, hi_i), w[:, None])
         )
-        # as interval_from_draws: snapped to the estimate, then the Dirichlet boundary rule
-        low, high = _snap_many(low, high, v)
-        finite = np.isfinite(v)
-        ends.append(
-            (
-                np.where(finite, np.minimum(low, v), low),
-                np.where(finite, np.maximum(high, v), high),
-            )
-        )
-    for m, name, (low, high), (lo, hi) in zip(metrics, names, ends, lo_hi, strict=True):
+        # as interval_from_draws: snapped to the estimate, then extended to it
+        ends.append(contain_many(low, high, v))
+    for m, name, (low, high, notes), (lo, hi) in zip(metrics, names, ends, lo_hi, strict=True):
         e0, e1 = (low, high) if m.higher_is_better else (high, low)
         # ref.ops checks the ends are in the metric's range; outside it, the per-group path
         defined &= (np.minimum(e0, e1) >= lo - 1e-12) & (np.maximum(e0, e1) <= hi + 1e-12)
         with np.errstate(invalid="ignore"):
             o0 = _uniform_ops(m, np.where(defined, e0, lo), pis)
             o1 = _uniform_ops(m, np.where(defined, e1, lo), pis)
+        # as ops_from_draws: the mapped ends snapped to the OPS and contained, said once
+        o0, o1, ops_notes = contain_many(o0, o1, columns[name]["ops"])
+        text = f"{columns[name]['method']}; interval: {ci_method}"
         columns[name].update(
             value_ci_low=low,
             value_ci_high=high,
             ops_ci_low=o0,
             ops_ci_high=o1,
-            method=f"{columns[name]['method']}; interval: {ci_method}",
+            method=np.array(
+                [
+                    text + a + ("" if a.endswith(b) else b)
+                    for a, b in zip(notes, ops_notes, strict=True)
+                ],
+                dtype=object,
+            )
+            if any(notes) or any(ops_notes)
+            else text,
         )
     if not defined.all():  # hand these groups to the per-group path too
         idx = np.flatnonzero(done)
