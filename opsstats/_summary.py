@@ -43,7 +43,55 @@ def wrap_line(text: str) -> str:
     )
 
 
-__all__ = ["Summary", "printable"]
+__all__ = ["Summary", "format_unit", "printable", "unit_decimals"]
+
+#: The most decimals :func:`unit_decimals` asks for (float64 resolves about 16).
+MAX_DECIMALS = 15
+
+
+def unit_decimals(values: Any, digits: int) -> int:
+    """The decimals to print numbers of [0, 1] with, together (an estimate and its
+    interval's ends): ``digits``, or more where one of them lies within
+    ``10 ** -(digits - 1)`` (at most 0.1) of 0 or 1 without being 0 or 1, so that it
+    shows two significant digits of its distance to that end.
+
+    The rule for every OPS (and every value of [0, 1]) the package prints: an OPS of a
+    good model is 0.998, models differ in the fourth decimal, and at 3 decimals 0.99962
+    and an interval 0.99931-0.99987 would print as ``1.000 (1.000-1.000)``, an interval
+    of no width at a value the model does not reach. 0 and 1 themselves, and values
+    outside (0, 1), keep ``digits``; at most ``MAX_DECIMALS``.
+
+    Examples
+    --------
+    >>> unit_decimals([0.95, 0.93, 0.97], 3), unit_decimals([0.9983], 3)
+    (3, 4)
+    >>> unit_decimals([0.99962, 0.99931, 0.99987], 3), unit_decimals([1.0, 0.98], 3)
+    (5, 3)
+    """
+    k = digits
+    near = min(0.1, 10.0 ** -(digits - 1))
+    for v in np.ravel(np.asarray(values, dtype=float)):
+        if 0.0 < v < 1.0:
+            gap = min(v, 1.0 - v)
+            if gap < near:
+                k = max(k, min(MAX_DECIMALS, int(np.floor(-np.log10(gap))) + 2))
+    return k
+
+
+def format_unit(values: Any, digits: int) -> list[str]:
+    """Numbers of [0, 1] as text with the decimals of :func:`unit_decimals`, all alike
+    (NaN as ``nan``).
+
+    Examples
+    --------
+    >>> format_unit([0.99962, 0.99931, 0.99987], 3)
+    ['0.99962', '0.99931', '0.99987']
+    >>> format_unit([0.9927, 0.9983], 4)
+    ['0.9927', '0.9983']
+    """
+    k = unit_decimals(values, digits)
+    return [f"{float(v):.{k}f}" for v in np.ravel(np.asarray(values, dtype=float))]
+
 
 #: Characters that would move the cursor, end a line, or change how a terminal shows what
 #: follows: the C0 and C1 controls (newline, carriage return, tab, escape, ...), DEL, the
@@ -91,7 +139,9 @@ def _fmt(value: object, digits: int) -> str:
             return "NaN"
         if np.isinf(v):
             return "Inf" if v > 0 else "-Inf"
-        return f"{v:.{digits}g}" if abs(v) >= 10**digits or abs(v) < 1e-3 else f"{v:.{digits}f}"
+        if abs(v) >= 10**digits or abs(v) < 1e-3:
+            return f"{v:.{digits}g}"
+        return format_unit([v], digits)[0]  # 0.99983 as 0.99983, not 1.0000
     return str(value)
 
 

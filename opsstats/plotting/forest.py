@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._summary import printable
+from .._summary import format_unit, printable
 from .._validation import describe
 from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, literal, style_axes
 
@@ -205,7 +205,8 @@ def plot_forest(
         )
     if annotate:
         for i in np.flatnonzero(defined):
-            text = f"{est[i]:.3f}" + (f" ({lo[i]:.3f}-{hi[i]:.3f})" if has_ci[i] else "")
+            e, *ends = format_unit([est[i], *((lo[i], hi[i]) if has_ci[i] else ())], 3)
+            text = e + (f" ({ends[0]}-{ends[1]})" if has_ci[i] else "")
             ax.text(
                 1.02,
                 y[i],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from opsstats._summary import format_unit
 from opsstats._validation import check_choice
 from opsstats.curves._geometry import CURVES
 from opsstats.curves.score_curve import ScoreCurve
@@ -137,15 +138,13 @@ class OPSCurveDisplay:
         """
         name = name or self.name or "classifier"
         ci = self.ops.ci
+        # the OPS and its interval with decimals enough to tell them from 1 (a good
+        # model's OPS is 0.999: "1.000 (1.000-1.000)" would say nothing)
+        est, *ends = format_unit([self.ops.estimate, *([] if ci is None else ci)], 3)
         interval = (
-            ""
-            if ci is None
-            else (f" ({self.ops.confidence_level:.0%} CI {ci.low:.3f}-{ci.high:.3f})")
+            "" if ci is None else f" ({self.ops.confidence_level:.0%} CI {ends[0]}-{ends[1]})"
         )
-        label = (
-            f"{name}: {self.ops.metric} = {self.ops.value:.3f}, OPS {self.ops.estimate:.3f}"
-            f"{interval}"
-        )
+        label = f"{name}: {self.ops.metric} = {self.ops.value:.3f}, OPS {est}{interval}"
         if standardized:
             return self._plot_standardized(ax, label, kwargs)
         before = len(ax.get_lines()) if ax is not None else 0
