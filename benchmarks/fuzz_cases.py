@@ -289,6 +289,8 @@ def _threshold_cases() -> list[Case]:
                 shown,
             )
         )
+        if name in ("inf", "-inf"):  # a curve's two ends: nothing, everything positive
+            continue
         out.append(
             _refuse(
                 1,
@@ -299,6 +301,27 @@ def _threshold_cases() -> list[Case]:
                 shown,
             )
         )
+
+    def curve_ends() -> bool:
+        # +inf and -inf are the curve's ends (scikit-learn's roc_curve starts at inf):
+        # the counts of the rule score >= t, by Python's own comparison
+        curve = _curve()
+        top = curve.confusion_matrix(threshold=float("inf"))
+        bottom = curve.confusion_matrix(threshold=-float("inf"))
+        return (top.tp, top.fp, bottom.fn, bottom.tn) == (0, 0, 0, 0) and (
+            bottom.tp,
+            bottom.fp,
+        ) == (curve.n_positive, curve.n_negative)
+
+    out.append(
+        Case(
+            1,
+            "ScoreCurve.confusion_matrix",
+            "threshold inf and -inf (the ends)",
+            curve_ends,
+            expect=bool,
+        )
+    )
 
     def evaluate_counts() -> bool:
         table = evaluate(df, truth="y", score="s", threshold=0.25, metrics=["f1"], ci=None)

@@ -43,7 +43,7 @@ def wrap_line(text: str) -> str:
     )
 
 
-__all__ = ["Summary", "format_unit", "printable", "unit_decimals"]
+__all__ = ["Summary", "WholeFrame", "format_unit", "printable", "unit_decimals"]
 
 #: The most decimals :func:`unit_decimals` asks for (float64 resolves about 16).
 MAX_DECIMALS = 15
@@ -91,6 +91,25 @@ def format_unit(values: Any, digits: int) -> list[str]:
     """
     k = unit_decimals(values, digits)
     return [f"{float(v):.{k}f}" for v in np.ravel(np.asarray(values, dtype=float))]
+
+
+class WholeFrame(pd.DataFrame):
+    """A DataFrame that prints every one of its columns, in blocks of columns at most
+    ``TEXT_WIDTH`` wide, as R prints a data.frame, where pandas would print ``...`` for
+    the columns that do not fit a terminal: for the small tables a user prints whole
+    (the best threshold's row). Anything derived from it (a selection, a copy) is a
+    plain DataFrame again.
+
+    Examples
+    --------
+    >>> wide = WholeFrame({f"column_{i}": [0.5] for i in range(12)})
+    >>> with pd.option_context("display.max_columns", 4):
+    ...     "..." in repr(wide), "..." in repr(pd.DataFrame(wide))
+    (False, True)
+    """
+
+    def __repr__(self) -> str:
+        return self.to_string(line_width=TEXT_WIDTH)
 
 
 #: Characters that would move the cursor, end a line, or change how a terminal shows what

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._summary import WholeFrame
 from .._validation import check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
 from ..metrics._zero_division import check_zero_division, undefined
@@ -122,8 +123,10 @@ class _CurveOperatingPoints(_CurveInterface):
         Parameters
         ----------
         threshold : float, optional
-            Predict positive where score >= threshold; a finite number (NaN and +-inf
-            are refused: a threshold above every score predicts nothing positive).
+            Predict positive where score >= threshold. ``inf`` and ``-inf`` are the
+            curve's two ends, nothing and everything positive (``inf`` is the first
+            threshold of scikit-learn's ``roc_curve`` and of pROC's ``coords``); NaN is
+            refused.
         top_k : int, optional
             Predict the K highest-scoring rows positive (K in weight units for weighted
             data).
@@ -152,6 +155,8 @@ class _CurveOperatingPoints(_CurveInterface):
         >>> curve = ScoreCurve.from_scores([1, 0, 1, 0, 0], [0.9, 0.7, 0.7, 0.7, 0.1])
         >>> curve.confusion_matrix(threshold=0.7)
         ConfusionMatrix(tp=2, fp=2, fn=0, tn=1)
+        >>> curve.confusion_matrix(threshold=np.inf)  # the curve's first point
+        ConfusionMatrix(tp=0, fp=0, fn=2, tn=3)
         >>> curve.confusion_matrix(top_k=2)        # 1 of the 3 tied rows, at random
         ConfusionMatrix(tp=1.3333333333333333, fp=0.6666666666666666,
                         fn=0.6666666666666667, tn=2.3333333333333335)
@@ -167,17 +172,27 @@ class _CurveOperatingPoints(_CurveInterface):
             )
         ties = check_choice("ties", ties, TOP_K_TIES)
         if threshold is not None:
-            tp, fp = op.counts_at_threshold(
-                self._thresholds, self._tps, self._fps, check_threshold(threshold)
-            )
+            t = check_threshold(threshold, ends=True)
+            if isinstance(t, float) and np.isinf(t):  # the ends: nothing, everything positive
+                tp, fp = (0, 0) if t > 0 else (op.scalar(self._tps[-1]), op.scalar(self._fps[-1]))
+            else:
+                tp, fp = op.counts_at_threshold(self._thresholds, self._tps, self._fps, t)
         else:
             tp, fp = op.counts_at_top_k(self._tps, self._fps, self._check_top_k(top_k), ties)
         P, N = self.n_positive, self.n_negative
         return ConfusionMatrix(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
 
-    def best_threshold(self, method: str = "youden", weights: Any = (1.0, 0.5)) -> pd.DataFrame:
+    def best_threshold(
+        self,
+        method: str = "youden",
+        weights: Any = (1.0, 0.5),
+        *,
+        fpr_range: Any = None,
+        tpr_range: Any = None,
+    ) -> pd.DataFrame:
         """The best threshold(s): Youden's J or the point closest to the top-left corner,
-        as pROC's ``coords(x="best", best.method=, best.weights=)``.
+        as pROC's ``coords(x="best", best.method=, best.weights=)``, optionally among the
+        points of a partial-AUC range only.
 
         Parameters
         ----------
@@ -187,22 +202,40 @@ class _CurveOperatingPoints(_CurveInterface):
         weights : (cost, prevalence), default (1, 0.5)
             pROC's ``best.weights``: the cost of a false negative relative to a false
             positive and the prevalence; r = (1 - prevalence) / (cost * prevalence).
+        fpr_range, tpr_range : (low, high), optional
+            Search only the points whose false positive rate (or true positive rate)
+            lies in ``[low, high]``, ends included: what pROC's ``coords(r, x="best")``
+            does for a roc object made with ``partial.auc=`` (``fpr_range=(0, 0.2)`` is
+            ``partial.auc=c(1, 0.8)``, ``partial.auc.focus="specificity"``;
+            ``tpr_range=(0.8, 1)`` is the same with ``"sensitivity"``), the ranges of
+            :meth:`partial_auc`. At most one of the two.
 
         Returns
         -------
         pandas.DataFrame
-            One row per tied optimum, in increasing threshold order (as pROC):
-            ``threshold`` (predict positive where score >= it; ``inf`` for nothing
-            positive), ``threshold_midpoint`` (pROC's threshold: midway to the next
-            lower score, ``-inf`` for everything positive), ``sensitivity``,
-            ``specificity``, ``tp``, ``fp``, ``tn``, ``fn``, ``youden`` (se + r sp) and
-            ``closest_topleft`` ((1 - se)**2 + r (1 - sp)**2), as pROC's columns.
+            One row per tied optimum, in increasing threshold order (as pROC), which
+            prints every column: ``threshold`` (predict positive where score >= it;
+            ``inf`` for nothing positive), ``threshold_midpoint`` (pROC's threshold:
+            midway to the next lower score, ``-inf`` for everything positive),
+            ``sensitivity``, ``specificity``, ``tp``, ``fp``, ``tn``, ``fn``, ``youden``
+            (Youden's J, sensitivity + specificity - 1), ``proc_youden`` (pROC's
+            ``youden`` column, the criterion maximized: se + r sp, J + 1 for the
+            default weights) and ``closest_topleft`` ((1 - se)**2 + r (1 - sp)**2, as
+            pROC's column).
+
+        Raises
+        ------
+        ValueError
+            When no point of the curve lies in the range (pROC returns NULL with a
+            warning).
 
         Notes
         -----
-        docs/method.md#vocabulary. Bootstrap intervals for the threshold and the
-        coordinates at it: :func:`opsstats.uncertainty.curve.best.best_threshold_interval`
-        (pROC's ``ci.coords(x="best")``) and
+        docs/method.md#vocabulary. Before, the ``youden`` column held pROC's sum
+        se + r sp; it is now Youden's J, and the sum is ``proc_youden``. Bootstrap
+        intervals for the threshold and the coordinates at it:
+        :func:`opsstats.uncertainty.curve.best.best_threshold_interval` (pROC's
+        ``ci.coords(x="best")``) and
         :func:`opsstats.uncertainty.curve.best.threshold_interval` (``ci.thresholds``).
 
         Examples
@@ -210,17 +243,26 @@ class _CurveOperatingPoints(_CurveInterface):
         >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
         >>> curve.best_threshold()[["threshold", "sensitivity", "specificity", "youden"]]
            threshold  sensitivity  specificity    youden
-        0       0.35     1.000000     0.666667  1.666667
-        1       0.50     0.666667     1.000000  1.666667
+        0       0.35     1.000000     0.666667  0.666667
+        1       0.50     0.666667     1.000000  0.666667
+        >>> curve.best_threshold(fpr_range=(0, 0.1))[["threshold", "sensitivity", "youden"]]
+           threshold  sensitivity    youden
+        0        0.5     0.666667  0.666667
         """
         method, r = best.check_best(method, weights)
         P, N = self.n_positive, self.n_negative
         tp = np.concatenate(([0], self._tps))
         fp = np.concatenate(([0], self._fps))
         se, sp = tp / P, (N - fp) / N
-        rows = np.flatnonzero(best.optimal(method, r, se, sp))[::-1]  # increasing threshold
+        valid = best.in_range(se, sp, fpr_range, tpr_range)
+        if not valid.any():
+            raise ValueError(
+                f"no point of the curve has its {best.range_text(fpr_range, tpr_range)}, so "
+                "there is no best threshold there (pROC returns NULL); widen the range."
+            )
+        rows = np.flatnonzero(best.optimal(method, r, se, sp, valid))[::-1]  # increasing threshold
         thr = np.concatenate(([np.inf], self._thresholds.astype(float)))
-        return pd.DataFrame(
+        return WholeFrame(
             {
                 "threshold": thr[rows],
                 "threshold_midpoint": best.proc_thresholds(self._thresholds)[rows],
@@ -230,7 +272,8 @@ class _CurveOperatingPoints(_CurveInterface):
                 "fp": fp[rows],
                 "tn": (N - fp)[rows],
                 "fn": (P - tp)[rows],
-                "youden": best.criterion("youden", r, se[rows], sp[rows]),
+                "youden": se[rows] + sp[rows] - 1.0,
+                "proc_youden": best.criterion("youden", r, se[rows], sp[rows]),
                 "closest_topleft": best.criterion("closest.topleft", r, se[rows], sp[rows]),
             }
         )
