@@ -108,10 +108,10 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
             + ("" if paired else " on independent test sets")
             + "."
         )
-    if method == "venkatraman" and not (paired and spec.is_roc_auc):
+    if method == "venkatraman" and not spec.is_roc_auc:
         raise ValueError(
-            "`method='venkatraman'` tests that two ROC curves of the same rows are equal; "
-            f"got {spec.label}" + ("" if paired else " on independent test sets") + "."
+            "`method='venkatraman'` tests that two ROC curves are equal (the ROC AUC, "
+            f"trapezoid rule, not its OPS); got {spec.label}."
         )
     if method == "mcnemar" and not (
         paired

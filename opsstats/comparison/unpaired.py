@@ -1,6 +1,7 @@
 """Comparing one quantity between independent test sets (unpaired):
 :func:`compare_test_sets`, for every curve quantity, every confusion-matrix metric and the
-OPS of each, by DeLong's unpaired test or each set's own draws (docs/method.md#comparisons).
+OPS of each, by DeLong's unpaired test, each set's own draws or, for two ROC curves,
+Venkatraman's permutation test (docs/method.md#comparisons).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .draw_tests import _from_draws
 from .draws import unpaired_confusion_draws, unpaired_curve_draws
 from .quantity import SMALL_DELONG, _method, _small_default, _Spec, _warn_small
 from .result import ComparisonResult, ComparisonTable
+from .venkatraman import venkatraman_unpaired_test
 
 __all__ = ["compare_test_sets"]
 
@@ -59,13 +61,16 @@ def compare_test_sets(
     metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
     prior, adjust, pos_label, rng, **params
         As in :func:`compare`.
-    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet"}
+    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet", "venkatraman"}
         ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's unpaired statistic on t with
         the Satterthwaite df of the four class parts (``"delong"``: pROC's df over the
         rows), and below 10 rows in a class of either set each set's Dirichlet
         posterior; the stratified bootstrap of each set for another curve quantity or an
         OPS of one; the Dirichlet posterior of each set's confusion matrix for a
-        confusion-matrix metric and its OPS.
+        confusion-matrix metric and its OPS. ``"venkatraman"``: Venkatraman's
+        permutation test that the two sets' ROC curves are equal (pROC's
+        ``roc.test(method="venkatraman", paired=FALSE)``;
+        :func:`~opsstats.comparison.venkatraman_unpaired_test`), two-sided, no interval.
 
     Returns
     -------
@@ -106,6 +111,7 @@ def compare_test_sets(
     spec = _Spec(metric, kind, ops, reference, at, rule, params)
     how = _method(method, spec, paired=False)
     sides: dict[str, Any] = {}
+    given = {str(name): value for name, value in test_sets.items()}
     for name, value in test_sets.items():
         if not isinstance(value, tuple | list) or len(value) != 2:
             raise TypeError(
@@ -134,6 +140,17 @@ def compare_test_sets(
     results = []
     for a, b in combinations(list(sides), 2):
         sa, sb = sides[a], sides[b]
+        if how == "venkatraman":
+            if alternative != "two-sided":
+                raise ValueError(
+                    f"Venkatraman's test is two-sided only; got alternative={alternative!r}."
+                )
+            results.append(
+                venkatraman_unpaired_test(
+                    {a: given[a], b: given[b]}, n_resamples=n, pos_label=pos_label, rng=generator
+                )
+            )
+            continue
         if how in ("delong", "delong-t"):
             results.append(
                 delong_unpaired(
