@@ -54,10 +54,16 @@ def compare_test_sets(
 
     Parameters
     ----------
-    test_sets : dict {name: (y_true, y_score or y_pred)}
+    test_sets : dict {name: (y_true, y_score or y_pred), or a curve or matrix}
         Two or more test sets. For a curve quantity (an area such as ``"roc_auc"``, or
         a metric ``at`` an operating point) the second array holds scores; for a
-        confusion-matrix metric (``"f1"``, ...) predicted labels.
+        confusion-matrix metric (``"f1"``, ...) predicted labels. A test set may also
+        be given as its :class:`~opsstats.ScoreCurve` (for a curve quantity) or its
+        :class:`~opsstats.ConfusionMatrix` (for a confusion-matrix metric), standardized
+        ones (``at_prevalence``) included: those are drawn from their original rows
+        with the prevalence fixed at the stated one, so that two test sets standardized
+        to one prevalence differ only through their classifiers
+        (docs/method.md#standardized-prevalence).
     metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
     prior, adjust, pos_label, rng, **params
         As in :func:`compare`.
@@ -110,29 +116,19 @@ def compare_test_sets(
         kind = "curve"
     spec = _Spec(metric, kind, ops, reference, at, rule, params)
     how = _method(method, spec, paired=False)
-    sides: dict[str, Any] = {}
+    sides = {
+        str(name): _side(name, value, kind, spec, pos_label) for name, value in test_sets.items()
+    }
     given = {str(name): value for name, value in test_sets.items()}
-    for name, value in test_sets.items():
-        if not isinstance(value, tuple | list) or len(value) != 2:
-            raise TypeError(
-                f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred); got "
-                f"{describe(value)}."
-            )
-        try:
-            if kind == "curve":
-                sides[str(name)] = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
-            else:
-                sides[str(name)] = ConfusionMatrix.from_predictions(
-                    value[0], value[1], pos_label=pos_label
+    if how == "venkatraman":
+        for name, value in given.items():
+            if not isinstance(value, tuple | list):  # ranks need the rows, not a curve
+                raise TypeError(
+                    f"`test_sets[{name!r}]` must be a pair (y_true, y_score) for "
+                    "method='venkatraman' (the permutation test ranks the rows); got "
+                    f"{describe(value)}."
                 )
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"test set {name!r}: {exc}") from None
-        side = sides[str(name)]
-        if not 0 < _positives(side) < side.n:
-            raise ValueError(
-                f"test set {name!r}: `y_true` must contain both classes; got only one."
-            )
-    smaller = min(min(_positives(v), v.n - _positives(v)) for v in sides.values())
+    smaller = min(min(_class_sizes(v)) for v in sides.values())
     small = method == "auto" and how == "delong-t" and smaller < SMALL_DELONG
     if small:
         how = "dirichlet"
@@ -178,9 +174,9 @@ def compare_test_sets(
             draws.append(spec.to_ops(v, s.prevalence))
         counts = {
             "rows_a": int(sa.n),
-            "positive_a": int(_positives(sa)),
+            "positive_a": int(_class_sizes(sa)[0]),
             "rows_b": int(sb.n),
-            "positive_b": int(_positives(sb)),
+            "positive_b": int(_class_sizes(sb)[0]),
         }
         results.append(
             _from_draws(
@@ -206,6 +202,37 @@ def compare_test_sets(
     return ComparisonTable(tuple(results), adjust)
 
 
+def _side(name: Any, value: Any, kind: str, spec: _Spec, pos_label: Any) -> Any:
+    """One test set as a curve (curve quantities) or a confusion matrix: given as one
+    (standardized ones included), or counted from its pair (y_true, y_score or y_pred);
+    both classes present."""
+    given: type = ScoreCurve if kind == "curve" else ConfusionMatrix
+    if isinstance(value, ScoreCurve | ConfusionMatrix) and not isinstance(value, given):
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a {given.__name__} or a pair (y_true, "
+            f"{'y_score' if kind == 'curve' else 'y_pred'}) for {spec.label}; got "
+            f"{describe(value)}."
+        )
+    if isinstance(value, given):
+        side = value
+    elif not isinstance(value, tuple | list) or len(value) != 2:
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred) or a "
+            f"{given.__name__}; got {describe(value)}."
+        )
+    else:
+        try:
+            if kind == "curve":
+                side = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
+            else:
+                side = ConfusionMatrix.from_predictions(value[0], value[1], pos_label=pos_label)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"test set {name!r}: {exc}") from None
+    if min(_class_sizes(side)) <= 0:
+        raise ValueError(f"test set {name!r}: `y_true` must contain both classes; got only one.")
+    return side
+
+
 def _is_metric(metric: Any) -> bool:
     """A registered confusion-matrix metric (else a curve quantity such as an area)."""
     if not isinstance(metric, str):
@@ -217,5 +244,11 @@ def _is_metric(metric: Any) -> bool:
     return True
 
 
-def _positives(side: Any) -> float:
-    return float(side.n_positive if isinstance(side, ScoreCurve) else side.positives)
+def _class_sizes(side: Any) -> tuple[float, float]:
+    """The positives and negatives whose rows the draws come from: a standardized
+    object's origin's (docs/method.md#standardized-prevalence)."""
+    if isinstance(side, ScoreCurve):
+        view = side._sampling_view()
+        return float(view.n_positive), float(view.n_negative)
+    source = side._sampling_view()[0]
+    return float(source.positives), float(source.negatives)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from opsstats._summary import format_unit
 from opsstats._validation import check_choice
 from opsstats.curves._geometry import CURVES
 from opsstats.curves.score_curve import ScoreCurve
+from opsstats.plotting._axes import ops_label
 from opsstats.plotting.curve import plot_curve
 from opsstats.plotting.standardized_curve import plot_standardized_curve
 
@@ -23,7 +23,9 @@ class OPSCurveDisplay:
     Build it with :meth:`from_estimator` or :meth:`from_predictions` (as scikit-learn's
     ``RocCurveDisplay``), then :meth:`plot` draws it and stores ``ax_``, ``figure_`` and
     ``line_``. Several classifiers go on one Axes by passing ``ax=`` (and ``band=None``
-    after the first, to draw the band once).
+    after the first, to draw the band once). The legend goes below the Axes of the
+    figure the display makes (constrained layout), so that ``figure_.savefig(...)``
+    keeps it; on Axes of a figure without a layout engine it goes inside them.
 
     Parameters
     ----------
@@ -136,15 +138,15 @@ class OPSCurveDisplay:
         precision along the recall (OPRC) for ``kind="pr"``, the OPS of the lift along
         the rate for ``kind="lift"`` (:func:`opsstats.plotting.plot_standardized_curve`).
         """
-        name = name or self.name or "classifier"
         ci = self.ops.ci
-        # the OPS and its interval with decimals enough to tell them from 1 (a good
-        # model's OPS is 0.999: "1.000 (1.000-1.000)" would say nothing)
-        est, *ends = format_unit([self.ops.estimate, *([] if ci is None else ci)], 3)
-        interval = (
-            "" if ci is None else f" ({self.ops.confidence_level:.0%} CI {ends[0]}-{ends[1]})"
+        label = ops_label(
+            name or self.name or "classifier",
+            self.ops.metric,
+            self.ops.value,
+            self.ops.estimate,
+            None if ci is None else (ci.low, ci.high),
+            self.ops.confidence_level,
         )
-        label = f"{name}: {self.ops.metric} = {self.ops.value:.3f}, OPS {est}{interval}"
         if standardized:
             return self._plot_standardized(ax, label, kwargs)
         before = len(ax.get_lines()) if ax is not None else 0
@@ -181,5 +183,8 @@ class OPSCurveDisplay:
             self.curve, metric, axis, reference=self.reference, ax=ax, label=label, **kwargs
         )
         self.figure_ = self.ax_.figure
-        self.line_ = next(c for c in self.ax_.containers if c.get_label() == label).lines[0]
+        # the label gets a second line: the bars' largest half-width
+        self.line_ = next(
+            c for c in self.ax_.containers if c.get_label().startswith(label + "\n")
+        ).lines[0]
         return self

@@ -37,6 +37,8 @@ from ._options import (
     _check_whole_counts,
     _draw_ends,
     _warn_no_width,
+    sampling_view,
+    standardized_text,
 )
 from .auto import _auto, _finish
 from .delong import _delong_interval
@@ -129,6 +131,7 @@ def curve_ops_interval(
         level = check_confidence_level(confidence_level)
         method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress, name="ci")
         check_rng(rng)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties, **params)
     if ci is None or np.isnan(result.estimate):
         return result
@@ -264,6 +267,7 @@ def _with_interval(
     low_v, high_v, text = _finish(curve, low_v, high_v, result.value, text, method, chosen)
     # OPS is monotone in the quantity at the curve's prevalence: the OPS interval is the
     # quantity's interval with its ends mapped through OPS (from the same draws)
+    text += standardized_text(curve)
     value_ci = ConfidenceInterval(float(low_v), float(high_v))
     low, high, se_low, se_high = map_ends(low_v, high_v)
     if chosen or method == "dirichlet":  # the OPS of the value is the OPS, up to rounding
@@ -315,6 +319,7 @@ def curve_ops_intervals(
     """
     level = check_confidence_level(confidence_level)
     ref = _check_reference(reference, "curve", "a curve quantity")
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     plans: list[Any] = []
     for q, ci in quantities:
         try:
