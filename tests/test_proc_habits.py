@@ -284,6 +284,11 @@ def test_unpaired_venkatraman_is_two_sided_and_for_roc_curves():
         compare_test_sets({"a": (ya, sa), "b": (yb, sb)}, metric="pr_auc", method="venkatraman")
     with pytest.raises(TypeError, match="exactly 2 test sets"):
         comparison.venkatraman_unpaired_test({"a": (ya, sa)})
+    # a curve object has lost the rows' order the ranks are taken in
+    with pytest.raises(TypeError, match=r"a pair \(y_true, y_score\) for method='venkatraman'"):
+        compare_test_sets(
+            {"a": ScoreCurve.from_scores(ya, sa), "b": (yb, sb)}, method="venkatraman"
+        )
 
 
 # ------------------------------------------------------- power of partial AUCs
