@@ -2486,6 +2486,105 @@ def _beta_ci(x: int, n: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+# ------------------------------------------------- what a pROC user reaches for
+def _proc_habits_cases() -> list[Case]:
+    """The entry points added for pROC users (the unpaired Venkatraman test, the best
+    threshold within a partial-AUC range, the power of two partial AUCs, case weights in
+    the multi-class AUC): a value checked independently and the everyday bad inputs.
+    They use the API added with them, so an older checkout fails them."""
+    from fractions import Fraction as F
+
+    from opsstats import ScoreCurve
+    from opsstats.comparison import power_roc_test_curves, venkatraman_unpaired_test
+    from opsstats.curves.multiclass import multiclass_roc_auc
+
+    rng = np.random.default_rng(29)
+    y = rng.random(200) < 0.4
+    y[:2], y[2:4] = True, False
+    s = np.round(rng.normal(y * 1.0, 1.0), 2)
+    s2 = np.round(0.7 * s + rng.normal(0, 0.7, 200), 2)
+    curve = ScoreCurve.from_scores(y, s)
+    k = rng.integers(0, 3, 150)
+    k[:3] = [0, 1, 2]
+    probs = rng.dirichlet(np.ones(3), 150)
+    wk = rng.integers(0, 4, 150)
+
+    def best_in_range() -> bool:
+        # brute force: every threshold rule "score >= t" whose FPR is at most 0.1
+        b = curve.best_threshold(fpr_range=(0, 0.1))
+        P, N = int(y.sum()), int((~y).sum())
+        best = max(
+            F(int((s[y] >= t).sum()), P) - F(int((s[~y] >= t).sum()), N)
+            for t in [np.inf, *np.unique(s)]
+            if F(int((s[~y] >= t).sum()), N) <= F(1, 10)
+        )
+        return _close(float(b["youden"].iloc[0]), float(best))
+
+    return [
+        Case(
+            0,
+            "venkatraman_unpaired_test",
+            "two identical test sets: E = 0, p = 1",
+            lambda: venkatraman_unpaired_test({"a": (y, s), "b": (y, s)}, n_resamples=100, rng=0),
+            expect=lambda r: r.statistic == 0.0 and r.p_value == 1.0,
+        ),
+        _refuse(
+            0,
+            "venkatraman_unpaired_test",
+            "one test set",
+            lambda: venkatraman_unpaired_test({"a": (y, s)}),
+            "test_sets",
+            received="dict",
+        ),
+        _refuse(
+            0,
+            "venkatraman_unpaired_test",
+            "NaN score",
+            lambda: venkatraman_unpaired_test({"a": (y, np.r_[np.nan, s[1:]]), "b": (y, s)}),
+            "test_sets['a'][1]",
+        ),
+        Case(
+            0,
+            "ScoreCurve.best_threshold",
+            "fpr_range: Youden's J by brute force over the rules",
+            best_in_range,
+            expect=bool,
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.best_threshold",
+            "fpr_range of text",
+            lambda: curve.best_threshold(fpr_range="low"),
+            "fpr_range",
+            received="'low'",
+        ),
+        _refuse(
+            0,
+            "power_roc_test_curves",
+            "fpr_range with DeLong's variance",
+            lambda: power_roc_test_curves(y, {"a": s, "b": s2}, power=0.8, fpr_range=(0, 0.2)),
+            "fpr_range",
+            mentions=("obuchowski",),
+        ),
+        Case(
+            0,
+            "multiclass_roc_auc",
+            "integer sample_weight = repeated rows",
+            lambda: multiclass_roc_auc(k, probs, sample_weight=wk),
+            expect=lambda v: _close(
+                v, multiclass_roc_auc(np.repeat(k, wk), np.repeat(probs, wk, axis=0))
+            ),
+        ),
+        _refuse(
+            0,
+            "multiclass_roc_auc",
+            "NaN sample_weight",
+            lambda: multiclass_roc_auc(k, probs, sample_weight=np.r_[np.nan, np.ones(149)]),
+            "sample_weight",
+        ),
+    ]
+
+
 def _build() -> list[Case]:
     groups = (
         _threshold_cases,
@@ -2500,6 +2599,7 @@ def _build() -> list[Case]:
         _default_cases,
         _entry_point_cases,
         _prevalence_cases,
+        _proc_habits_cases,
     )
     cases: list[Case] = []
     for group in groups:
