@@ -601,7 +601,7 @@ def test_interval_errors(kwargs, exc, match):
 @pytest.mark.parametrize(
     "name, kwargs, exc, match",
     [
-        ("auc", {}, ValueError, "unknown curve quantity 'auc'"),
+        ("aoc", {}, ValueError, "unknown curve quantity 'aoc'"),  # ("auc" is the ROC AUC)
         (
             "pr_auc",
             {"method": "delong"},
