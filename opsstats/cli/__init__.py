@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .. import plotting
+from .._csv import to_csv
 from .._validation import MAX_DIGITS
 from ..comparison import METHODS as COMPARE_METHODS
 from ..comparison import ComparisonResult, ComparisonTable, compare, compare_test_sets
@@ -500,7 +501,7 @@ def _compare(args: argparse.Namespace) -> Output:
     option = "--score" if args.score else "--pred"
     if len(set(columns)) < len(columns):
         raise CommandError(f"{option}: a column is named twice")
-    metric = args.metric or ("roc_auc" if args.score else "f1")
+    metric = args.metric if args.metric is not None else ("roc_auc" if args.score else "f1")
     pos_label = parse_pos_label(data, args.truth, args.pos_label)
     common: dict[str, Any] = {
         "metric": metric,
@@ -552,7 +553,7 @@ def render_comparison(result: ComparisonResult | ComparisonTable, fmt: str, digi
         return result.summary(digits).as_html()
     frame = result.to_frame()
     if fmt == "csv":
-        return frame.to_csv(index=False, quoting=1)
+        return to_csv(frame)
     return frame.to_json(orient="records", indent=2)
 
 

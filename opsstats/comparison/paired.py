@@ -125,7 +125,8 @@ def compare(
     if (y_score is None) == (y_pred is None):
         raise TypeError(
             "give exactly one of `y_score` (scores, for a curve quantity) and `y_pred` "
-            "(predicted labels, for a confusion-matrix metric)."
+            "(predicted labels, for a confusion-matrix metric); got "
+            + ("neither." if y_score is None else "both.")
         )
     alternative, level, n, rope_pair = _check_common(
         alternative, confidence_level, n_resamples, rope, prior

@@ -33,6 +33,10 @@ METHODS = (
 )
 
 
+#: A reference without ``ops=True``: what was received is the pair.
+_REFERENCE_WITHOUT_OPS = "`reference` ranks an OPS; give `ops=True` with it (got `ops=False`)."
+
+
 class _Spec:
     """What is compared: a curve quantity or a confusion-matrix metric, or its OPS."""
 
@@ -49,16 +53,17 @@ class _Spec:
             if at is not None or rule is not None:
                 raise ValueError(
                     "`at` and `rule` apply to curve quantities (with `y_score`); "
-                    "predictions (`y_pred`) give a confusion-matrix metric."
+                    "predictions (`y_pred`) give a confusion-matrix metric; got "
+                    f"`at` {describe(at)} and `rule` {describe(rule)}."
                 )
             self.ref = (
                 _check_reference(reference, "point", "a confusion-matrix metric") if ops else None
             )
             if reference is not None and not ops:
-                raise ValueError("`reference` ranks an OPS; give `ops=True` with it.")
+                raise ValueError(_REFERENCE_WITHOUT_OPS)
             self.quantity = resolve_metric(metric, **params)
         if kind == "curve" and reference is not None and not ops:
-            raise ValueError("`reference` ranks an OPS; give `ops=True` with it.")
+            raise ValueError(_REFERENCE_WITHOUT_OPS)
         label = self.quantity.label
         self.label = f"OPS of {label}" if ops else label
 

@@ -260,6 +260,12 @@ def _compare(data: Any, unused: dict[str, Any], rng: Any, **common: Any) -> pd.D
             + ", ".join(f"`{k}`" for k, v in unused.items() if v is not None)
             + " do not apply to it."
         )
+    column = common["compare_by"]
+    if isinstance(data, pd.DataFrame) and column not in data.columns:
+        raise ValueError(
+            f"`compare` must name a column of `data` (the compared classifiers or test sets); "
+            f"got {describe(column)}, columns are {', '.join(map(repr, map(str, data.columns)))}."
+        )
     common["rng"] = root_seed(rng)
     return pd.concat(
         [compare_groups(data, ops=False, **common), compare_groups(data, ops=True, **common)],
