@@ -647,5 +647,5 @@ def power_roc_test_curves(
         + ", as pROC)",
         (float(aucs[0]), float(aucs[1])),
         None if ncases is None else n,
-        "the difference of the AUCs of `y_score`",
+        f"the difference of the {'' if partial is None else 'partial '}AUCs of `y_score`",
     )
