@@ -6,16 +6,22 @@ Numbers are kept at full precision in the table; they are rounded only when prin
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._validation import check_digits
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 #: Printed text fits this many columns: a wider table is printed in blocks of columns
 #: (pandas' ``line_width``), titles and notes are wrapped.
@@ -43,7 +49,7 @@ def wrap_line(text: str) -> str:
     )
 
 
-__all__ = ["Summary", "WholeFrame", "format_unit", "printable", "unit_decimals"]
+__all__ = ["Summary", "whole_frame", "format_unit", "printable", "unit_decimals"]
 
 #: The most decimals :func:`unit_decimals` asks for (float64 resolves about 16).
 MAX_DECIMALS = 15
@@ -93,23 +99,41 @@ def format_unit(values: Any, digits: int) -> list[str]:
     return [f"{float(v):.{k}f}" for v in np.ravel(np.asarray(values, dtype=float))]
 
 
-class WholeFrame(pd.DataFrame):
-    """A DataFrame that prints every one of its columns, in blocks of columns at most
-    ``TEXT_WIDTH`` wide, as R prints a data.frame, where pandas would print ``...`` for
-    the columns that do not fit a terminal: for the small tables a user prints whole
-    (the best threshold's row). Anything derived from it (a selection, a copy) is a
-    plain DataFrame again.
+def whole_frame(*args: Any, **kwargs: Any) -> pd.DataFrame:
+    """A DataFrame (``pd.DataFrame(*args, **kwargs)``) that prints every one of its
+    columns, in blocks of columns at most ``TEXT_WIDTH`` wide, as R prints a data.frame,
+    where pandas would print ``...`` for the columns that do not fit a terminal: for the
+    small tables a user prints whole (the best threshold's row). Anything derived from it
+    (a selection, a copy) is a plain DataFrame again. Its class, ``WholeFrame`` of this
+    module, is made on first use, so that importing the package does not import pandas.
 
     Examples
     --------
-    >>> wide = WholeFrame({f"column_{i}": [0.5] for i in range(12)})
+    >>> wide = whole_frame({f"column_{i}": [0.5] for i in range(12)})
     >>> with pd.option_context("display.max_columns", 4):
     ...     "..." in repr(wide), "..." in repr(pd.DataFrame(wide))
     (False, True)
     """
+    return _whole_frame_class()(*args, **kwargs)
 
-    def __repr__(self) -> str:
-        return self.to_string(line_width=TEXT_WIDTH)
+
+@functools.cache
+def _whole_frame_class() -> type[pd.DataFrame]:
+    """The class of :func:`whole_frame`, made once, named as a class of this module
+    (``opsstats._summary.WholeFrame``, which :func:`__getattr__` finds: it pickles)."""
+
+    class WholeFrame(pd.DataFrame):
+        def __repr__(self) -> str:
+            return self.to_string(line_width=TEXT_WIDTH)
+
+    WholeFrame.__qualname__ = "WholeFrame"
+    return WholeFrame
+
+
+def __getattr__(name: str) -> Any:
+    if name == "WholeFrame":  # the class of whole_frame, made (and pandas imported) now
+        return _whole_frame_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: Characters that would move the cursor, end a line, or change how a terminal shows what

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._labels import positive_mask
+from ._lazy import lazy_module
 from ._seam import upcall
 from ._summary import Summary, wrap_line
 from ._validation import (
@@ -24,6 +24,11 @@ from .exceptions import UndefinedMetricWarning
 from .metrics import BoundMetric, Metric, available_metrics, get_metric
 from .metrics._registry import bind
 from .metrics._zero_division import check_zero_division, undefined
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ConfusionMatrix"]
 
@@ -497,7 +502,7 @@ class ConfusionMatrix(_Standardizable):
         prevalence: str = "fixed",
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         ties: str = "strict",
         **params: Any,
     ) -> Any:
@@ -567,7 +572,7 @@ class ConfusionMatrix(_Standardizable):
         prevalence: str = "fixed",
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         **params: Any,
     ) -> Any:
         """Confidence or credible interval for alpha, beta or a metric.
@@ -601,8 +606,10 @@ class ConfusionMatrix(_Standardizable):
             For ``"bootstrap"``: resample within each class (prevalence fixed).
         rng : None, int or numpy.random.Generator
             The same ``rng`` gives the same interval, bit for bit.
-        progress : bool
-            Show a progress bar on stderr.
+        progress : bool or None
+            A progress bar of the draws on stderr: True from the start, False none,
+            None (the default) as the environment variable ``OPSSTATS_PROGRESS`` says
+            (by default a bar in a terminal once the draws have run for a second).
         **params
             Metric parameters.
 

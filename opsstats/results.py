@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._seam import upcall
 from ._summary import Summary, format_unit, wrap_line
 from ._validation import check_digits
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ConfidenceInterval", "OPSResult", "IntervalResult"]
 

@@ -314,6 +314,41 @@ def profile() -> Any:
     )
 
 
+@functools.cache
+def cm_after() -> Any:
+    """A second test set at another prevalence (the 'after' of a decomposition)."""
+    from opsstats import ConfusionMatrix
+
+    return ConfusionMatrix(tp=12, fp=30, fn=8, tn=90)
+
+
+@functools.cache
+def decomposition() -> Any:
+    """A decomposition of F1 between two test sets (small draws)."""
+    from opsstats import decompose
+
+    return decompose(cm(), cm_after(), metric="f1", n_resamples=200, rng=0)
+
+
+@functools.cache
+def error_rates_change() -> Any:
+    """The metric-free test of alpha and beta between two test sets."""
+    from opsstats import classifier_change_test
+
+    return classifier_change_test(cm(), cm_after(), metric="error_rates")
+
+
+@functools.cache
+def monitored() -> Any:
+    """A classifier monitored across the two values of ``g`` (small draws)."""
+    from opsstats import monitor
+
+    return monitor(
+        frame(), truth="y", score="s", threshold=0.5, time="g", metrics=["f1"],
+        n_resamples=200, rng=0,
+    )  # fmt: skip
+
+
 def _estimator() -> tuple[Any, np.ndarray, np.ndarray]:
     from sklearn.linear_model import LogisticRegression
 
@@ -389,18 +424,22 @@ def _entries() -> list[Entry]:
         ScoreCurve,
         Uniform,
         cite,
+        classifier_change_test,
         compare,
         compare_groups,
         compare_test_sets,
+        decompose,
         evaluate,
         frames,
         metrics,
+        monitor,
         ops,
         ops_prevalence_profile,
         plotting,
     )
     from opsstats import comparison as cmp
     from opsstats import curves as cv
+    from opsstats import report as report_module
     from opsstats import sklearn as sk
     from opsstats import uncertainty as unc
     from opsstats.cli import main
@@ -618,6 +657,61 @@ def _entries() -> list[Entry]:
         E("PrevalenceProfile.summary", lambda: (profile().summary, {"digits": 4})),
         E("PrevalenceProfile.to_frame", lambda: (profile().to_frame, {})),
         E("PrevalenceProfile.to_string", lambda: (profile().to_string, {"digits": 4})),
+        E(
+            "monitor",
+            lambda: (
+                monitor,
+                {
+                    "data": frame(),
+                    "truth": "y",
+                    "score": "s",
+                    "threshold": 0.5,
+                    "time": "g",
+                    "metrics": ["f1"],
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E(
+            "decompose",
+            lambda: (
+                decompose,
+                {
+                    "before": cm(),
+                    "after": cm_after(),
+                    "metric": "f1",
+                    "ci": "dirichlet",
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("Decomposition.plot", lambda: (decomposition().plot, {})),
+        E("Decomposition.summary", lambda: (decomposition().summary, {"digits": 4})),
+        E("Decomposition.to_frame", lambda: (decomposition().to_frame, {})),
+        E("Decomposition.to_string", lambda: (decomposition().to_string, {"digits": 4})),
+        E(
+            "classifier_change_test",
+            lambda: (
+                classifier_change_test,
+                {
+                    "before": cm(),
+                    "after": cm_after(),
+                    "metric": "f1",
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("ErrorRatesChange.summary", lambda: (error_rates_change().summary, {"digits": 4})),
+        E("ErrorRatesChange.to_frame", lambda: (error_rates_change().to_frame, {})),
+        E("ErrorRatesChange.to_string", lambda: (error_rates_change().to_string, {"digits": 4})),
+        E("MonitorResult.flagged", lambda: (monitored().flagged, {})),
+        E("MonitorResult.plot", lambda: (monitored().plot, {})),
+        E("MonitorResult.summary", lambda: (monitored().summary, {"digits": 4})),
+        E("MonitorResult.to_frame", lambda: (monitored().to_frame, {})),
+        E("MonitorResult.to_string", lambda: (monitored().to_string, {"digits": 4})),
         E(
             "evaluate",
             lambda: (
@@ -1140,6 +1234,11 @@ def _entries() -> list[Entry]:
             "plotting.plot_ops_function",
             lambda: (plotting.plot_ops_function, {"metric": "f1", "prevalences": (0.2, 0.4)}),
         ),
+        E("plotting.plot_monitor", lambda: (plotting.plot_monitor, {"result": monitored()})),
+        E(
+            "plotting.plot_decomposition",
+            lambda: (plotting.plot_decomposition, {"decomposition": decomposition()}),
+        ),
         E(
             "plotting.plot_prevalence_profile",
             lambda: (plotting.plot_prevalence_profile, {"profile": profile()}),
@@ -1186,6 +1285,7 @@ def _entries() -> list[Entry]:
         E("report.EvaluationReport.to_csv", lambda: (evaluation_report().to_csv, {})),
         E("report.EvaluationReport.to_frame", lambda: (evaluation_report().to_frame, {})),
         E("report.EvaluationReport.to_json", lambda: (evaluation_report().to_json, {})),
+        E("report.json_rows", lambda: (report_module.json_rows, {"table": frame()})),
         E(
             "report.report",
             lambda: (

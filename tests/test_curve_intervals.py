@@ -586,7 +586,7 @@ def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
         ({"confidence_level": "95%"}, TypeError, "`confidence_level` must be a real number"),
         ({"rng": "seed"}, TypeError, "`rng` must be None, an int seed or a numpy Generator"),
         ({"stratified": "yes"}, TypeError, "`stratified` must be True or False; got 'yes'"),
-        ({"progress": 1}, TypeError, "`progress` must be True or False; got 1"),
+        ({"progress": 1}, TypeError, "`progress` must be True, False or None; got 1"),
         ({"rule": "simpson"}, ValueError, "`rule` must be one of 'trapezoid', 'step'"),
         ({"beta": 2}, TypeError, r"curve areas take no metric parameters; got \['beta'\]"),
         ({"at": {"recall": 0.5}, "top_k": 3}, TypeError, "give at most one of `at` and `top_k`"),
@@ -670,7 +670,11 @@ def test_weighted_curves_and_tiny_classes_are_refused():
         ),
         ({"ci": "delong"}, ValueError, "`method='delong'` gives an interval for the ROC AUC"),
         ({"ci": "bootstrap", "confidence_level": 0}, ValueError, "`confidence_level` must be in"),
-        ({"ci": "bootstrap", "progress": "no"}, TypeError, "`progress` must be True or False"),
+        (
+            {"ci": "bootstrap", "progress": "no"},
+            TypeError,
+            "`progress` must be True, False or None",
+        ),
     ],
 )
 def test_ops_interval_errors(kwargs, exc, match):

@@ -23,6 +23,11 @@ EXIT_OK, EXIT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
 #: that is printed.
 MIN_RESAMPLES, MAX_RESAMPLES, BYTES_PER_DRAW = 100, 1_000_000, 32
 
+#: ``report --max-distinct``'s default: a curve is counted per distinct score up to this
+#: many distinct scores in a group, else in as many equal-width bins, so that memory does
+#: not grow with the rows (docs/method.md#command-line-engines).
+DEFAULT_MAX_DISTINCT = 100_000
+
 #: The most rows a forest plot (--plot with groups) draws.
 MAX_FOREST_ROWS = 400
 
@@ -103,6 +108,17 @@ def whole_number(text: str) -> int:
     if not math.isfinite(value) or not value.is_integer():
         raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}")
     return int(value)
+
+
+def distinct_limit(text: str) -> int:
+    """``--max-distinct``: a positive whole number, or ``none`` (never bin), returned as
+    0 (None stands for the option not given)."""
+    if text.strip().lower() == "none":
+        return 0
+    n = whole_number(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number or 'none'; got {text}")
+    return n
 
 
 def _size(n_bytes: float) -> str:

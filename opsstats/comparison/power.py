@@ -10,11 +10,11 @@ AUC. Sample sizes are not rounded, as in pROC.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import optimize, stats
 
+from .._lazy import lazy_module
 from .._validation import (
     check_choice,
     check_digits,
@@ -27,6 +27,12 @@ from ..curves import ScoreCurve
 from ..curves._partial import parse_partial
 from ._inputs import paired_scores
 from .delong import _covariance
+
+if TYPE_CHECKING:
+    from scipy import optimize, stats
+else:
+    optimize = lazy_module("scipy.optimize")
+    stats = lazy_module("scipy.stats")
 
 __all__ = [
     "PowerResult",

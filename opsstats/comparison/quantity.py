@@ -18,6 +18,7 @@ from ..curves._partial import PartialArea
 from ..exceptions import SmallCountWarning
 from ..metrics import resolve_metric
 from ..ops import _check_reference
+from ._inputs import caller_stacklevel
 
 __all__ = ["METHODS"]
 
@@ -133,6 +134,38 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
     return method
 
 
+def _plans(
+    flags: tuple[bool, ...],
+    metric: Any,
+    kind: str,
+    references: tuple[Any, ...],
+    at: Any,
+    rule: Any,
+    params: Any,
+    method: Any,
+    paired: bool,
+) -> list[tuple[_Spec, str] | Exception]:
+    """What is compared and by which method for each entry of ``flags`` (``ops`` False:
+    the quantity, True: its OPS, ranked in that flag's reference). A refused one gets
+    its ``ValueError`` or ``TypeError`` in its place; with a single flag it is raised."""
+    plans: list[tuple[_Spec, str] | Exception] = []
+    for flag, reference in zip(flags, references, strict=True):
+        try:
+            spec = _Spec(metric, kind, flag, reference, at, rule, params)
+            plans.append((spec, _method(method, spec, paired=paired)))
+        except (ValueError, TypeError) as exc:
+            plans.append(_flag_error(exc, flags))
+    return plans
+
+
+def _flag_error(exc: Exception, flags: tuple[bool, ...]) -> Exception:
+    """The error of a flag: raised when it is the call's only flag (as the public
+    function raises it), else returned to stand in that flag's place."""
+    if len(flags) == 1:
+        raise exc
+    return exc
+
+
 #: Below these many rows in the smaller class the size study
 #: (benchmarks/results/compare_size.md) found the test rejecting a true null more often
 #: than its level: DeLong's test, and the paired draws (bootstrap, Dirichlet) of a curve.
@@ -177,7 +210,7 @@ def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = Fa
         )
     else:
         return
-    warnings.warn(text, SmallCountWarning, stacklevel=3)
+    warnings.warn(text, SmallCountWarning, stacklevel=caller_stacklevel())
 
 
 def _small_default(results: list[Any], smaller: int, limit: int) -> list[Any]:

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._seam import upcall
 from .._summary import Summary, format_unit
 from .._validation import check_choice, check_digits, check_probabilities
 from ..results import ConfidenceInterval
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ALTERNATIVES", "ComparisonResult", "ComparisonTable"]
 
@@ -339,6 +344,13 @@ class ComparisonTable:
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Forest plot of the differences with their intervals, a line at 0."""
         return _forest(self.to_frame(), ax, kwargs)
+
+
+def one_or_table(
+    results: list[ComparisonResult], adjust: str
+) -> ComparisonResult | ComparisonTable:
+    """The result of a single pair, or the table of several (adjusted by ``adjust``)."""
+    return results[0] if len(results) == 1 else ComparisonTable(tuple(results), adjust)
 
 
 def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:

@@ -43,7 +43,7 @@ class _CurveInference(_CurveInterface):
         interval: str | None = None,
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         prior: Any = None,
         **params: Any,
     ) -> Any:
@@ -138,7 +138,7 @@ class _CurveInference(_CurveInterface):
         interval: str | None = None,
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         at: dict[str, float] | None = None,
         top_k: float | None = None,
         rule: str | None = None,
@@ -202,8 +202,10 @@ class _CurveInference(_CurveInterface):
             The same ``rng`` gives the same interval, bit for bit. The default is
             random below 100 rows of a class (posterior draws): pass ``rng`` to make it
             reproducible.
-        progress : bool
-            Show a progress bar on stderr.
+        progress : bool or None
+            A progress bar of the draws on stderr: True from the start, False none,
+            None (the default) as the environment variable ``OPSSTATS_PROGRESS`` says
+            (by default a bar in a terminal once the draws have run for a second).
         at, top_k
             The operating point, as in :meth:`value_at`.
         rule : {"trapezoid", "step"}, optional

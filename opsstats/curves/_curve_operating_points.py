@@ -14,12 +14,12 @@ inherits from it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from .._summary import WholeFrame
+from .._lazy import lazy_module
+from .._summary import whole_frame
 from .._validation import check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
 from ..metrics._zero_division import check_zero_division, undefined
@@ -28,6 +28,11 @@ from . import _geometry as geo
 from . import _operating_points as op
 from ._curve_interface import _CurveInterface
 from ._operating_points import TOP_K_TIES
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__: list[str] = []
 
@@ -271,7 +276,7 @@ class _CurveOperatingPoints(_CurveInterface):
             )
         rows = np.flatnonzero(best.optimal(method, r, se, sp, valid))[::-1]  # increasing threshold
         thr = np.concatenate(([np.inf], self._thresholds.astype(float)))
-        return WholeFrame(
+        return whole_frame(
             {
                 "threshold": thr[rows],
                 "threshold_midpoint": best.proc_thresholds(self._thresholds)[rows],

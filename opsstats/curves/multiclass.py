@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import warnings
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .._labels import check_label_kinds
+from .._lazy import lazy_module
 from .._validation import (
     check_1d,
     check_choice,
@@ -47,6 +47,11 @@ from .._validation import (
 )
 from ..metrics.multiclass import class_index
 from .score_curve import ScoreCurve
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["MULTI_CLASS", "AVERAGES", "multiclass_roc_auc", "pairwise_auc"]
 

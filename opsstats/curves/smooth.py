@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._summary import wrap_line
 from .._validation import (
     MAX_BINS,
@@ -32,6 +32,11 @@ from . import _best as best
 from . import _geometry as geo
 from ._curve_interface import _CurveInterface
 from ._partial import parse_partial
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["SMOOTH_METHODS", "BinormalSmooth", "binormal_smooth"]
 

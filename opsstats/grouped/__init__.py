@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from .._lazy import lazy_module
 from .._validation import describe
 from ..exceptions import UndefinedMetricWarning
-from ..grouped_comparisons import compare_groups
+from ..grouped_comparisons import _compare_groups
 from ..uncertainty._draws import root_seed
 from . import _specs
 from ._curve_reference import PREVALENCE_STEP as PREVALENCE_STEP
@@ -34,6 +33,11 @@ from ._specs import default_metrics
 from ._specs import parse_metrics as parse_metrics
 from ._tables import table_rows
 from ._unit import evaluate_unit as evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["evaluate", "COLUMNS", "STANDARD_COLUMNS", "DEFAULT_METRICS", "default_metrics"]
 
@@ -260,17 +264,9 @@ def _compare(data: Any, unused: dict[str, Any], rng: Any, **common: Any) -> pd.D
             + ", ".join(f"`{k}`" for k, v in unused.items() if v is not None)
             + " do not apply to it."
         )
-    column = common["compare_by"]
-    if isinstance(data, pd.DataFrame) and column not in data.columns:
-        raise ValueError(
-            f"`compare` must name a column of `data` (the compared classifiers or test sets); "
-            f"got {describe(column)}, columns are {', '.join(map(repr, map(str, data.columns)))}."
-        )
     common["rng"] = root_seed(rng)
-    return pd.concat(
-        [compare_groups(data, ops=False, **common), compare_groups(data, ops=True, **common)],
-        ignore_index=True,
-    )
+    # one set of draws per comparison, mapped to the values and to the OPS
+    return pd.concat(_compare_groups(data, (False, True), **common), ignore_index=True)
 
 
 def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:

@@ -7,11 +7,11 @@ class of :class:`~opsstats.multilabel.MultiLabel` that computes them."""
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import (
     check_choice,
     check_confidence_level,
@@ -27,6 +27,11 @@ from ..uncertainty._draws import check_rng, equal_tailed
 from ._draws import _IntervalDraws
 from ._per_label import _scalar
 from ._result import MultiLabelOPS
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 AVERAGES = (None, "macro", "weighted", "prevalence")
 
@@ -47,7 +52,7 @@ class _Aggregation(_IntervalDraws):
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         **params: Any,
     ) -> MultiLabelOPS:
         """Per-label OPS of one metric, aggregated across labels.
@@ -75,7 +80,8 @@ class _Aggregation(_IntervalDraws):
             which understates the aggregate's uncertainty when they are positively
             correlated.
         confidence_level, n_resamples, rng, progress
-            As elsewhere; the same ``rng`` gives the same interval.
+            As elsewhere; the same ``rng`` gives the same interval; ``progress``: a bar
+            of the draws on stderr (True, False, or None: as ``OPSSTATS_PROGRESS`` says).
 
         Returns
         -------

@@ -5,17 +5,22 @@ pooled (micro) confusion matrix, and the tidy per-label table of several metrics
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import check_choice, check_confidence_level, check_resamples
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
 from ..grouped import COLUMNS, evaluate_unit, parse_metrics
 from ..ops import _check_reference, default_reference
 from ..uncertainty._draws import root_seed
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 class _PerLabel:

@@ -5,14 +5,18 @@ summaries and its forest plot."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import pandas as pd
-
+from .._lazy import lazy_module
 from .._seam import upcall
 from .._summary import Summary, format_unit
 from .._validation import check_digits
 from ..results import ConfidenceInterval, OPSResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 @dataclass(frozen=True)

@@ -4,17 +4,22 @@ table (:func:`opsstats.evaluate`, ``MultiLabel.evaluate``)."""
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._summary import format_unit, printable
 from .._validation import check_real, describe
 from ..curves import _geometry as geo
 from ..grouped import parse_metrics
 from ..metrics import resolve_metric
 from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, literal, style_axes
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["plot_forest"]
 

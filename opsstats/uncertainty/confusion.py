@@ -161,7 +161,7 @@ class _Draws:
         prior: Any,
         prevalence: str,
         stratified: bool,
-        show_progress: bool,
+        show_progress: bool | None,
     ) -> None:
         self.cm = cm
         self.method = method
@@ -370,7 +370,7 @@ def confusion_interval(
     prevalence: str = "fixed",
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     **params: Any,
 ) -> IntervalResult:
     """Interval for alpha, beta or a metric of a confusion matrix.
@@ -472,7 +472,7 @@ def confusion_ops(
     prevalence: str = "fixed",
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     ties: str = "strict",
     **params: Any,
 ) -> OPSResult:

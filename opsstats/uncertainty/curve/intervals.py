@@ -54,7 +54,7 @@ def curve_interval(
     interval: str | None = None,
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     at: dict[str, float] | None = None,
     top_k: float | None = None,
     rule: str | None = None,

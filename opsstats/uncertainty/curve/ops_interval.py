@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import ndtri
 
+from ..._lazy import lazy_module
 from ..._validation import check_choice, check_confidence_level, check_resamples, describe
 from ...ops import _check_reference, curve_ops
 from ...reference.base import TIES
@@ -60,6 +60,11 @@ from .resampling import (
     _run_bootstrap,
 )
 
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
+
 __all__ = ["curve_ops_interval", "curve_ops_intervals"]
 
 
@@ -69,7 +74,7 @@ def _widen(
     """Each end moved outwards so that its distance h from the estimate becomes
     sqrt(h**2 + (z se)**2): the sampling half-width and the reference's Monte Carlo
     error at that end, independent, combined in quadrature."""
-    z = float(ndtri(0.5 + level / 2))
+    z = float(special.ndtri(0.5 + level / 2))
     h_low, h_high = max(estimate - low, 0.0), max(high - estimate, 0.0)
     low -= np.hypot(h_low, z * se_low) - h_low
     high += np.hypot(h_high, z * se_high) - h_high
@@ -91,7 +96,7 @@ def curve_ops_interval(
     interval: str | None = None,
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     prior: Any = None,
     **params: Any,
 ) -> OPSResult:
@@ -185,7 +190,7 @@ def _with_interval(
     level: float,
     stratified: bool,
     rng: Any,
-    progress: bool,
+    progress: bool | None,
     prior: Any,
     ties: str,
     values: np.ndarray | None = None,
