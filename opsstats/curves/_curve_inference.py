@@ -168,8 +168,9 @@ class _CurveInference(_CurveInterface):
             the estimate: where the draws' interval leaves it out (a perfectly separated
             test set) it is extended to it, and the method string says so, and says when
             the default chose the posterior for a small class
-            (docs/method.md#containing-the-estimate). ``"bootstrap"``: resampling the (score, label) rows, done by resampling
-            counts over the sorted distinct scores (no sort per resample).
+            (docs/method.md#containing-the-estimate). ``"bootstrap"``: resampling the
+            (score, label) rows, done by resampling counts over the sorted distinct
+            scores (no sort per resample).
             ``"delong"``: DeLong's interval for the ROC AUC (trapezoid rule), by the
             O(n log n) algorithm of Sun and Xu (2014). ``"dirichlet"``: the Bayesian
             bootstrap of each class (Dirichlet weights on its rows) with a pseudo-row of
