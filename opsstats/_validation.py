@@ -194,20 +194,25 @@ def check_count(name: str, value: Any, *, integer: bool = False) -> float | int:
     return x
 
 
-def check_threshold(value: Any, *, name: str = "threshold") -> int | float:
+def check_threshold(value: Any, *, name: str = "threshold", ends: bool = False) -> int | float:
     """A finite real threshold (predict positive where score >= threshold).
 
     The one check of every threshold (``evaluate``, ``MultiLabel.from_scores``,
     ``ScoreCurve.confusion_matrix``): NaN, infinite, complex, boolean and non-numeric
     values are refused, since scores are finite numbers and a threshold outside their
     range is a mistake more often than a wish. Integers are returned as ``int``, so
-    that integer scores above 2**53 are compared exactly.
+    that integer scores above 2**53 are compared exactly. With ``ends`` (a curve's
+    thresholds), +inf and -inf are accepted: the curve's two ends, nothing and
+    everything predicted positive, the first threshold of scikit-learn's
+    ``roc_curve`` and pROC's ``coords``.
     """
     if isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
         return int(value)
     if not _is_real_scalar(value):
         raise TypeError(f"`{name}` must be a real number; got {describe(value)}.")
     x = float(value)
+    if ends and np.isinf(x):
+        return x
     if not np.isfinite(x):
         raise ValueError(
             f"`{name}` must be a finite number (scores are finite, so a threshold of "

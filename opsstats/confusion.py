@@ -623,8 +623,10 @@ class ConfusionMatrix(_Standardizable):
         -----
         A Dirichlet interval is extended to the point estimate when the estimate lies
         outside it, which happens at a count of 0 (e.g. precision 0 with TP = 0): Brown,
-        Cai and DasGupta's boundary rule for the Jeffreys binomial interval. The draws
-        in ``result.draws`` are in draw order.
+        Cai and DasGupta's boundary rule for the Jeffreys binomial interval; the method
+        string then ends "extended to contain the estimate"
+        (docs/method.md#containing-the-estimate). The draws in ``result.draws`` are in
+        draw order.
 
         Equal-tailed Dirichlet intervals with the Jeffreys prior reach their nominal
         coverage closely for alpha and beta (they are the Jeffreys binomial intervals up

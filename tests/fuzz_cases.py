@@ -17,8 +17,9 @@ in ``tests/fuzz_entry_points.py``. ``tests/test_fuzz_api.py`` asserts both;
 ``benchmarks/fuzz_census.py`` runs both (against this code or an older checkout, each
 case in a worker process with a memory and time limit) and counts the outcomes. The
 cases use only public API that an older checkout has too, so that it can be run on them,
-except those of ``_prevalence_cases`` and ``_monitor_cases`` (the API of the prevalence
-work and of monitoring, added since).
+except those of ``_prevalence_cases``, ``_monitor_cases`` (the API of the prevalence
+work and of monitoring, added since) and ``_proc_habits_cases`` (the entry points added
+for pROC users).
 """
 
 from __future__ import annotations
@@ -295,6 +296,8 @@ def _threshold_cases() -> list[Case]:
                 shown,
             )
         )
+        if name in ("inf", "-inf"):  # a curve's two ends: nothing, everything positive
+            continue
         out.append(
             _refuse(
                 "thresholds",
@@ -305,6 +308,27 @@ def _threshold_cases() -> list[Case]:
                 shown,
             )
         )
+
+    def curve_ends() -> bool:
+        # +inf and -inf are the curve's ends (scikit-learn's roc_curve starts at inf):
+        # the counts of the rule score >= t, by Python's own comparison
+        curve = _curve()
+        top = curve.confusion_matrix(threshold=float("inf"))
+        bottom = curve.confusion_matrix(threshold=-float("inf"))
+        return (top.tp, top.fp, bottom.fn, bottom.tn) == (0, 0, 0, 0) and (
+            bottom.tp,
+            bottom.fp,
+        ) == (curve.n_positive, curve.n_negative)
+
+    out.append(
+        Case(
+            1,
+            "ScoreCurve.confusion_matrix",
+            "threshold inf and -inf (the ends)",
+            curve_ends,
+            expect=bool,
+        )
+    )
 
     def evaluate_counts() -> bool:
         table = evaluate(df, truth="y", score="s", threshold=0.25, metrics=["f1"], ci=None)
@@ -3218,6 +3242,103 @@ def _beta_ci(x: int, n: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+# ------------------------------------------------- what a pROC user reaches for
+def _proc_habits_cases() -> list[Case]:
+    """The entry points added for pROC users (the unpaired Venkatraman test, the best
+    threshold within a partial-AUC range, the power of two partial AUCs, case weights in
+    the multi-class AUC): a value checked independently and the everyday bad inputs.
+    They use the API added with them, so an older checkout fails them."""
+    from opsstats import ScoreCurve
+    from opsstats.comparison import power_roc_test_curves, venkatraman_unpaired_test
+    from opsstats.curves.multiclass import multiclass_roc_auc
+
+    rng = np.random.default_rng(29)
+    y = rng.random(200) < 0.4
+    y[:2], y[2:4] = True, False
+    s = np.round(rng.normal(y * 1.0, 1.0), 2)
+    s2 = np.round(0.7 * s + rng.normal(0, 0.7, 200), 2)
+    curve = ScoreCurve.from_scores(y, s)
+    k = rng.integers(0, 3, 150)
+    k[:3] = [0, 1, 2]
+    probs = rng.dirichlet(np.ones(3), 150)
+    wk = rng.integers(0, 4, 150)
+
+    def best_in_range() -> bool:
+        # brute force: every threshold rule "score >= t" whose FPR is at most 0.1
+        b = curve.best_threshold(fpr_range=(0, 0.1))
+        P, N = int(y.sum()), int((~y).sum())
+        best = max(
+            Fraction(int((s[y] >= t).sum()), P) - Fraction(int((s[~y] >= t).sum()), N)
+            for t in [np.inf, *np.unique(s)]
+            if Fraction(int((s[~y] >= t).sum()), N) <= Fraction(1, 10)
+        )
+        return _close(float(b["youden"].iloc[0]), float(best))
+
+    return [
+        Case(
+            "pROC habits",
+            "venkatraman_unpaired_test",
+            "two identical test sets: E = 0, p = 1",
+            lambda: venkatraman_unpaired_test({"a": (y, s), "b": (y, s)}, n_resamples=100, rng=0),
+            expect=lambda r: r.statistic == 0.0 and r.p_value == 1.0,
+        ),
+        _refuse(
+            "pROC habits",
+            "venkatraman_unpaired_test",
+            "one test set",
+            lambda: venkatraman_unpaired_test({"a": (y, s)}),
+            "test_sets",
+            received="dict",
+        ),
+        _refuse(
+            "pROC habits",
+            "venkatraman_unpaired_test",
+            "NaN score",
+            lambda: venkatraman_unpaired_test({"a": (y, np.r_[np.nan, s[1:]]), "b": (y, s)}),
+            "test_sets['a'][1]",
+        ),
+        Case(
+            "pROC habits",
+            "ScoreCurve.best_threshold",
+            "fpr_range: Youden's J by brute force over the rules",
+            best_in_range,
+            expect=bool,
+        ),
+        _refuse(
+            "pROC habits",
+            "ScoreCurve.best_threshold",
+            "fpr_range of text",
+            lambda: curve.best_threshold(fpr_range="low"),
+            "fpr_range",
+            received="'low'",
+        ),
+        _refuse(
+            "pROC habits",
+            "power_roc_test_curves",
+            "fpr_range with DeLong's variance",
+            lambda: power_roc_test_curves(y, {"a": s, "b": s2}, power=0.8, fpr_range=(0, 0.2)),
+            "fpr_range",
+            mentions=("obuchowski",),
+        ),
+        Case(
+            "pROC habits",
+            "multiclass_roc_auc",
+            "integer sample_weight = repeated rows",
+            lambda: multiclass_roc_auc(k, probs, sample_weight=wk),
+            expect=lambda v: _close(
+                v, multiclass_roc_auc(np.repeat(k, wk), np.repeat(probs, wk, axis=0))
+            ),
+        ),
+        _refuse(
+            "pROC habits",
+            "multiclass_roc_auc",
+            "NaN sample_weight",
+            lambda: multiclass_roc_auc(k, probs, sample_weight=np.r_[np.nan, np.ones(149)]),
+            "sample_weight",
+        ),
+    ]
+
+
 def _change_cases() -> list[Case]:
     """The decomposition of a change between two test sets and the test of "the
     classifier changed" (docs/method.md#decomposition, #classifier-change): values
@@ -3393,6 +3514,7 @@ def _build() -> list[Case]:
         _prevalence_cases,
         _change_cases,
         _monitor_cases,
+        _proc_habits_cases,
     )
     cases: list[Case] = []
     for group in groups:

@@ -34,7 +34,9 @@ everything else is generated: each argument whose name or annotation has a kind 
 ``tests/fuzz_inputs.py`` gets every bad value of its kind, one at a time, and the
 generic oracle judges the outcome. A new kind of argument is a line in
 ``fuzz_inputs.NAMES`` (and, if new, its bad values in ``fuzz_inputs.BAD``).
-``free=("name",)`` marks arguments that take any value (a new metric's name). A call
+``free=("name",)`` marks arguments that take any value (a new metric's name);
+``kinds=(("threshold", "curve_threshold"),)`` gives an argument a kind other than its
+name's (a curve's threshold, where +inf and -inf are its ends). A call
 that changes the package's state (a registration) is given as a wrapper that undoes
 it, with ``target=`` the function whose signature the generator reads (see the
 registries' entries); ``refused=`` marks a method that its class cannot serve (its
@@ -402,6 +404,7 @@ class Entry:
     free: tuple[str, ...] = ()
     target: Callable[[], Callable[..., Any]] | None = None
     refused: str | None = None  # a method its class cannot serve: refused naming this
+    kinds: tuple[tuple[str, str], ...] = ()  # (argument, kind): the kind its name has not
 
 
 E = Entry
@@ -503,7 +506,11 @@ def _entries() -> list[Entry]:
         E("ScoreCurve.aupc", lambda: (prob_curve().aupc, {})),
         E("ScoreCurve.aurc", lambda: (prob_curve().aurc, {})),
         E("ScoreCurve.best_threshold", lambda: (curve().best_threshold, {"method": "youden"})),
-        E("ScoreCurve.confusion_matrix", lambda: (curve().confusion_matrix, {"threshold": 0.5})),
+        E(
+            "ScoreCurve.confusion_matrix",
+            lambda: (curve().confusion_matrix, {"threshold": 0.5}),
+            kinds=(("threshold", "curve_threshold"),),
+        ),
         E("ScoreCurve.curve", lambda: (curve().curve, {"kind": "roc"})),
         E("ScoreCurve.det", lambda: (curve().det, {})),
         E("ScoreCurve.dm", lambda: (prob_curve().dm, {"kernel": 1})),
@@ -952,6 +959,17 @@ def _entries() -> list[Entry]:
             ),
         ),
         E(
+            "comparison.venkatraman_unpaired_test",
+            lambda: (
+                cmp.venkatraman_unpaired_test,
+                {
+                    "test_sets": {"a": (Y()[:30], S()[:30]), "b": (Y()[30:], S2()[30:])},
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E(
             "comparison.adjust_p_values",
             lambda: (cmp.adjust_p_values, {"p_values": [0.01, 0.04, 0.03], "method": "holm"}),
         ),
@@ -1103,6 +1121,7 @@ def _entries() -> list[Entry]:
             "curves.BinormalSmooth.partial_auc",
             lambda: (smooth().partial_auc, {"fpr_range": (0, 0.2)}),
         ),
+        E("curves.BinormalSmooth.to_string", lambda: (smooth().to_string, {"digits": 4})),
         E(
             "curves.BinormalSmooth.value_at",
             lambda: (smooth().value_at, {"metric": "recall", "at": {"fpr": 0.2}}),
@@ -1652,8 +1671,11 @@ def generate(entry: Entry) -> list[Generated]:
     params = {p.name: p for p in _parameters(entry, func)}
     for name in kwargs:  # arguments through **kwargs (ops_score's threshold)
         params.setdefault(name, inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY))
+    given = dict(entry.kinds)
     kinds = {
-        name: kind_of(name, p.annotation) for name, p in params.items() if name not in entry.free
+        name: given.get(name) or kind_of(name, p.annotation)
+        for name, p in params.items()
+        if name not in entry.free
     }
     arrays = [n for n, k in kinds.items() if k in _ARRAY_KINDS and kwargs.get(n) is not None]
     cases = [Generated(entry.key, None, None)]

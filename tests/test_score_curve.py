@@ -675,9 +675,11 @@ class TestErrors:
             match="`ties` must be one of 'interpolate', 'include', 'exclude'; got 'random'",
         ):
             c.confusion_matrix(top_k=1, ties="random")
-        for bad in (np.nan, np.inf, -np.inf):
-            with pytest.raises(ValueError, match=r"`threshold` must be a finite number .*; got"):
-                c.confusion_matrix(threshold=bad)
+        with pytest.raises(ValueError, match=r"`threshold` must be a finite number .*; got"):
+            c.confusion_matrix(threshold=np.nan)
+        # +inf and -inf are the curve's two ends: nothing, everything predicted positive
+        assert c.confusion_matrix(threshold=np.inf) == ConfusionMatrix(tp=0, fp=0, fn=2, tn=2)
+        assert c.confusion_matrix(threshold=-np.inf) == ConfusionMatrix(tp=2, fp=2, fn=0, tn=0)
         with pytest.raises(TypeError, match="`threshold` must be a real number"):
             c.confusion_matrix(threshold="0.2")
         with pytest.raises(ValueError, match="`top_k` must be at most"):

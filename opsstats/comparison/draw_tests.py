@@ -13,6 +13,7 @@ import numpy as np
 
 from .._lazy import lazy_module
 from ..results import ConfidenceInterval
+from ..uncertainty._containing import contain
 from ..uncertainty._draws import equal_tailed
 from .delong import _normal_p
 from .quantity import _Spec
@@ -105,6 +106,7 @@ def _from_draws(
     alternative: str,
     rope: tuple[float, float] | None,
     tail: bool = False,
+    chosen: bool = False,
     classifiers: int = 2,
 ) -> ComparisonResult:
     """The difference, its equal-tailed interval over the draws of the difference and
@@ -112,7 +114,10 @@ def _from_draws(
     bootstrap test) or, with ``tail`` (the default method's), the percentile interval
     expanded to t on k - 1 df and the tail p-value that inverts it; for the posterior
     the posterior tail probability (:func:`posterior_p_value`) with the posterior
-    probabilities. ``classifiers``: how many classifiers share the paired draws."""
+    probabilities. An interval ``chosen`` by ``method="auto"`` (or ``tail``), and every
+    posterior interval, is extended to the observed difference where it lies outside
+    (docs/method.md#containing-the-estimate), and the method says so. ``classifiers``:
+    how many classifiers share the paired draws."""
     n = draws_a.size
     d = draws_a - draws_b
     ok = np.isfinite(d)
@@ -162,6 +167,9 @@ def _from_draws(
                     UserWarning,
                     stacklevel=4,
                 )
+        if chosen or tail or bayes:
+            low, high, note = contain(low, high, diff)
+            text += note
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"

@@ -23,7 +23,14 @@ from .draw_tests import _from_draws
 from .draws import _Generators, paired_confusion_draws, shared_curve_draws
 from .jackknife import paired_jackknife
 from .mcnemar import mcnemar_test
-from .quantity import SMALL_PAIRED_DRAWS_AUTO, _flag_error, _plans, _Spec, _warn_small
+from .quantity import (
+    SMALL_PAIRED_DRAWS_AUTO,
+    _flag_error,
+    _plans,
+    _small_default,
+    _Spec,
+    _warn_small,
+)
 from .result import ComparisonResult, ComparisonTable, one_or_table
 from .venkatraman import venkatraman_test
 
@@ -271,6 +278,8 @@ def _compare(
         except (ValueError, TypeError) as exc:
             out.append(_flag_error(exc, flags))
             continue
+        if method == "auto" and how == "jackknife-t":  # chosen for a small class
+            results = _small_default(results, min(m, n_neg), SMALL_PAIRED_DRAWS_AUTO)
         out.append(one_or_table(results, adjust))
     return out
 

@@ -7,6 +7,7 @@ studies found a method's test or interval off its level (docs/method.md#comparis
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -113,10 +114,10 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
             + ("" if paired else " on independent test sets")
             + "."
         )
-    if method == "venkatraman" and not (paired and spec.is_roc_auc):
+    if method == "venkatraman" and not spec.is_roc_auc:
         raise ValueError(
-            "`method='venkatraman'` tests that two ROC curves of the same rows are equal; "
-            f"got {spec.label}" + ("" if paired else " on independent test sets") + "."
+            "`method='venkatraman'` tests that two ROC curves are equal (the ROC AUC, "
+            f"trapezoid rule, not its OPS); got {spec.label}."
         )
     if method == "mcnemar" and not (
         paired
@@ -210,3 +211,10 @@ def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = Fa
     else:
         return
     warnings.warn(text, SmallCountWarning, stacklevel=caller_stacklevel())
+
+
+def _small_default(results: list[Any], smaller: int, limit: int) -> list[Any]:
+    """The results with their method saying that the default chose a small-sample
+    method, because the smaller class has fewer than ``limit`` rows."""
+    note = f"; the default below {limit} rows in the smaller class (here {smaller})"
+    return [replace(r, method=r.method + note) for r in results]

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._lazy import lazy_module
 from .._seam import upcall
-from .._summary import Summary
+from .._summary import Summary, format_unit
 from .._validation import check_choice, check_digits, check_probabilities
 from ..results import ConfidenceInterval
 
@@ -39,7 +39,9 @@ def _fmt(x: Any, digits: int) -> str:
     x = float(x)
     if np.isnan(x):
         return "NaN"
-    return f"{x:.{digits}g}" if abs(x) < 10 ** (-digits + 1) and x != 0 else f"{x:.{digits}f}"
+    if abs(x) < 10 ** (-digits + 1) and x != 0:
+        return f"{x:.{digits}g}"
+    return format_unit([x], digits)[0]  # an OPS of 0.99983 as 0.99983, not 1.0000
 
 
 def _p_text(p: float, digits: int) -> str:

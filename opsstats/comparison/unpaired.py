@@ -1,6 +1,7 @@
 """Comparing one quantity between independent test sets (unpaired):
 :func:`compare_test_sets`, for every curve quantity, every confusion-matrix metric and the
-OPS of each, by DeLong's unpaired test or each set's own draws (docs/method.md#comparisons).
+OPS of each, by DeLong's unpaired test, each set's own draws or, for two ROC curves,
+Venkatraman's permutation test (docs/method.md#comparisons).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from ._inputs import _check_common
 from .delong import delong_unpaired
 from .draw_tests import _from_draws
 from .draws import _Generators, unpaired_confusion_draws, unpaired_curve_draws
-from .quantity import SMALL_DELONG, _flag_error, _plans, _Spec, _warn_small
+from .quantity import SMALL_DELONG, _flag_error, _plans, _small_default, _Spec, _warn_small
 from .result import ComparisonResult, ComparisonTable, one_or_table
+from .venkatraman import venkatraman_unpaired_test
 
 __all__ = ["compare_test_sets"]
 
@@ -65,13 +67,16 @@ def compare_test_sets(
     metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
     prior, adjust, pos_label, rng, **params
         As in :func:`compare`.
-    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet"}
+    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet", "venkatraman"}
         ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's unpaired statistic on t with
         the Satterthwaite df of the four class parts (``"delong"``: pROC's df over the
         rows), and below 10 rows in a class of either set each set's Dirichlet
         posterior; the stratified bootstrap of each set for another curve quantity or an
         OPS of one; the Dirichlet posterior of each set's confusion matrix for a
-        confusion-matrix metric and its OPS.
+        confusion-matrix metric and its OPS. ``"venkatraman"``: Venkatraman's
+        permutation test that the two sets' ROC curves are equal (pROC's
+        ``roc.test(method="venkatraman", paired=FALSE)``;
+        :func:`~opsstats.comparison.venkatraman_unpaired_test`), two-sided, no interval.
 
     Returns
     -------
@@ -166,6 +171,7 @@ def _compare_test_sets(
         }
     except (ValueError, TypeError) as exc:
         return [plan if isinstance(plan, Exception) else _flag_error(exc, flags) for plan in plans]
+    given = {str(name): value for name, value in test_sets.items()}
     smaller = min(min(_class_sizes(v)) for v in sides.values())
     drawn: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}  # method -> set -> draws
     out: list[ComparisonResult | ComparisonTable | Exception] = []
@@ -174,14 +180,27 @@ def _compare_test_sets(
             out.append(plan)
             continue
         spec, how = plan
-        if method == "auto" and how == "delong-t" and smaller < SMALL_DELONG:
+        small = method == "auto" and how == "delong-t" and smaller < SMALL_DELONG
+        if small:
             how = "dirichlet"
         _warn_small(int(smaller), how, kind, paired=False)
         results = []
         mapped: dict[str, tuple[float, np.ndarray]] = {}  # set -> (value, draws), compared
         try:
+            if how == "venkatraman":
+                _check_venkatraman(given, alternative)
             for a, b in combinations(list(sides), 2):
                 sa, sb = sides[a], sides[b]
+                if how == "venkatraman":
+                    results.append(
+                        venkatraman_unpaired_test(
+                            {a: given[a], b: given[b]},
+                            n_resamples=n,
+                            pos_label=pos_label,
+                            rng=generators(how),
+                        )
+                    )
+                    continue
                 if how in ("delong", "delong-t"):
                     results.append(
                         delong_unpaired(
@@ -224,13 +243,30 @@ def _compare_test_sets(
                         level=level,
                         alternative=alternative,
                         rope=rope_pair,
+                        chosen=method == "auto",
                     )
                 )
         except (ValueError, TypeError) as exc:
             out.append(_flag_error(exc, flags))
             continue
+        if small:  # the default chose each set's posterior for a small class
+            results = _small_default(results, int(smaller), SMALL_DELONG)
         out.append(one_or_table(results, adjust))
     return out
+
+
+def _check_venkatraman(given: dict[str, Any], alternative: str) -> None:
+    """Refuse what Venkatraman's unpaired test cannot take: a test set given as a curve
+    (its ranks need the rows) or a one-sided alternative."""
+    for name, value in given.items():
+        if not isinstance(value, tuple | list):  # ranks need the rows, not a curve
+            raise TypeError(
+                f"`test_sets[{name!r}]` must be a pair (y_true, y_score) for "
+                "method='venkatraman' (the permutation test ranks the rows); got "
+                f"{describe(value)}."
+            )
+    if alternative != "two-sided":
+        raise ValueError(f"Venkatraman's test is two-sided only; got alternative={alternative!r}.")
 
 
 def _set_draws(

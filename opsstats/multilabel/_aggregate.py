@@ -22,6 +22,7 @@ from ..exceptions import UndefinedMetricWarning
 from ..grouped import COLUMNS, MetricSpec, parse_metrics
 from ..ops import _check_reference, confusion_matrix_ops
 from ..results import ConfidenceInterval
+from ..uncertainty._containing import contain
 from ..uncertainty._draws import check_rng, equal_tailed
 from ._draws import _IntervalDraws
 from ._per_label import _scalar
@@ -166,14 +167,20 @@ class _Aggregation(_IntervalDraws):
                 f"{n_resamples} replicates (a label's class absent in each); "
                 "no interval can be formed."
             )
-        lo, hi = equal_tailed(np.sort(agg[ok]), cl)
-        # per-label intervals from the same replicates
+        # the aggregate's and each label's intervals from the same replicates, each
+        # extended to its estimate where it lies outside (docs/method.md#containing-the-estimate)
+        lo, hi, note = contain(*equal_tailed(np.sort(agg[ok]), cl), aggregate)
+        notes = [""] * len(self.labels)
         for j in range(len(self.labels)):
             col = draws[:, j]
             good = ~np.isnan(col)
             if defined[j] and good.any():
-                table.loc[j, ["ops_ci_low", "ops_ci_high"]] = equal_tailed(np.sort(col[good]), cl)
-        table["method"] = table["method"].astype(str) + "; interval: " + text
+                low_j, high_j, notes[j] = contain(
+                    *equal_tailed(np.sort(col[good]), cl), float(table.loc[j, "ops"])
+                )
+                table.loc[j, ["ops_ci_low", "ops_ci_high"]] = low_j, high_j
+        table["method"] = table["method"].astype(str) + "; interval: " + text + notes
+        text += note
         return MultiLabelOPS(
             metric=spec.label,
             table=table,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._lazy import lazy_module
-from .._summary import printable
+from .._summary import format_unit, printable
 from .._validation import check_real, describe
 from ..curves import _geometry as geo
 from ..grouped import parse_metrics
@@ -253,7 +253,8 @@ def plot_forest(
         )
     if annotate:
         for i in np.flatnonzero(defined):
-            text = f"{est[i]:.3f}" + (f" ({lo[i]:.3f}-{hi[i]:.3f})" if has_ci[i] else "")
+            e, *ends = format_unit([est[i], *((lo[i], hi[i]) if has_ci[i] else ())], 3)
+            text = e + (f" ({ends[0]}-{ends[1]})" if has_ci[i] else "")
             ax.text(
                 1.02,
                 y[i],
