@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -64,9 +65,7 @@ class _Standardizable:
     _standard: float | None
     prevalence: Any
     n: Any
-
-    def _counts_repr(self) -> str:  # pragma: no cover - defined by each class
-        raise NotImplementedError
+    _counts_repr: Callable[[], str]  # each class's counts, as its repr writes them
 
     @property
     def origin(self) -> Any:
