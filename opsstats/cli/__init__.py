@@ -62,6 +62,7 @@ from ._arguments import (
     MIN_RESAMPLES,
     CommandError,
     _Parser,
+    add_input_arguments,
     digit_count,
     distinct_limit,
     finite_float,
@@ -158,17 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     rep = sub.add_parser("report", help="evaluate a CSV or Parquet file of predictions")
-    rep.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
-    rep.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
-    what = rep.add_mutually_exclusive_group(required=True)
-    what.add_argument("--score", metavar="COL", help="column of scores")
-    what.add_argument("--pred", metavar="COL", help="column of predicted labels")
-    rep.add_argument(
-        "--threshold",
-        type=finite_float,
-        metavar="T",
-        help="predict positive where score >= T (confusion-matrix metrics)",
-    )
+    add_input_arguments(rep)
     rep.add_argument(
         "--metric",
         action="append",

@@ -161,3 +161,19 @@ def seed_value(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text}")
     return n
+
+
+def add_input_arguments(p: argparse.ArgumentParser) -> None:
+    """The file and its columns, as ``report`` and ``monitor`` read them: the file, the
+    truth, the scores or the predicted labels, and the threshold."""
+    p.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
+    p.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--score", metavar="COL", help="column of scores")
+    what.add_argument("--pred", metavar="COL", help="column of predicted labels")
+    p.add_argument(
+        "--threshold",
+        type=finite_float,
+        metavar="T",
+        help="predict positive where score >= T (confusion-matrix metrics)",
+    )

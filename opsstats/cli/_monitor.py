@@ -17,7 +17,7 @@ from .._csv import to_csv
 from .._summary import printable
 from ..monitoring import MonitorResult, monitor
 from ..report import json_rows
-from ._arguments import CommandError, finite_float
+from ._arguments import CommandError, add_input_arguments
 from ._outputs import Output
 from ._reading import check_columns, parse_pos_label, read_table
 
@@ -36,17 +36,7 @@ PLOT_HELP = (
 
 def add_monitor_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``opsstats monitor`` besides the output and draw options."""
-    p.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
-    p.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
-    what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--score", metavar="COL", help="column of scores")
-    what.add_argument("--pred", metavar="COL", help="column of predicted labels")
-    p.add_argument(
-        "--threshold",
-        type=finite_float,
-        metavar="T",
-        help="predict positive where score >= T (confusion-matrix metrics)",
-    )
+    add_input_arguments(p)
     p.add_argument("--time", required=True, metavar="COL", help="column of periods (e.g. a month)")
     p.add_argument(
         "--baseline",
