@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from opsstats import DirectedBinaryTree, ScoreCurve, evaluate, frames
-from opsstats.curves._binning import bin_bounds
+from opsstats.curves._binning import bin_bounds, bin_bounds_of
 from opsstats.curves._geometry import CurveArea, EqualErrorRate, Gini, parse_area, parse_at
 from opsstats.curves._partial import PartialArea
 from opsstats.grouped._binned import _outward
@@ -261,14 +261,19 @@ def _orders(pos, neg):
 )
 def test_bounds_are_the_extremes_over_every_order(pos, neg):
     """(b) Tightness: the minimum and maximum over every order of the rows inside the
-    bins (strict orders and ties) equal the bounds, for every quantity with a bound."""
+    bins (strict orders and ties) equal the bounds, for every quantity with a bound;
+    those of every quantity at once (``bin_bounds_of``, the bins' extreme orders built
+    once, as a report's curve rows share them) are the same as one at a time."""
     curves = list(_orders(pos, neg))
     scores = np.arange(len(pos))[::-1]  # bin 0 on top
     bounded = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for q in QUANTITIES:
+        together = bin_bounds_of(QUANTITIES, scores, pos, neg)
+        for q, shared in zip(QUANTITIES, together, strict=True):
             lo, hi, tight, reason = bin_bounds(q, scores, pos, neg)
+            assert np.array_equal(shared[:2], (lo, hi), equal_nan=True), q.label
+            assert shared[2:] == (tight, reason), q.label
             if np.isnan(lo):
                 assert reason and not tight
                 continue

@@ -17,6 +17,7 @@ whose difference from the tied run is the only term computed here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 else:
     special = lazy_module("scipy.special")
 
-__all__ = ["BinRange", "bin_bounds"]
+__all__ = ["BinRange", "bin_bounds", "bin_bounds_of"]
 
 #: Rows of one unit each (counted rows), or rows of any weight (weighted counts).
 ROWS = ("unit", "any")
@@ -205,8 +206,43 @@ def bin_bounds(
     >>> round(lo, 4), round(hi, 4), tight  # binned AUC 0.6667 +- (1*2 + 2*1) / (2*3*3)
     (0.4444, 0.8889, True)
     """
+    return bin_bounds_of([quantity], scores, positives, negatives, rows=rows)[0]
+
+
+def bin_bounds_of(
+    quantities: Sequence[Any], scores: Any, positives: Any, negatives: Any, *, rows: str = "unit"
+) -> list[BinRange]:
+    """:func:`bin_bounds` of several quantities of one binned curve, in their order: the
+    bins' extreme orders (E+ and E-) are built once for all of them.
+
+    Examples
+    --------
+    >>> from opsstats.curves._geometry import parse_area
+    >>> roc, pr = bin_bounds_of([parse_area("roc_auc"), parse_area("pr_auc")],
+    ...                         [0, 1], [1, 2], [2, 1])
+    >>> roc == bin_bounds(parse_area("roc_auc"), [0, 1], [1, 2], [2, 1])
+    True
+    """
     if rows not in ROWS:
         raise ValueError(f"`rows` must be 'unit' or 'any'; got {rows!r}.")
+    orders = _orders(scores, positives, negatives)
+    return [_bounds(quantity, orders, rows) for quantity in quantities]
+
+
+class _Orders(NamedTuple):
+    """The non-empty bins from the top score down (their positives ``p`` and negatives
+    ``n``, the true and false positives ``t`` and ``f`` above each) and the curves of the
+    two extreme orders inside them, E+ (``up``) and E- (``down``)."""
+
+    p: np.ndarray
+    n: np.ndarray
+    t: np.ndarray
+    f: np.ndarray
+    up: ScoreCurve
+    down: ScoreCurve
+
+
+def _orders(scores: Any, positives: Any, negatives: Any) -> _Orders:
     s = np.asarray(scores, dtype=float)
     values, where = np.unique(-s, return_inverse=True)  # bins from the top score down
     p = np.bincount(where, weights=np.asarray(positives, dtype=float), minlength=values.size)
@@ -217,6 +253,12 @@ def bin_bounds(
     values, p, n, t, f = values[keep], p[keep], n[keep], t[keep], f[keep]
     up = _arranged(-values, p, n, "positives")
     down = _arranged(-values, p, n, "negatives")
+    return _Orders(p, n, t, f, up, down)
+
+
+def _bounds(quantity: Any, orders: _Orders, rows: str) -> BinRange:
+    """:func:`bin_bounds` of one quantity from the bins' extreme orders."""
+    p, n, t, f, up, down = orders
     pi = up.prevalence
     if isinstance(quantity, OperatingPoint):
         if not _monotone(quantity):
