@@ -196,7 +196,10 @@ def _one(group, key, metric, by_cols, *, truth, compare_by, score, pred, thresho
         return _failed(head, f"{head['metric']} needs scores (`score`)")
     if not curve and pred is None and threshold is None:
         return _failed(head, f"{head['metric']} needs predicted labels (`pred`, or `threshold`)")
-    column = score if curve else (pred if pred is not None else score)
+    # scores (a curve quantity, or labels made by compare's `threshold`) or labels
+    from_scores = curve or pred is None
+    column = score if from_scores else pred
+    labels = {} if curve or pred is not None else {"threshold": threshold}
     # in sorted order, whatever the order of the rows
     levels = list(pd.Series(pd.unique(group[compare_by])).sort_values())
     if len(levels) < 2:
@@ -205,24 +208,21 @@ def _one(group, key, metric, by_cols, *, truth, compare_by, score, pred, thresho
         )
 
     def values(part: pd.DataFrame) -> np.ndarray:
-        v = part[column].to_numpy()
-        if not curve and pred is None:
-            v = v >= threshold
-        return v
+        return part[column].to_numpy()
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SmallCountWarning)
             if id is not None:
                 y, columns = _paired(group, truth, compare_by, id, levels, values)
-                kw = {"y_score": columns} if curve else {"y_pred": columns}
-                result = compare(y, **kw, metric=name, at=at, **options)
+                kw = {"y_score": columns} if from_scores else {"y_pred": columns}
+                result = compare(y, **kw, metric=name, at=at, **labels, **options)
             else:
                 sets = {
                     str(level): (part[truth].to_numpy(), values(part))
                     for level, part in group.groupby(compare_by, sort=True)
                 }
-                result = compare_test_sets(sets, metric=name, at=at, **options)
+                result = compare_test_sets(sets, metric=name, at=at, **labels, **options)
     except (ValueError, TypeError) as exc:
         return _failed(head, str(exc))
     frame = _frame(result)

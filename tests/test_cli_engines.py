@@ -95,9 +95,9 @@ def test_directory_and_glob_equal_the_pandas_report(dataset, options):
 @pytest.mark.parametrize(
     ("args", "starts"),
     [
-        (["--truth", "nope", "--score", "s"], "`truth` names a column"),
-        (["--truth", "y", "--score", "seg"], "`score` (column 'seg') must be numeric"),
-        (["--truth", "seg", "--score", "s"], "`pos_label` must be given"),
+        (["--truth", "nope", "--score", "s"], "--truth names a column"),
+        (["--truth", "y", "--score", "seg"], "--score (column 'seg') must be numeric"),
+        (["--truth", "seg", "--score", "s"], "--pos-label must be given"),
     ],
 )
 def test_bad_input_is_one_line(dataset, args, starts):
@@ -199,7 +199,7 @@ def test_cli_bins_print_the_range(dataset):
     assert out.count("equal-width bins (ties inside a bin): the unbinned value lies in [") == 5
     assert_one_line_error(
         *invoke("report", dataset, "--truth", "y", "--score", "s", "--bins", "1"),
-        starts="`bins` must be an integer >= 2",
+        starts="--bins must be an integer >= 2",
     )
 
 
@@ -289,7 +289,7 @@ def test_one_file_by_default_equals_the_pandas_report(single, name, options):
             "--truth flag --score s --pos-label maybe",
             "--pos-label 'maybe' is not a value of column 'flag' (dtype bool)",
         ),
-        ("--truth lab --score s --pos-label ill", "`pos_label` must be one of the labels"),
+        ("--truth lab --score s --pos-label ill", "--pos-label must be one of the labels"),
         ("--truth lab --pos-label sick --pred p", "labels must be all strings or all numbers"),
     ],
 )

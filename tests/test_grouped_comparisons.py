@@ -160,7 +160,7 @@ def test_evaluate_compare_gives_values_and_ops():
         rng=int(np.random.default_rng(1).integers(0, 2**63 - 1)),
     )
     np.testing.assert_allclose(out[out["ops"]]["difference"], ref["difference"], rtol=1e-12)
-    assert out[out["ops"]]["quantity"].iloc[0] == "OPS of F1 score"
+    assert out[out["ops"]]["quantity"].iloc[0] == "OPS of F1 score at threshold 0.5"
     with pytest.raises(ValueError, match="give `compare` with it"):
         evaluate(data, truth="y", score="s", id="id")
     with pytest.raises(ValueError, match="`bins` do not apply"):

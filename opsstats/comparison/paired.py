@@ -5,6 +5,7 @@ Venkatraman's, the paired jackknife or paired draws (docs/method.md#comparisons)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -17,13 +18,22 @@ from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty._draws import check_rng
 from ..uncertainty.curve._options import _estimate
-from ._inputs import _check_common, paired_predictions, paired_scores
+from ._inputs import _check_common, paired_predictions, paired_scores, thresholded_predictions
 from .delong import _check_classes, _class_covariances, _paired_result, _t_p, _warn_zero
 from .draw_tests import _from_draws
 from .draws import paired_confusion_draws, paired_curve_draws
 from .jackknife import paired_jackknife
 from .mcnemar import mcnemar_test
-from .quantity import SMALL_PAIRED_DRAWS_AUTO, _method, _Spec, _warn_small
+from .quantity import (
+    SMALL_PAIRED_DRAWS_AUTO,
+    _method,
+    _Spec,
+    _warn_small,
+    check_threshold_use,
+    default_metric,
+    is_confusion_metric,
+    needs_labels,
+)
 from .result import ComparisonResult, ComparisonTable
 from .venkatraman import venkatraman_test
 
@@ -35,7 +45,8 @@ def compare(
     y_score: Any = None,
     *,
     y_pred: Any = None,
-    metric: Any = "roc_auc",
+    threshold: Any = None,
+    metric: Any = None,
     ops: bool = False,
     method: str = "auto",
     alternative: str = "two-sided",
@@ -61,11 +72,18 @@ def compare(
         True labels, shared by every classifier.
     y_score : dict {name: array-like of shape (n,)} or list of arrays, optional
         Scores of two or more classifiers: for a curve quantity (``metric`` an area such
-        as ``"roc_auc"``, ``"pr_auc"``, or a metric read at an operating point ``at``).
+        as ``"roc_auc"``, ``"pr_auc"``, or a metric read at an operating point ``at``),
+        or, with ``threshold``, for a confusion-matrix metric.
     y_pred : dict {name: array-like of shape (n,)} or list of arrays, optional
         Predicted labels of two or more classifiers: for a confusion-matrix metric
         (``metric`` a registered name such as ``"f1"``). Give ``y_score`` or ``y_pred``.
-    metric : str, default "roc_auc"
+    threshold : float, optional
+        With ``y_score`` and a confusion-matrix metric: predict positive where
+        ``score >= threshold``, for every classifier (as :func:`opsstats.evaluate`;
+        a finite number, compared exactly with integer scores).
+    metric : str, optional
+        Default ``"roc_auc"`` with scores, ``"f1"`` with predicted labels (``y_pred``, or
+        ``y_score`` with ``threshold``).
     ops : bool, default False
         Compare the outperformance scores of the quantity instead of its values.
     method : {"auto", "delong", "delong-t", "jackknife-t", "bootstrap", "dirichlet", \
@@ -121,22 +139,41 @@ def compare(
     ...                        "B": [0, 1, 1, 0, 0, 1, 0, 1, 1, 0]}, metric="f1", rng=1)
     >>> round(r.estimate, 2), 0 < r.probability_greater < 1
     (0.2, True)
+
+    Scores with a threshold give the predicted labels (``score >= threshold``):
+
+    >>> r = compare(y, {"A": [.1, .4, .8, .7, .3, .9, .6, .5, .8, .2],
+    ...                 "B": [.2, .5, .6, .4, .1, .7, .3, .6, .9, .3]},
+    ...             threshold=0.5, metric="f1", rng=1)
+    >>> r.quantity, round(r.estimate_a, 4), round(r.estimate_b, 4)
+    ('F1 score at threshold 0.5', 0.9091, 0.6)
     """
     if (y_score is None) == (y_pred is None):
         raise TypeError(
-            "give exactly one of `y_score` (scores, for a curve quantity) and `y_pred` "
-            "(predicted labels, for a confusion-matrix metric)."
+            "give exactly one of `y_score` (scores, for a curve quantity, or with "
+            "`threshold` for a confusion-matrix metric) and `y_pred` (predicted labels, for "
+            "a confusion-matrix metric)."
         )
+    if y_pred is not None and threshold is not None:
+        raise ValueError("give `y_pred`, or `y_score` with `threshold`, not both.")
+    if metric is None:
+        metric = default_metric(labelled=y_pred is not None or threshold is not None)
     alternative, level, n, rope_pair = _check_common(
         alternative, confidence_level, n_resamples, rope, prior
     )
     check_choice("adjust", adjust, ("holm", "bonferroni"))
     generator = check_rng(rng)
-    kind = "curve" if y_score is not None else "confusion"
-    spec = _Spec(metric, kind, ops, reference, at, rule, params)
+    from_scores = y_score is not None and is_confusion_metric(metric, at)
+    if from_scores and threshold is None:
+        raise needs_labels(metric, "`y_pred`")
+    threshold = check_threshold_use(threshold, from_scores, metric)
+    kind = "curve" if y_score is not None and not from_scores else "confusion"
+    spec = _Spec(metric, kind, ops, reference, at, rule, params, threshold)
     how = _method(method, spec, paired=True)
     if kind == "curve":
         is_pos, columns = paired_scores(y_true, y_score, pos_label)
+    elif from_scores:
+        is_pos, columns = thresholded_predictions(y_true, y_score, threshold, pos_label)
     else:
         is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
     m, n_neg = int(is_pos.sum()), int((~is_pos).sum())
@@ -183,6 +220,8 @@ def compare(
             )
             if spec.quantity.name == "error_rate":
                 r = _negate(r)
+            if threshold is not None:  # the labels came from scores: say at which threshold
+                r = replace(r, quantity=f"{r.quantity} at threshold {threshold:g}")
             results.append(r)
         elif how == "jackknife-t":
             _check_classes(m, n_neg)

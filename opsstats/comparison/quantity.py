@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, describe
+from .._validation import check_choice, check_threshold, describe
 from ..curves._geometry import CurveArea, resolve_quantity
 from ..curves._partial import PartialArea
 from ..exceptions import SmallCountWarning
@@ -32,11 +32,64 @@ METHODS = (
 )
 
 
+def is_confusion_metric(metric: Any, at: Any = None) -> bool:
+    """A registered confusion-matrix metric, compared from predicted labels (else a
+    curve quantity: an area, or a metric read ``at`` an operating point of the curve)."""
+    if at is not None:
+        return False
+    if not isinstance(metric, str):
+        return not isinstance(metric, CurveArea | PartialArea)
+    try:
+        resolve_metric(metric)
+    except (ValueError, KeyError):
+        return False
+    return True
+
+
+def default_metric(labelled: bool) -> str:
+    """``"f1"`` when predicted labels are compared (given, or scores with a threshold),
+    else ``"roc_auc"``."""
+    return "f1" if labelled else "roc_auc"
+
+
+def needs_labels(metric: Any, scores: str) -> ValueError:
+    """The error for a confusion-matrix metric asked of scores without a threshold:
+    what to give instead (``scores`` names where the predicted labels would go)."""
+    return ValueError(
+        f"metric {describe(metric)} needs predicted labels: give `threshold=` (scores >= "
+        f"threshold are positive) or {scores}."
+    )
+
+
+def check_threshold_use(threshold: Any, labels_from_scores: bool, metric: Any) -> Any:
+    """``threshold`` checked (:func:`opsstats._validation.check_threshold`, the one check
+    of every threshold) where it makes predicted labels from scores, and refused where it
+    would be ignored (a curve quantity is read from the scores themselves)."""
+    if threshold is None:
+        return None
+    if not labels_from_scores:
+        raise ValueError(
+            "`threshold` makes predicted labels (scores >= threshold) for a confusion-matrix "
+            f"metric; metric {describe(metric)} is a curve quantity, read from the scores "
+            "themselves: drop `threshold`."
+        )
+    return check_threshold(threshold)
+
+
 class _Spec:
-    """What is compared: a curve quantity or a confusion-matrix metric, or its OPS."""
+    """What is compared: a curve quantity or a confusion-matrix metric, or its OPS
+    (with ``threshold``: predicted labels made from scores, said in the label)."""
 
     def __init__(
-        self, metric: Any, kind: str, ops: bool, reference: Any, at: Any, rule: Any, params: Any
+        self,
+        metric: Any,
+        kind: str,
+        ops: bool,
+        reference: Any,
+        at: Any,
+        rule: Any,
+        params: Any,
+        threshold: Any = None,
     ) -> None:
         if not isinstance(ops, bool):
             raise TypeError(f"`ops` must be True or False; got {describe(ops)}.")
@@ -59,6 +112,8 @@ class _Spec:
         if kind == "curve" and reference is not None and not ops:
             raise ValueError("`reference` ranks an OPS; give `ops=True` with it.")
         label = self.quantity.label
+        if threshold is not None:
+            label = f"{label} at threshold {threshold:g}"
         self.label = f"OPS of {label}" if ops else label
 
     @property

@@ -14,15 +14,22 @@ import numpy as np
 from .._validation import check_choice, describe
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
-from ..curves._geometry import CurveArea
-from ..metrics import resolve_metric
 from ..uncertainty._draws import check_rng
 from ..uncertainty.curve._options import _estimate
 from ._inputs import _check_common
 from .delong import delong_unpaired
 from .draw_tests import _from_draws
 from .draws import unpaired_confusion_draws, unpaired_curve_draws
-from .quantity import SMALL_DELONG, _method, _Spec, _warn_small
+from .quantity import (
+    SMALL_DELONG,
+    _method,
+    _Spec,
+    _warn_small,
+    check_threshold_use,
+    default_metric,
+    is_confusion_metric,
+    needs_labels,
+)
 from .result import ComparisonResult, ComparisonTable
 
 __all__ = ["compare_test_sets"]
@@ -31,7 +38,8 @@ __all__ = ["compare_test_sets"]
 def compare_test_sets(
     test_sets: Any,
     *,
-    metric: Any = "roc_auc",
+    threshold: Any = None,
+    metric: Any = None,
     ops: bool = False,
     method: str = "auto",
     alternative: str = "two-sided",
@@ -55,9 +63,15 @@ def compare_test_sets(
     test_sets : dict {name: (y_true, y_score or y_pred)}
         Two or more test sets. For a curve quantity (an area such as ``"roc_auc"``, or
         a metric ``at`` an operating point) the second array holds scores; for a
-        confusion-matrix metric (``"f1"``, ...) predicted labels.
-    metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
-    prior, adjust, pos_label, rng, **params
+        confusion-matrix metric (``"f1"``, ...) predicted labels, or scores with
+        ``threshold``.
+    threshold : float, optional
+        With a confusion-matrix metric: the second arrays are scores, and each set's
+        predicted labels are ``score >= threshold`` (as :func:`opsstats.evaluate`).
+    metric : str, optional
+        Default ``"f1"`` with ``threshold``, else ``"roc_auc"``.
+    ops, alternative, confidence_level, n_resamples, rope, reference, at, rule, prior,
+    adjust, pos_label, rng, **params
         As in :func:`compare`.
     method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet"}
         ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's unpaired statistic on t with
@@ -86,6 +100,14 @@ def compare_test_sets(
     >>> r = compare_test_sets({"jan": jan, "feb": feb}, metric="f1", ops=True, rng=0)
     >>> r.paired, r.quantity
     (False, 'OPS of F1 score')
+
+    Scores and a threshold, as :func:`opsstats.evaluate` takes them:
+
+    >>> jan = ([0, 0, 1, 1, 0, 1, 0, 0], [.2, .6, .7, .9, .1, .8, .3, .4])
+    >>> feb = ([0, 1, 0, 0, 0, 1, 0, 0, 0, 0], [.1, .7, .2, .6, .3, .4, .2, .1, .3, .5])
+    >>> r = compare_test_sets({"jan": jan, "feb": feb}, threshold=0.5, ops=True, rng=0)
+    >>> r.quantity
+    'OPS of F1 score at threshold 0.5'
     """
     if not isinstance(test_sets, Mapping):
         raise TypeError(
@@ -99,11 +121,11 @@ def compare_test_sets(
     )
     check_choice("adjust", adjust, ("holm", "bonferroni"))
     generator = check_rng(rng)
-    try:
-        kind = "curve" if at is not None else ("confusion" if _is_metric(metric) else "curve")
-    except TypeError:
-        kind = "curve"
-    spec = _Spec(metric, kind, ops, reference, at, rule, params)
+    if metric is None:
+        metric = default_metric(labelled=threshold is not None)
+    kind = "confusion" if is_confusion_metric(metric, at) else "curve"
+    threshold = check_threshold_use(threshold, kind == "confusion", metric)
+    spec = _Spec(metric, kind, ops, reference, at, rule, params, threshold)
     how = _method(method, spec, paired=False)
     sides: dict[str, Any] = {}
     for name, value in test_sets.items():
@@ -112,9 +134,19 @@ def compare_test_sets(
                 f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred); got "
                 f"{describe(value)}."
             )
+        if kind == "confusion" and threshold is None and _holds_scores(value):
+            raise needs_labels(
+                metric,
+                "predicted labels as each test set's second array; test set "
+                f"{describe(name)} holds scores ({_distinct(value)} distinct values with its "
+                "labels)",
+            )
         try:
             if kind == "curve":
                 sides[str(name)] = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
+            elif threshold is not None:
+                curve = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
+                sides[str(name)] = curve.confusion_matrix(threshold=threshold)
             else:
                 sides[str(name)] = ConfusionMatrix.from_predictions(
                     value[0], value[1], pos_label=pos_label
@@ -185,15 +217,19 @@ def compare_test_sets(
     return ComparisonTable(tuple(results), adjust)
 
 
-def _is_metric(metric: Any) -> bool:
-    """A registered confusion-matrix metric (else a curve quantity such as an area)."""
-    if not isinstance(metric, str):
-        return not isinstance(metric, CurveArea)
-    try:
-        resolve_metric(metric)
-    except (ValueError, KeyError):
-        return False
-    return True
+def _distinct(pair: Any) -> int:
+    """The distinct values of a test set's two arrays together."""
+    values: set[Any] = set()
+    for array in pair:
+        values.update(np.asarray(array).ravel().tolist())
+    return len(values)
+
+
+def _holds_scores(pair: Any) -> bool:
+    """The second array holds numbers other than the two labels (scores, not predicted
+    labels): more than two distinct values with the labels."""
+    second = np.asarray(pair[1])
+    return second.dtype.kind in "iuf" and _distinct(pair) > 2
 
 
 def _positives(side: Any) -> float:
