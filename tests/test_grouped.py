@@ -243,3 +243,67 @@ def test_curve_ci_jackknife_for_areas_and_bootstrap_for_operating_points(frame):
         assert rows.loc["precision@recall=0.8", "method"].endswith(
             "(the jackknife applies to curve areas only)"
         )
+
+
+# ------------------------------------- what evaluate returns: a readable DataFrame
+
+
+def test_evaluate_prints_readably_and_has_summary_to_frame_plot(frame):
+    """print(evaluate(..., by="month")) shows every group and metric (not "month ...
+    reason"), within 80 columns, with the report's layout; the result is still the
+    DataFrame users index, and has summary(), to_frame() and plot()."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from opsstats.report import report
+
+    kw = {
+        "truth": "y",
+        "score": "score",
+        "threshold": 0.6,
+        "metrics": ["f1", "roc_auc"],
+        "by": "month",
+    }
+    out = evaluate(frame, rng=0, curve_reference=SMALL_DBT, **kw)
+    text = str(out)
+    lines = text.splitlines()
+    assert lines[0] == "Evaluation of scores 'score' at threshold 0.6 against 'y' by 'month'"
+    assert max(map(len, lines)) <= 80 and "..." not in text
+    for month in ("2026-01", "2026-02", "2026-03"):
+        assert month in text
+    assert repr(out) == text and "<table" in out._repr_html_()
+    # the report's table, row for row (its title adds n)
+    rep = report(frame, rng=0, curve_reference=SMALL_DBT, **kw)
+    assert text.splitlines()[1:] == str(rep).splitlines()[1:]
+    # every printed number is the table's, rounded: F1 and OPS of the first row
+    first = out.iloc[0]
+    assert f"{first['value']:.4f}" in lines[4] and f"{first['ops']:.4f}" in lines[4]
+    assert f"{first['value_ci_low']:.4f}-{first['value_ci_high']:.4f}" in lines[4]
+    # still the DataFrame: columns, filters, arithmetic, pandas' output
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == ["month", *COLUMNS]
+    f1 = out[out["metric"] == "f1"]
+    assert len(f1) == 3 and f1["ops"].between(0, 1).all()
+    assert out.to_csv(index=False) == pd.DataFrame(out).to_csv(index=False)
+    part = out[["month", "metric", "ops"]]
+    assert str(part) == pd.DataFrame(part).to_string()  # a part prints as pandas prints it
+    plain = out.to_frame()
+    assert type(plain) is pd.DataFrame
+    pd.testing.assert_frame_equal(plain, pd.DataFrame(out))
+    # summary(): text, HTML and the readable table at full precision
+    summary = out.summary(digits=3)
+    assert summary.to_frame()["OPS"].tolist() == out["ops"].tolist()
+    assert f"{first['ops']:.3f}" in summary.as_text()
+    # plot(): the forest plot of the OPS, one row per row; pandas' plot with its arguments
+    ax = out.plot()
+    assert next(t.get_text() for t in ax.get_yticklabels()).startswith("2026-01")
+    assert len(ax.get_yticks()) == len(out)
+    plt.close(ax.figure)
+    ax = out.plot(x="n", y="ops", kind="scatter")
+    assert ax.get_xlabel() == "n"
+    plt.close(ax.figure)
+    ax = out.plot.scatter(x="n", y="ops")
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match=r"summary\(\) needs the columns .* lacks 'n'"):
+        part.summary()

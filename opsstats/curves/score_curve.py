@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._seam import upcall
 from .._summary import Summary
 from . import _geometry as geo
 from . import score_distribution as sd
@@ -523,3 +524,41 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
             notes=tuple(notes),
             digits=digits,
         )
+
+    def plot(
+        self,
+        kind: str = "roc",
+        *,
+        reference: Any = None,
+        band: Any = (0.05, 0.95),
+        ax: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """The curve (pROC's ``plot(roc)``), its area in the legend, over the pointwise
+        band of a curve reference and the chance level
+        (:func:`opsstats.plotting.plot_curve`); returns the Axes.
+
+        Parameters
+        ----------
+        kind : {"roc", "pr", "lift", "gain"}, default "roc"
+        reference : CurveReference, optional
+            Default the Directed Binary Tree (its first band at a prevalence takes a few
+            seconds, then it is cached).
+        band : (float, float) or None, default (0.05, 0.95)
+            Pointwise quantiles of the reference's curves; None for the curve alone.
+        ax : matplotlib.axes.Axes, optional
+        **kwargs
+            Passed to :func:`opsstats.plotting.plot_curve` (``chance``, ``points``) and
+            the curve's line (``color``, ``label``, ...).
+
+        Examples
+        --------
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .7])
+        >>> ax = curve.plot(band=None)
+        >>> [t.get_text() for t in ax.get_legend().get_texts()]
+        ['classifier, AUC(ROC, trapezoid) = 0.889', 'chance (random classifier)']
+        >>> plt.close(ax.figure)
+        """
+        return upcall("plot_curve")(self, kind, reference=reference, band=band, ax=ax, **kwargs)
