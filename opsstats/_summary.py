@@ -154,6 +154,77 @@ def _interval_column(low: pd.Series, high: pd.Series, digits: int) -> pd.Series:
     return pd.Series([cell(a, b) for a, b in zip(low, high, strict=True)], index=low.index)
 
 
+def _index_columns(index: pd.Index) -> tuple[list[list[str]], list[str]]:
+    """The row labels as text, one list per level, an outer level's value written only
+    where it changes (as pandas prints a MultiIndex), and the levels' names."""
+    rows = [tuple(str(v) for v in (key if isinstance(key, tuple) else (key,))) for key in index]
+    levels = index.nlevels
+    columns: list[list[str]] = [[] for _ in range(levels)]
+    previous: tuple[str, ...] = ()
+    for row in rows:
+        same = 0  # the leading levels equal to the previous row's
+        while same < levels - 1 and previous[same : same + 1] == row[same : same + 1]:
+            same += 1
+        for level in range(levels):
+            columns[level].append("" if level < same else row[level])
+        previous = row
+    names = ["" if n is None else str(n) for n in index.names]
+    return columns, names
+
+
+def render_table(table: pd.DataFrame, width: int) -> str:
+    """A table of text cells as aligned columns at most ``width`` wide: the row labels
+    (left-aligned) then the columns (right-aligned), one space apart; a table wider
+    than ``width`` is printed in blocks of columns separated by a blank line, each with
+    the row labels and the column names (a single column wider than ``width`` is a block
+    of its own). The names of the row labels take a line of their own when there are
+    any.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"a": ["1.00", "2.00"], "bb": ["x", "y"]}, index=["r1", "r2"])
+    >>> print(render_table(t, 80))
+          a bb
+    r1 1.00  x
+    r2 2.00  y
+    >>> print(render_table(t, 8))
+          a
+    r1 1.00
+    r2 2.00
+    <BLANKLINE>
+       bb
+    r1  x
+    r2  y
+    """
+    labels, names = _index_columns(table.index)
+    label_widths = [max([len(n), *map(len, col)]) for n, col in zip(names, labels, strict=True)]
+    cells = [[str(v) for v in table.iloc[:, j]] for j in range(table.shape[1])]
+    headers = [str(c) for c in table.columns]
+    widths = [max([len(h), *map(len, col)]) for h, col in zip(headers, cells, strict=True)]
+    lead = sum(label_widths) + len(label_widths) - 1  # the labels, one space apart
+    blocks: list[list[int]] = []
+    used = lead
+    for j, w in enumerate(widths):
+        if blocks and used + 1 + w <= width:
+            blocks[-1].append(j)
+            used += 1 + w
+        else:
+            blocks.append([j])
+            used = lead + 1 + w
+    if not blocks:
+        blocks = [[]]
+    out = []
+    for block in blocks:
+        lines = [" " * lead + "".join(" " + headers[j].rjust(widths[j]) for j in block)]
+        if any(names):
+            lines.append(" ".join(n.ljust(w) for n, w in zip(names, label_widths, strict=True)))
+        for i in range(len(table)):
+            label = " ".join(col[i].ljust(w) for col, w in zip(labels, label_widths, strict=True))
+            lines.append(label + "".join(" " + cells[j][i].rjust(widths[j]) for j in block))
+        out.append("\n".join(line.rstrip() for line in lines))
+    return "\n\n".join(out)
+
+
 @dataclass(frozen=True)
 class Summary:
     """A titled table with notes that renders as text, HTML and a DataFrame.
@@ -177,11 +248,11 @@ class Summary:
     ...                       "how": ["[1]"]}, index=pd.Index(["f1"], name="metric"))
     >>> print(Summary("A title", table, notes=("[1] how it was made",), key="how"))
     A title
-    =================================
-                 value             CI
+    ===============================
+                value            CI
     metric how
-    f1     [1]  0.6100  0.5500-0.6600
-    ---------------------------------
+    f1     [1] 0.6100 0.5500-0.6600
+    -------------------------------
     [1] how it was made
     """
 
@@ -220,7 +291,7 @@ class Summary:
     def as_text(self, digits: int | None = None, width: int | None = None) -> str:
         """Plain text for a terminal, ``width`` columns (default :func:`text_width`, the
         terminal's, 80 when there is none): a wider table is printed in blocks of
-        columns (pandas' ``line_width``), each with the row labels and the footnote key;
+        columns (:func:`render_table`), each with the row labels and the footnote key;
         the title and the notes are wrapped at the width, at most :data:`TEXT_WIDTH`
         (continued lines indented by four spaces). Control characters in any text are
         escaped."""
@@ -230,7 +301,7 @@ class Summary:
         key = None if self.key is None else _printable_label(self.key)
         if key is not None and key in table.columns:
             table = table.set_index(key, append=True)
-        body = "\n".join(line.rstrip() for line in table.to_string(line_width=width).splitlines())
+        body = render_table(table, width)
         title = textwrap.wrap(printable(self.title), prose) or [""]
         lines = [*title, *body.splitlines()]
         rule = min(width, max(len(line) for line in lines))
