@@ -33,15 +33,15 @@ DEFAULT_WIDTH, MIN_WIDTH = 80, 40
 
 def text_width() -> int:
     """The columns printed text may use: the terminal's width as
-    :func:`shutil.get_terminal_size` finds it (the ``COLUMNS`` environment variable
-    first, then the terminal of standard output), :data:`DEFAULT_WIDTH` (80) when
-    there is none, and never below :data:`MIN_WIDTH` (40)."""
+    ``shutil.get_terminal_size`` finds it (the ``COLUMNS`` environment variable
+    first, then the terminal of standard output), ``DEFAULT_WIDTH`` (80) when
+    there is none, and never below ``MIN_WIDTH`` (40)."""
     return max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
 
 def wrap_line(text: str, width: int | None = None) -> str:
     """One line of text wrapped at ``width`` columns (default the terminal's, at most
-    :data:`TEXT_WIDTH`), continued lines indented by four spaces (words are not broken:
+    ``TEXT_WIDTH``), continued lines indented by four spaces (words are not broken:
     a longer word stays whole).
 
     Examples
@@ -291,8 +291,8 @@ class Summary:
     def as_text(self, digits: int | None = None, width: int | None = None) -> str:
         """Plain text for a terminal, ``width`` columns (default :func:`text_width`, the
         terminal's, 80 when there is none): a wider table is printed in blocks of
-        columns (:func:`render_table`), each with the row labels and the footnote key;
-        the title and the notes are wrapped at the width, at most :data:`TEXT_WIDTH`
+        columns (``render_table``), each with the row labels and the footnote key;
+        the title and the notes are wrapped at the width, at most ``TEXT_WIDTH``
         (continued lines indented by four spaces). Control characters in any text are
         escaped."""
         width = text_width() if width is None else max(MIN_WIDTH, int(width))

@@ -402,7 +402,10 @@ def test_venkatraman_through_compare():
         compare(y, {"a": s1, "b": s2}, metric="pr_auc", method="venkatraman")
 
 
-def test_printed_lines_fit_100_columns():
+@pytest.mark.parametrize("columns", [80, 200])
+def test_printed_lines_fit_the_terminal(monkeypatch, columns):
+    """The printed test wraps at the terminal's width, at most 100 columns."""
+    monkeypatch.setenv("COLUMNS", str(columns))
     rng = np.random.default_rng(0)
     y = rng.random(300) < 0.3
     long = {
@@ -415,7 +418,7 @@ def test_printed_lines_fit_100_columns():
         {"method": "dirichlet", "n_resamples": 200, "rope": (-0.01, 0.01)},
     ):
         text = str(compare(y, long, rng=0, **kwargs))
-        assert max(len(line.expandtabs()) for line in text.splitlines()) <= 100, text
+        assert max(len(line.expandtabs()) for line in text.splitlines()) <= min(columns, 100)
 
 
 def _slow_paired_jackknife(y, sa, sb, metric):
