@@ -13,7 +13,8 @@ a case may also state the memory it may allocate (``memory``, bytes, measured wi
 ``tests/test_fuzz_api.py`` asserts every case's outcome; ``benchmarks/fuzz_census.py``
 runs the same table (against this code or an older checkout, each case in a worker
 process with a memory and time limit) and counts the outcomes. The cases use only the
-public API that existed before issue 17, so that the old code can be run on them too.
+public API that existed before issue 17, so that the old code can be run on them too,
+except those of ``_prevalence_cases`` (the API of the prevalence work, added since).
 """
 
 from __future__ import annotations
@@ -2143,6 +2144,311 @@ def _entry_point_cases() -> list[Case]:
     return out
 
 
+def _prevalence_cases() -> list[Case]:
+    """The entry points of the prevalence work (the same classifier at a stated
+    prevalence, the prevalence profile, the invariance of an OPS): a value checked
+    against scikit-learn on rows reweighted to the prevalence or a closed form, and the
+    everyday bad inputs. They use the API added with them, so an older checkout fails
+    them."""
+    from sklearn import metrics as skm
+
+    from opsstats import (
+        ConfusionMatrix,
+        ScoreCurve,
+        Uniform,
+        compare_test_sets,
+        evaluate,
+        ops_prevalence_profile,
+    )
+    from opsstats.curves import ops_prevalence_invariant
+    from opsstats.metrics import register_metric
+
+    rng = np.random.default_rng(28)
+    y = rng.random(400) < 0.1
+    y[:2], y[2:4] = True, False
+    s = np.round(rng.normal(y * 1.2, 1.0), 3)
+    p = s > 1.0
+    cm = ConfusionMatrix.from_predictions(y, p)
+    curve = ScoreCurve.from_scores(y, s)
+    w = np.where(y, 0.5 / y.mean(), 0.5 / (1 - y.mean()))  # the rows reweighted to 0.5
+    frame = pd.DataFrame({"y": y.astype(int), "s": s, "g": np.arange(400) % 2})
+    return [
+        Case(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "F1 at 0.5 vs scikit-learn on reweighted rows",
+            lambda: cm.at_prevalence(0.5).metric("f1"),
+            expect=lambda v: _close(v, float(skm.f1_score(y, p, sample_weight=w))),
+        ),
+        Case(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "alpha and beta kept exactly",
+            lambda: (cm.at_prevalence(0.5).alpha, cm.at_prevalence(0.5).beta),
+            expect=lambda ab: ab == (cm.alpha, cm.beta),
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "prevalence 0",
+            lambda: cm.at_prevalence(0),
+            "prevalence",
+            "0.0",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "prevalence 1",
+            lambda: cm.at_prevalence(1.0),
+            "prevalence",
+            "1.0",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "a NaN prevalence",
+            lambda: cm.at_prevalence(float("nan")),
+            "prevalence",
+            "nan",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "a string prevalence",
+            lambda: cm.at_prevalence("0.5"),
+            "prevalence",
+            "'0.5'",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "a boolean prevalence",
+            lambda: cm.at_prevalence(True),
+            "prevalence",
+            "True",
+        ),
+        _refuse(
+            0,
+            "ConfusionMatrix.at_prevalence",
+            "a class absent",
+            lambda: ConfusionMatrix(tp=0, fp=2, fn=0, tn=5).at_prevalence(0.3),
+            "at_prevalence",
+            mentions=("both classes",),
+        ),
+        Case(
+            0,
+            "ScoreCurve.at_prevalence",
+            "average precision at 0.5 vs scikit-learn on reweighted rows",
+            lambda: curve.at_prevalence(0.5).auc("pr"),
+            expect=lambda v: _close(v, float(skm.average_precision_score(y, s, sample_weight=w))),
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.at_prevalence",
+            "prevalence above 1",
+            lambda: curve.at_prevalence(1.5),
+            "prevalence",
+            "1.5",
+        ),
+        _refuse(
+            0,
+            "ScoreCurve.at_prevalence",
+            "a list prevalence",
+            lambda: curve.at_prevalence([0.5]),
+            "prevalence",
+        ),
+        Case(
+            0,
+            "ops_prevalence_profile",
+            "OPS of precision flat across prevalences",
+            lambda: ops_prevalence_profile(cm, "precision", [0.01, 0.5, 0.99]).ops_range,
+            expect=lambda r: 0 <= r < 1e-9,
+        ),
+        Case(
+            0,
+            "ops_prevalence_profile",
+            "OPS of F1 at 0.5 = the Uniform OPS of F1(0.5, alpha, beta)",
+            lambda: (
+                ops_prevalence_profile(cm, "f1", [0.5])
+                .table.set_index("prevalence")
+                .loc[0.5, "ops"]
+            ),
+            expect=lambda v: _close(
+                v,
+                float(
+                    Uniform()
+                    .ops("f1", float(skm.f1_score(y, p, sample_weight=w)), prevalence=0.5)
+                    .estimate
+                ),
+                1e-9,
+            ),
+        ),
+        _refuse(
+            0,
+            "ops_prevalence_profile",
+            "a prevalence of 0",
+            lambda: ops_prevalence_profile(cm, "f1", [0.0, 0.5]),
+            "prevalences",
+            "0.0",
+        ),
+        _refuse(
+            0,
+            "ops_prevalence_profile",
+            "a NaN prevalence",
+            lambda: ops_prevalence_profile(cm, "f1", [float("nan")]),
+            "prevalences",
+        ),
+        _refuse(
+            0,
+            "ops_prevalence_profile",
+            "an array for obj",
+            lambda: ops_prevalence_profile(np.zeros(3), "f1"),
+            "obj",
+            "array of shape (3,)",
+        ),
+        _refuse(
+            0,
+            "ops_prevalence_profile",
+            "an unknown metric",
+            lambda: ops_prevalence_profile(cm, "f2"),
+            "metric",
+            "'f2'",
+        ),
+        _refuse(
+            0,
+            "ops_prevalence_profile",
+            "too many prevalences",
+            lambda: ops_prevalence_profile(cm, "f1", np.linspace(0.001, 0.999, 5000)),
+            "prevalences",
+            "5,000",
+        ),
+        Case(
+            0,
+            "PrevalenceProfile.summary",
+            "the summary names the metric and the verdict",
+            lambda: str(ops_prevalence_profile(cm, "mcc", [0.5]).summary()),
+            expect=lambda t: "Matthews correlation coefficient" in t and "not invariant" in t,
+        ),
+        Case(
+            0,
+            "evaluate",
+            "standardized F1 per group vs scikit-learn on reweighted rows",
+            lambda: evaluate(
+                frame,
+                truth="y",
+                score="s",
+                threshold=1.0,
+                metrics=["f1"],
+                by="g",
+                prevalence=0.5,
+                ci=None,
+            )["standardized"].tolist(),
+            expect=lambda vals: all(
+                _close(
+                    v,
+                    float(
+                        skm.f1_score(
+                            y[frame["g"] == g],
+                            p[frame["g"] == g],
+                            sample_weight=np.where(
+                                y[frame["g"] == g],
+                                0.5 / y[frame["g"] == g].mean(),
+                                0.5 / (1 - y[frame["g"] == g].mean()),
+                            ),
+                        )
+                    ),
+                )
+                for g, v in zip((0, 1), vals, strict=True)
+            ),
+        ),
+        _refuse(
+            0,
+            "evaluate",
+            "prevalence 1",
+            lambda: evaluate(frame, truth="y", score="s", threshold=1.0, prevalence=1),
+            "prevalence",
+            "1.0",
+        ),
+        _refuse(
+            0,
+            "evaluate",
+            "a string prevalence",
+            lambda: evaluate(frame, truth="y", score="s", threshold=1.0, prevalence="half"),
+            "prevalence",
+            "'half'",
+        ),
+        Case(
+            0,
+            "ops_prevalence_invariant",
+            "PR AUC not invariant, ROC AUC and precision at a recall invariant",
+            lambda: (
+                ops_prevalence_invariant("pr_auc"),
+                ops_prevalence_invariant("roc_auc"),
+                ops_prevalence_invariant("precision", {"recall": 0.5}),
+            ),
+            expect=lambda r: r == (False, True, True),
+        ),
+        _refuse(
+            0,
+            "ops_prevalence_invariant",
+            "an unknown quantity",
+            lambda: ops_prevalence_invariant("qr_auc"),
+            "metric",
+            "'qr_auc'",
+        ),
+        _refuse(
+            0,
+            "register_metric",
+            "prevalence_invariant not a boolean",
+            lambda: register_metric(
+                "x_inv",
+                lambda p_, a, b: b,
+                direction="lower",
+                range=(0, 1),
+                prevalence_invariant="yes",
+            ),
+            "prevalence_invariant",
+            "'yes'",
+        ),
+        _refuse(
+            0,
+            "register_metric",
+            "monotone not a boolean",
+            lambda: register_metric(
+                "x_inv", lambda p_, a, b: b, direction="lower", range=(0, 1), monotone=1
+            ),
+            "monotone",
+            "1",
+        ),
+        _refuse(
+            0,
+            "compare_test_sets",
+            "a curve where a confusion matrix is compared",
+            lambda: compare_test_sets({"a": curve, "b": cm}, metric="f1"),
+            "test_sets['a']",
+            "ScoreCurve",
+        ),
+        Case(
+            0,
+            "compare_test_sets",
+            "one classifier standardized twice: difference exactly 0",
+            lambda: (
+                compare_test_sets(
+                    {
+                        "a": cm.at_prevalence(0.3),
+                        "b": ConfusionMatrix(
+                            tp=2 * cm.tp, fp=cm.fp, fn=2 * cm.fn, tn=cm.tn
+                        ).at_prevalence(0.3),
+                    },
+                    metric="f1",
+                    rng=0,
+                ).estimate
+            ),
+            expect=lambda d: d == 0.0,
+        ),
+    ]
+
+
 def _wilson(x: int, n: int) -> tuple[float, float]:
     from statsmodels.stats.proportion import proportion_confint
 
@@ -2170,6 +2476,7 @@ def _build() -> list[Case]:
         _message_cases,
         _default_cases,
         _entry_point_cases,
+        _prevalence_cases,
     )
     cases: list[Case] = []
     for group in groups:

@@ -6,7 +6,8 @@ Build from the top of a checkout, in an environment with ``pip install -e ".[doc
 
 Warnings are errors. The vignettes and the getting-started page are executed on every
 build (MyST-NB); a cell that raises fails the build unless it is tagged
-``raises-exception``.
+``raises-exception``, and a figure shown as text or a page that loads anything from
+another host (MathJax included: it is served from the site) fails it too.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    # MathJax 3 from the PyPI package (docs extra), copied into the site's _static: the
+    # formulas render without a network (opsstats_docs fails the build on any script
+    # or style a page would load from another host)
+    "sphinx-mathjax-offline",
     "numpydoc",
     "myst_nb",
     "sphinx_copybutton",

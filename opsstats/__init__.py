@@ -15,6 +15,7 @@ from .exceptions import SmallCountWarning, UndefinedMetricWarning
 from .grouped import evaluate
 from .grouped_comparisons import compare_groups
 from .multilabel import MultiLabel
+from .profile import PrevalenceProfile, ops_prevalence_profile
 from .reference import (
     BetaErrors,
     BetterThanChance,
@@ -35,6 +36,8 @@ __all__ = [
     "compare_test_sets",
     "compare_groups",
     "ComparisonResult",
+    "ops_prevalence_profile",
+    "PrevalenceProfile",
     "cite",
     "Uniform",
     "BetaErrors",

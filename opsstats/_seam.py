@@ -38,6 +38,8 @@ UPCALLS: dict[str, str] = {
     "plot_distribution": "opsstats.plotting.distribution:plot_distribution",
     # MultiLabelResult.plot, ComparisonResult.plot, evaluate's tables' plot
     "plot_forest": "opsstats.plotting.forest:plot_forest",
+    # PrevalenceProfile.plot
+    "plot_prevalence_profile": "opsstats.plotting.prevalence_profile:plot_prevalence_profile",
 }
 
 

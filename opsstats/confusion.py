@@ -10,7 +10,7 @@ import pandas as pd
 
 from ._labels import positive_mask
 from ._seam import upcall
-from ._summary import Summary
+from ._summary import Summary, wrap_line
 from ._validation import (
     check_1d,
     check_count,
@@ -32,7 +32,55 @@ def _restore(tp: float, fp: float, fn: float, tn: float) -> ConfusionMatrix:
     return ConfusionMatrix(tp=tp, fp=fp, fn=fn, tn=tn)
 
 
-class ConfusionMatrix:
+def _restore_standardized(origin: ConfusionMatrix, prevalence: float) -> ConfusionMatrix:
+    """Unpickle a standardized :class:`ConfusionMatrix`: its origin at the prevalence."""
+    return origin.at_prevalence(prevalence)
+
+
+def standardized_note(prevalence: float, origin_prevalence: float, n: float) -> str:
+    """How a standardized object says what it is (repr aside): the prevalence it is at,
+    the one it was standardized from and whose class sizes carry its uncertainty."""
+    return (
+        f"at prevalence {prevalence:.4f} (standardized from {origin_prevalence:.4f}, "
+        f"n = {n:g}; the original's class sizes carry the uncertainty)"
+    )
+
+
+class _Standardizable:
+    """What a confusion matrix and a curve share as objects that ``at_prevalence`` can
+    standardize (docs/method.md#standardized-prevalence): the :attr:`origin` they were
+    made from, a repr that makes them again (``<origin>.at_prevalence(pi)``) and a str
+    that says where they come from. The class defines ``_origin``, ``_standard`` (the
+    prevalence), ``prevalence``, ``n`` and ``_counts_repr()``."""
+
+    __slots__ = ()
+    _origin: Any
+    _standard: float | None
+    prevalence: Any
+    n: Any
+
+    def _counts_repr(self) -> str:  # pragma: no cover - defined by each class
+        raise NotImplementedError
+
+    @property
+    def origin(self) -> Any:
+        """The object this one was standardized from (``at_prevalence``); None for one
+        made from counts."""
+        return self._origin
+
+    def __repr__(self) -> str:
+        if self._origin is not None:  # how to make it again: its origin at the prevalence
+            return f"{self._origin!r}.at_prevalence({self._standard!r})"
+        return self._counts_repr()
+
+    def __str__(self) -> str:
+        if self._origin is None:
+            return self._counts_repr()
+        note = standardized_note(self.prevalence, self._origin.prevalence, self.n)
+        return wrap_line(f"{self._counts_repr()} {note}")
+
+
+class ConfusionMatrix(_Standardizable):
     """An immutable binary confusion matrix.
 
     Parameters
@@ -53,6 +101,10 @@ class ConfusionMatrix:
     (NaN) and every metric that needs it is NaN with an
     :class:`~opsstats.exceptions.UndefinedMetricWarning`.
 
+    :meth:`at_prevalence` gives the same classifier (the same alpha and beta) at another
+    prevalence, a *standardized* matrix: its counts are re-expressed, its intervals
+    still rest on this matrix's class sizes (docs/method.md#standardized-prevalence).
+
     Examples
     --------
     >>> from opsstats import ConfusionMatrix
@@ -67,11 +119,14 @@ class ConfusionMatrix:
     0.6161
     """
 
-    __slots__ = ("_fn", "_fp", "_tn", "_tp")
+    __slots__ = ("_fn", "_fp", "_origin", "_standard", "_tn", "_tp")
     _tp: int | float
     _fp: int | float
     _fn: int | float
     _tn: int | float
+    # a standardized matrix: the matrix it was made from, and its prevalence (else None)
+    _origin: ConfusionMatrix | None
+    _standard: float | None
 
     def __init__(self, *, tp: float, fp: float, fn: float, tn: float) -> None:
         counts = {k: check_count(k, v) for k, v in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn))}
@@ -87,6 +142,8 @@ class ConfusionMatrix:
             )
         for k, v in counts.items():
             object.__setattr__(self, "_" + k, v)
+        object.__setattr__(self, "_origin", None)
+        object.__setattr__(self, "_standard", None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(
@@ -99,6 +156,8 @@ class ConfusionMatrix:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # pickle and copy rebuild through the constructor: the default protocol sets
         # the slots one by one, which __setattr__ refuses
+        if self._origin is not None:
+            return _restore_standardized, (self._origin, self._standard)
         return _restore, (self._tp, self._fp, self._fn, self._tn)
 
     # ----------------------------------------------------------------- builders
@@ -198,6 +257,78 @@ class ConfusionMatrix:
         tp, fp, fn, tn = cells
         return cls(tp=tp, fp=fp, fn=fn, tn=tn)
 
+    # ------------------------------------------------------------ standardizing
+    def at_prevalence(self, prevalence: float) -> ConfusionMatrix:
+        """The same classifier (the same alpha and beta) at another prevalence.
+
+        Parameters
+        ----------
+        prevalence : float
+            The prevalence pi to standardize to, 0 < pi < 1.
+
+        Returns
+        -------
+        ConfusionMatrix
+            A *standardized* matrix with the same n: counts ``n pi (1 - beta)``,
+            ``n (1 - pi) alpha``, ``n pi beta``, ``n (1 - pi)(1 - alpha)`` (floats);
+            :attr:`alpha` and :attr:`beta` exactly this matrix's, :attr:`prevalence`
+            exactly ``prevalence``. Every metric is the registry's M(pi, alpha, beta),
+            the metric of these rows reweighted to the prevalence (positives by
+            pi / pi0, negatives by (1 - pi) / (1 - pi0)). Its intervals and OPS
+            intervals hold the prevalence fixed and draw alpha and beta from *this*
+            matrix's counts (its class sizes, not the re-expressed ones: standardizing
+            10 positives to pi = 0.5 adds no certainty); methods that draw the
+            prevalence (``prevalence="random"``, the unstratified bootstrap) are
+            refused. It remembers this matrix and says so in its repr, its str and its
+            summary; ``at_prevalence`` of it starts again from this matrix
+            (docs/method.md#standardized-prevalence).
+
+        Raises
+        ------
+        ValueError
+            If ``prevalence`` is not in (0, 1), or this matrix has a class absent
+            (alpha or beta undefined).
+
+        Examples
+        --------
+        >>> cm = ConfusionMatrix(tp=45, fp=30, fn=15, tn=210)
+        >>> std = cm.at_prevalence(0.5)
+        >>> std
+        ConfusionMatrix(tp=45, fp=30, fn=15, tn=210).at_prevalence(0.5)
+        >>> print(std)
+        ConfusionMatrix(tp=112.5, fp=18.75, fn=37.5, tn=131.25) at prevalence 0.5000
+            (standardized from 0.2000, n = 300; the original's class sizes carry the
+            uncertainty)
+        >>> std.alpha == cm.alpha, std.beta == cm.beta, std.prevalence
+        (True, True, 0.5)
+        >>> round(std.metric("precision"), 4), round(cm.metric("precision"), 4)
+        (0.8571, 0.6)
+        """
+        origin = self if self._origin is None else self._origin
+        pi = check_probability("prevalence", prevalence, open_low=True, open_high=True)
+        if not origin.positives > 0 or not origin.negatives > 0:
+            raise ValueError(
+                f"`at_prevalence` needs both classes, so that alpha and beta are defined; "
+                f"got {origin!r}, which has no "
+                f"{'positives' if not origin.positives > 0 else 'negatives'}."
+            )
+        n, a, b = origin.n, origin.alpha, origin.beta
+        out = object.__new__(ConfusionMatrix)
+        cells = (n * pi * (1 - b), n * (1 - pi) * a, n * pi * b, n * (1 - pi) * (1 - a))
+        for k, v in zip(("_tp", "_fp", "_fn", "_tn"), cells, strict=True):
+            object.__setattr__(out, k, float(v))
+        object.__setattr__(out, "_origin", origin)
+        object.__setattr__(out, "_standard", pi)
+        return out
+
+    def _sampling_view(self) -> tuple[ConfusionMatrix, float | None]:
+        """What intervals draw from: the matrix whose counts carry the uncertainty (this
+        one, or the origin of a standardized one) and the prevalence fixed in every
+        draw (None: the counts' own; docs/method.md#standardized-prevalence)."""
+        if self._origin is None:
+            return self, None
+        return self._origin, self._standard
+
     # --------------------------------------------------------------- properties
     tp = property(lambda self: self._tp, doc="True positives.")
     fp = property(lambda self: self._fp, doc="False positives.")
@@ -206,7 +337,10 @@ class ConfusionMatrix:
 
     @property
     def n(self) -> float:
-        """Number of observations (sum of weights when weighted)."""
+        """Number of observations (sum of weights when weighted); a standardized
+        matrix's is its origin's."""
+        if self._origin is not None:
+            return self._origin.n
         return self._tp + self._fp + self._fn + self._tn
 
     @property
@@ -221,17 +355,26 @@ class ConfusionMatrix:
 
     @property
     def prevalence(self) -> float:
-        """pi = (TP + FN) / n."""
+        """pi = (TP + FN) / n; exactly the prevalence asked for, for a standardized
+        matrix."""
+        if self._standard is not None:
+            return self._standard
         return self.positives / self.n
 
     @property
     def alpha(self) -> float:
-        """Type-I error rate (FPR) FP / (FP + TN); NaN without actual negatives."""
+        """Type-I error rate (FPR) FP / (FP + TN); NaN without actual negatives. A
+        standardized matrix returns its origin's exactly."""
+        if self._origin is not None:
+            return self._origin.alpha
         return self._fp / self.negatives if self.negatives > 0 else float("nan")
 
     @property
     def beta(self) -> float:
-        """Type-II error rate (FNR) FN / (TP + FN); NaN without actual positives."""
+        """Type-II error rate (FNR) FN / (TP + FN); NaN without actual positives. A
+        standardized matrix returns its origin's exactly."""
+        if self._origin is not None:
+            return self._origin.beta
         return self._fn / self.positives if self.positives > 0 else float("nan")
 
     @property
@@ -247,6 +390,8 @@ class ConfusionMatrix:
         """(prevalence, alpha, beta) with a finite placeholder (0) for an undefined
         error rate, which is the form the metric registry evaluates: the cells that
         multiply a placeholder are exactly zero (see ``opsstats.metrics``)."""
+        if self._origin is not None:
+            return self.prevalence, self.alpha, self.beta
         a = self.alpha if self.negatives > 0 else 0.0
         b = self.beta if self.positives > 0 else 0.0
         return self.prevalence, a, b
@@ -260,6 +405,9 @@ class ConfusionMatrix:
         to float64 rounding for counts of any realistic size; elsewhere it is float64.
         """
         ld = np.longdouble
+        if self._origin is not None:  # the origin's error rates at the prevalence asked
+            _, a, b = self._origin._rates_extended()
+            return ld(self.prevalence), a, b
         tp, fp, fn, tn = ld(self._tp), ld(self._fp), ld(self._fn), ld(self._tn)
         pos, neg = tp + fn, fp + tn
         a = fp / neg if neg > 0 else ld(0)
@@ -510,7 +658,7 @@ class ConfusionMatrix:
         )
 
     # ---------------------------------------------------------------- printing
-    def __repr__(self) -> str:
+    def _counts_repr(self) -> str:
         return (
             f"ConfusionMatrix(tp={self._tp!r}, fp={self._fp!r}, fn={self._fn!r}, tn={self._tn!r})"
         )
@@ -518,10 +666,14 @@ class ConfusionMatrix:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ConfusionMatrix):
             return NotImplemented
-        return self.as_dict() == other.as_dict()
+        return (
+            self.as_dict() == other.as_dict()
+            and self._standard == other._standard
+            and self._origin == other._origin
+        )
 
     def __hash__(self) -> int:
-        return hash(tuple(self.as_dict().values()))
+        return hash((*self.as_dict().values(), self._standard))
 
     def summary(self, digits: int = 4) -> Summary:
         """The counts, the parametrization and every metric, as a :class:`Summary`
@@ -557,8 +709,20 @@ class ConfusionMatrix:
             "Metrics are point values from the counts; see cm.interval() and "
             "cm.ops() for intervals and outperformance scores."
         )
+        title = f"Confusion matrix (n = {self.n:g}, prevalence = {self.prevalence:.4g})"
+        if self._origin is not None:
+            origin = self._origin
+            title = "Confusion matrix " + standardized_note(
+                self.prevalence, origin.prevalence, self.n
+            )
+            notes.append(
+                f"Standardized from {origin!r}: the same alpha and beta at prevalence "
+                f"{self.prevalence:.4g}, counts re-expressed with the same n; intervals "
+                f"draw alpha and beta from the original's {origin.positives:g} positives "
+                f"and {origin.negatives:g} negatives, the prevalence fixed."
+            )
         return Summary(
-            title=f"Confusion matrix (n = {self.n:g}, prevalence = {self.prevalence:.4g})",
+            title=title,
             table=table,
             notes=tuple(notes),
             digits=digits,

@@ -22,7 +22,6 @@ from opsstats.curves._geometry import CurveArea, EqualErrorRate, Gini, parse_are
 from opsstats.curves._partial import PartialArea
 from opsstats.grouped._binned import _outward
 from opsstats.metrics import available_metrics, register_metric, resolve_metric, unregister_metric
-from opsstats.metrics._definitions import _BUILTINS
 from opsstats.report import report
 
 REF = DirectedBinaryTree(depth=5, n_curves=500)
@@ -264,10 +263,11 @@ def test_bounds_are_the_extremes_over_every_order(pos, neg):
 
 @pytest.mark.parametrize("name", available_metrics())
 def test_builtin_metrics_are_monotone_in_the_error_rates(name):
-    """The bounds at operating points take a built-in metric's extremes at the two
-    extreme orders, which holds because each is monotone in alpha and in beta."""
+    """The bounds at operating points take a metric's extremes at the two extreme
+    orders for the metrics the registry says are monotone in alpha and in beta: every
+    built-in one, checked here on a grid."""
     metric = resolve_metric(name)
-    assert any(metric.metric is m for m in _BUILTINS)
+    assert metric.monotone is True
     g = np.linspace(0, 1, 201)
     a, b = np.meshgrid(g, g, indexing="ij")
     with np.errstate(all="ignore"):
@@ -394,8 +394,36 @@ def test_no_bound_is_said_with_its_reason():
         unregister_metric("tp_share_test")
     first, start = out["method"]
     assert "no bound on the unbinned value is derived (" in first
-    assert "not a built-in metric, none known to be monotone" in first
+    assert "not known to be monotone in the error rates" in first
     assert "at the start of the axis" in start
+
+
+def test_a_metric_registered_as_monotone_gets_its_bound():
+    """The bounds read the registry's ``monotone``: the same metric registered with
+    monotone=True gets a range, which holds the value of the unbinned scores."""
+    register_metric(
+        "tp_share_test",
+        lambda p, a, b: p * (1 - b),
+        direction="higher",
+        range=(0, 1),
+        monotone=True,
+    )
+    try:
+        df, y = _binned_frame()
+        out = evaluate(
+            df,
+            truth="y",
+            score="s",
+            metrics=["tp_share_test@rate=0.3"],
+            bins=10,
+            ci=None,
+            curve_reference=REF,
+        )
+        exact = ScoreCurve.from_scores(y, df["s"]).value_at("tp_share_test", {"rate": 0.3})
+    finally:
+        unregister_metric("tp_share_test")
+    low, high = _range(out["method"].iloc[0])
+    assert low <= exact <= high and low < high
 
 
 def test_report_text_and_summary_print_the_range():

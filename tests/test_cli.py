@@ -468,6 +468,49 @@ def test_plot_draws_the_curve_of_the_positive_class(predictions, tmp_path, monke
         assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("engine", [[], ["--engine", "pandas"]], ids=["duckdb", "pandas"])
+def test_plot_of_scores_marks_the_threshold_and_gives_the_ops(
+    predictions, tmp_path, monkeypatch, engine
+):
+    """The PR curve of ``report --threshold T --plot``: the operating point of T marked
+    where the report's own counts put it, and the OPS of the PR AUC with its interval,
+    as the report prints them, in the legend."""
+    folder, df = predictions
+    drawn = []
+    real = cli.plotting.plot_curve
+    small_dbt = DirectedBinaryTree(depth=5, n_curves=2000)
+
+    def plot_curve(curve, *args, **kwargs):
+        drawn.append(real(curve, *args, reference=small_dbt, **kwargs))
+        return drawn[-1]
+
+    monkeypatch.setattr(cli.plotting, "plot_curve", plot_curve)
+    args = ["report", folder / "pred.csv", *engine, *opts("--truth y --score score")]
+    args += opts("--threshold 0.8 --metric pr_auc --metric f1 --n-resamples 200")
+    status, _, err = invoke(*args, "--plot", tmp_path / "pr.png")
+    assert status == 0, err
+    ax = drawn[-1]
+    table = pd.read_csv(io.StringIO(invoke(*args, "--format", "csv")[1])).set_index("metric")
+    pr = table.loc["pr_auc"]
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[0] == (
+        f"classifier: AUC(PR, step) = {pr['value']:.3f}, OPS {pr['ops']:.3f} "
+        f"(95% CI {pr['ops_ci_low']:.3f}-{pr['ops_ci_high']:.3f})"
+    )
+    y, flagged = df["y"].to_numpy() == 1, df["score"].to_numpy() >= 0.8
+    tp, fp = np.sum(y & flagged), np.sum(~y & flagged)
+    recall, precision = tp / y.sum(), tp / (tp + fp)
+    assert texts[1] == f"score ≥ 0.8: recall {recall:.3f}, precision {precision:.3f}"
+    (point,) = [ln for ln in ax.get_lines() if ln.get_label() == texts[1]]
+    np.testing.assert_allclose(np.ravel(point.get_data()), [recall, precision], rtol=1e-12)
+    # with --bins DuckDB's curve is one of score bins, which has no point at the
+    # threshold: none is drawn; the pandas path draws the curve of the rows, with it
+    status, _, err = invoke(*args, "--bins", "20", "--plot", tmp_path / "binned.png")
+    assert status == 0, err
+    marked = [t.get_text() for t in drawn[-1].get_legend().get_texts() if "score ≥" in t.get_text()]
+    assert marked == ([] if not engine else [texts[1]])
+
+
 def test_plot_with_string_labels_end_to_end(predictions, tmp_path):
     folder, _ = predictions
     out = tmp_path / "labels.png"

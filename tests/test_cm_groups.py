@@ -53,9 +53,18 @@ def _data(seed=2, n=4000, groups=300):
 
 
 @pytest.mark.parametrize(
-    "ci, level, draws", [("dirichlet", 0.95, 1000), ("dirichlet", 0.9, 301), (None, 0.95, 1000)]
+    "ci, level, draws, prevalence",
+    [
+        ("dirichlet", 0.95, 1000, None),
+        ("dirichlet", 0.9, 301, None),
+        (None, 0.95, 1000, None),
+        ("dirichlet", 0.95, 1000, 0.2),  # the standardized columns, same draws
+        (None, 0.95, 1000, 0.001),
+    ],
 )
-def test_every_closed_form_metric_equals_the_per_group_path(monkeypatch, ci, level, draws):
+def test_every_closed_form_metric_equals_the_per_group_path(
+    monkeypatch, ci, level, draws, prevalence
+):
     df = _data()
     kw = {
         "truth": "y",
@@ -66,6 +75,7 @@ def test_every_closed_form_metric_equals_the_per_group_path(monkeypatch, ci, lev
         "confidence_level": level,
         "n_resamples": draws,
         "rng": 7,
+        "prevalence": prevalence,
     }
     assert covered(list(available_metrics()), ci, None)
     with warnings.catch_warnings():

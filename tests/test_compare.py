@@ -278,6 +278,37 @@ def test_result_summary_frame_and_plot():
     plt.close(ax.figure)
 
 
+def test_forest_plot_of_comparisons_says_what_it_shows():
+    """Title: the quantity once, how the rows pair, the interval's method in short (not
+    "difference of difference in ..." over a four-line method); the x label says what
+    the difference is and what the dotted line at 0 means."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    y, s1, _, s2 = load_pair("aSAH", "s100b", "ndka")
+    t = compare(y, {"s100b": s1, "ndka": s2, "x": s1[::-1].copy()})
+    ax = t.plot()
+    assert ax.get_title() == (
+        "Differences in AUC(ROC, trapezoid) (same rows)\n95% intervals: DeLong's test for "
+        "two correlated ROC curves\n(Sun-Xu algorithm)"
+    )
+    assert ax.get_xlabel() == (
+        "difference in AUC(ROC, trapezoid) (first − second)\ndotted line at 0: no difference"
+    )
+    assert len([ln for ln in ax.get_lines() if list(ln.get_xdata()) == [0.0, 0.0]]) == 1
+    plt.close(ax.figure)
+    r = compare(y, {"s100b": s1, "ndka": s2}, metric="pr_auc", rng=1, n_resamples=200)
+    title = r.plot().get_title()
+    assert title.startswith("Differences in AUC(PR, step) (same rows)\n95% intervals: paired")
+    assert len(title.splitlines()) <= 3 and "p-value" not in title
+    months = {"jan": (y[:60], s1[:60]), "feb": (y[60:], s1[60:])}
+    ax = compare_test_sets(months, metric="roc_auc").plot()
+    assert ax.get_title().startswith("Differences in AUC(ROC, trapezoid) (independent test sets)")
+    plt.close("all")
+
+
 # ------------------------------------------------------------------ bad input
 def test_bad_input_messages():
     y = [0, 1, 0, 1, 1, 0]

@@ -146,6 +146,19 @@ def test_plot(tmp_path):
     assert status == 0 and target.stat().st_size > 0 and "figure written" in err
 
 
+def test_plot_help_describes_the_comparison_figure():
+    """``--plot`` of ``compare`` draws the differences, not the report's figure."""
+    status, out, _ = invoke("compare", "--help")
+    assert status == 0
+    text = " ".join(out.split())
+    plot = text[text.index("--plot OUT.png also write") :]
+    assert "the difference of each pair with its interval (forest plot)" in plot
+    assert "PR curve" not in plot and "unit square" not in plot and "group" not in plot
+    status, out, _ = invoke("report", "--help")
+    text = " ".join(out.split())
+    assert "operating point of --threshold" in text[text.index("--plot OUT.png also write") :]
+
+
 @pytest.mark.parametrize(
     "args, contains",
     [

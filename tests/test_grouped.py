@@ -307,3 +307,41 @@ def test_evaluate_prints_readably_and_has_summary_to_frame_plot(frame):
     plt.close(ax.figure)
     with pytest.raises(ValueError, match=r"summary\(\) needs the columns .* lacks 'n'"):
         part.summary()
+
+
+def test_evaluate_at_a_prevalence_prints_the_standardized_columns(frame):
+    """evaluate(..., prevalence=pi) prints the value and OPS at pi with their intervals
+    and Monte Carlo s.e., named by pi, in blocks within 80 columns, and says what they
+    are; every printed number is the table's."""
+    out = evaluate(
+        frame,
+        truth="y",
+        score="score",
+        threshold=0.6,
+        metrics=["f1", "roc_auc"],
+        by="month",
+        prevalence=0.5,
+        rng=0,
+        curve_reference=SMALL_DBT,
+    )
+    text = str(out)
+    assert max(map(len, text.splitlines())) <= 80
+    view = out.summary().to_frame()
+    for column, source in [
+        ("value at 0.5", "standardized"),
+        ("at 0.5 CI low", "standardized_ci_low"),
+        ("OPS at 0.5", "standardized_ops"),
+        ("OPS at 0.5 CI high", "standardized_ops_ci_high"),
+        ("MC s.e. at 0.5", "standardized_ops_se"),  # the DBT's OPS of the ROC AUC
+    ]:
+        assert view[column].tolist() == out[source].tolist(), column
+    for header in ("value at 0.5", "at 0.5 CI", "OPS at 0.5", "OPS at 0.5 CI"):
+        assert f" {header} " in text or text.count(f" {header}\n")
+    for _, row in out.iterrows():  # the interval cells, rounded
+        assert f"{row['standardized_ci_low']:.4f}-{row['standardized_ci_high']:.4f}" in text
+        assert f"{row['standardized_ops_ci_low']:.4f}-{row['standardized_ops_ci_high']:.4f}" in text
+    words = " ".join(text.split())
+    assert "At 0.5: each group's metric standardized to prevalence 0.5" in words
+    # without prevalence= the table has none of them
+    plain = evaluate(frame, truth="y", score="score", threshold=0.6, metrics=["f1"], rng=0)
+    assert "at 0.5" not in str(plain) and "standardized" not in str(plain)

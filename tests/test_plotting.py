@@ -10,6 +10,7 @@ curves) keep the whole file fast.
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from matplotlib.container import ErrorbarContainer
 from matplotlib.patches import PathPatch
 
 from opsstats import (
+    BetterThanChance,
     ConfusionMatrix,
     DirectedBinaryTree,
     EmpiricalCurves,
@@ -69,6 +71,28 @@ def curve():
 
 def legend_texts(ax):
     return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def extent_in_saved_image(fig, artist) -> tuple[float, float, float, float]:
+    """Save ``fig`` as an ordinary ``savefig`` does (no ``bbox_inches``) on the Agg
+    backend, and return ``artist``'s extent in the image's pixels, (x0, y0, x1, y1)
+    from the lower left, after checking the image is the figure's size."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    buf.seek(0)
+    height, width = matplotlib.image.imread(buf).shape[:2]
+    assert (width, height) == (round(fig.bbox.width), round(fig.bbox.height))
+    box = artist.get_window_extent(fig.canvas.get_renderer())
+    return box.x0, box.y0, box.x1, box.y1
+
+
+def assert_inside_image(fig, artist) -> None:
+    x0, y0, x1, y1 = extent_in_saved_image(fig, artist)
+    width, height = fig.bbox.width, fig.bbox.height
+    assert -0.5 <= x0 <= x1 <= width + 0.5 and -0.5 <= y0 <= y1 <= height + 0.5, (
+        (x0, y0, x1, y1),
+        (width, height),
+    )
 
 
 def polygon_area(patch: PathPatch) -> float:
@@ -173,6 +197,22 @@ def test_ops_function_f1_is_figure_1c():
     np.testing.assert_allclose(
         lines[4].get_ydata(), Uniform().ops("f1", x, prevalence=0.5).estimate, atol=1e-12
     )
+
+
+def test_titles_show_symbols_not_ascii_spellings(dbt, curve):
+    """The references' one-line descriptions are ASCII for printing; a figure shows
+    their symbols."""
+    ax = plot_ops_function("f1", (0.2,))
+    assert ax.get_title() == "OPS function of F1 score\nreference: Uniform(α, β) on [0, 1]²"
+    ax = plot_ops_function("f1", (0.2,), reference=BetterThanChance())
+    assert ax.get_title().endswith("(α, β) uniform on {α + β ≤ 1}")
+    ax = plot_standardized_curve(curve, points=[0.5], reference=dbt)
+    assert ax.get_title().endswith("DirectedBinaryTree(depth=5, n_curves=2000, seed=20231)")
+    assert not [t for ax in map(plt.figure, plt.get_fignums()) for t in _texts(ax) if "^" in t]
+
+
+def _texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
 
 
 def test_ops_function_kwargs_reach_every_line():
@@ -332,6 +372,13 @@ def test_unit_square_lower_is_better_shades_above():
     assert "outperformed: False positive rate > 0.2" in legend_texts(ax)
 
 
+def test_unit_square_legend_is_in_an_ordinary_save():
+    ax = plot_unit_square("f1", 0.6, 0.1)
+    assert_inside_image(ax.figure, ax.get_legend())
+    assert_inside_image(ax.figure, ax.title)
+    assert extent_in_saved_image(ax.figure, ax.get_legend())[3] <= ax.get_window_extent().y0
+
+
 def test_unit_square_kwargs_reach_the_level_line():
     ax = plot_unit_square("mcc", 0.3, 0.2, color="green", linewidth=4)
     level = [ln for ln in ax.get_lines() if ln.get_color() == "green"]
@@ -396,13 +443,14 @@ def test_curve_artists(kind, xlabel, ylabel, chance, dbt, curve):
     assert ax.get_ylim()[0] == 0.0
     assert f"prevalence π = {curve.prevalence:.3g}" in ax.get_title()
     texts = legend_texts(ax)
-    assert len(texts) == 4
+    assert len(texts) == 3
     assert texts[0].startswith(f"classifier, AUC({'lift' if kind == 'lift' else kind.upper()}")
     assert texts[0].endswith(f"= {curve.auc(kind):.3f}")
-    assert texts[1].startswith("DBT median")
+    # the DBT's median lies on the chance level: one line, named for both, so that
+    # neither hides the other
+    assert texts[1].startswith(chance) and texts[1].endswith(", also the DBT median")
     assert texts[2] == "DBT 5-95% pointwise band"
-    assert texts[3].startswith(chance)
-    assert len(ax.get_lines()) == 3  # classifier, median, chance
+    assert len(ax.get_lines()) == 2  # classifier, chance = median
     assert sum(isinstance(c, PolyCollection) for c in ax.collections) == 1  # the band
 
 
@@ -416,18 +464,35 @@ def test_curve_data_band_and_chance(dbt, curve):
     np.testing.assert_array_equal(y[1:], pr["precision"][1:])
     assert y[0] == y[1]  # the 0/0 first point takes its limit along the first segment
     assert classifier.get_drawstyle() == "steps-pre"
-    median = next(v for k, v in lines.items() if k.startswith("DBT median"))
-    mx, my = median.get_data()
-    assert mx.size == 24 and mx[-1] == 1.0 and mx[0] == pytest.approx(1e-3)  # 4 + 20
-    lo, med, hi = dbt.band("pr", curve.prevalence, mx, quantiles=(0.05, 0.5, 0.95))
-    np.testing.assert_allclose(my, med)
-    assert "on the chance level" in median.get_label()  # the DBT's median is pi
     band = next(c for c in ax.collections if isinstance(c, PolyCollection))
     verts = band.get_paths()[0].vertices
+    bx = np.unique(verts[:, 0])
+    assert bx.size == 24 and bx[-1] == 1.0 and bx[0] == pytest.approx(1e-3)  # 4 + 20
+    lo, med, hi = dbt.band("pr", curve.prevalence, bx, quantiles=(0.05, 0.5, 0.95))
     assert verts[:, 1].min() == pytest.approx(lo.min())
     assert verts[:, 1].max() == pytest.approx(hi.max())
+    # the DBT's median is pi at every recall (within 0.02): drawn as the chance line
+    np.testing.assert_allclose(med, curve.prevalence, atol=0.02)
     chance = next(v for k, v in lines.items() if k.startswith("chance"))
+    assert chance.get_label().endswith("also the DBT median")
+    assert chance.get_linestyle() == "--"  # the median's dashes
     np.testing.assert_allclose(chance.get_ydata(), curve.prevalence)
+    assert not any(k.startswith("DBT median") for k in lines)
+
+
+def test_curve_median_apart_from_chance_when_it_is_not_on_it(curve):
+    """A reference whose median is not the chance level keeps two lines."""
+    rng = np.random.default_rng(3)
+    pool = []
+    for _ in range(40):  # good classifiers only: their median ROC is far above chance
+        y = rng.random(200) < 0.3
+        pool.append(ScoreCurve.from_scores(y, rng.normal(size=200) + 2.5 * y))
+    ax = plot_curve(curve, "roc", reference=EmpiricalCurves(pool), points=10)
+    texts = legend_texts(ax)
+    assert "empirical pool median" in texts
+    assert "chance (random classifier)" in texts
+    chance = next(ln for ln in ax.get_lines() if ln.get_label().startswith("chance"))
+    assert chance.get_linestyle() == ":"
 
 
 def test_curve_options(dbt, curve):
@@ -466,6 +531,62 @@ def test_two_curves_on_one_axes(dbt, curve):
     )
     texts = legend_texts(ax)
     assert "first" in texts and "second" in texts
+
+
+@pytest.mark.parametrize("kind", ["roc", "pr", "lift", "gain"])
+def test_curve_legend_is_in_an_ordinary_save(kind, dbt, curve):
+    """The legend, below the Axes, is inside the image ``fig.savefig`` writes without
+    ``bbox_inches="tight"``: the new figure's constrained layout makes room for it."""
+    ax = plot_curve(curve, kind, reference=dbt)
+    legend = ax.get_legend()
+    assert_inside_image(ax.figure, legend)
+    # below the Axes, covering none of the band
+    _, _, _, top = extent_in_saved_image(ax.figure, legend)
+    assert top <= ax.get_window_extent().y0
+
+
+def test_curve_legend_on_axes_of_a_figure_without_layout(dbt, curve):
+    """On the Axes of a plain figure (no layout engine), whose savefig would cut off a
+    legend below the Axes, the legend goes inside them; with constrained layout, below."""
+    fig, ax = plt.subplots()
+    plot_curve(curve, "roc", reference=dbt, ax=ax)
+    assert_inside_image(fig, ax.get_legend())
+    x0, y0, x1, y1 = extent_in_saved_image(fig, ax.get_legend())
+    box = ax.get_window_extent()
+    assert box.x0 <= x0 and x1 <= box.x1 and box.y0 <= y0 and y1 <= box.y1
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), layout="constrained")
+    for ax in axes:
+        plot_curve(curve, "pr", reference=dbt, ax=ax)
+        assert_inside_image(fig, ax.get_legend())
+        assert extent_in_saved_image(fig, ax.get_legend())[3] <= ax.get_window_extent().y0
+
+
+@pytest.mark.parametrize("kind", ["roc", "pr", "lift", "gain"])
+def test_curve_marks_the_operating_point_of_a_threshold(kind, dbt, curve):
+    ax = plot_curve(curve, kind, reference=dbt, threshold=0.4)
+    (point,) = [ln for ln in ax.get_lines() if ln.get_label().startswith("score ≥ 0.4")]
+    cm = curve.confusion_matrix(threshold=0.4)
+    # the point from the counts, independently of the curve geometry
+    rate = (cm.tp + cm.fp) / cm.n
+    recall = cm.tp / (cm.tp + cm.fn)
+    expected = {
+        "roc": (cm.fp / (cm.fp + cm.tn), recall),
+        "pr": (recall, cm.tp / (cm.tp + cm.fp)),
+        "lift": (rate, cm.tp / (cm.tp + cm.fp) / cm.prevalence),
+        "gain": (rate, recall),
+    }[kind]
+    np.testing.assert_allclose(np.ravel(point.get_data()), expected, rtol=1e-12)
+    names = {"roc": "FPR {:.3f}, TPR {:.3f}", "pr": "recall {:.3f}, precision {:.3f}"}
+    names |= {"lift": "rate {:.3f}, lift {:.3f}", "gain": "rate {:.3f}, gain {:.3f}"}
+    assert point.get_label() == "score ≥ 0.4: " + names[kind].format(*expected)
+    texts = legend_texts(ax)
+    assert texts.index(point.get_label()) == 1  # right after the classifier's curve
+
+
+def test_curve_threshold_must_be_finite(dbt, curve):
+    with pytest.raises(ValueError, match="`threshold` must be finite"):
+        plot_curve(curve, "pr", reference=dbt, threshold=float("inf"))
+    assert not plt.get_fignums()  # checked before any figure is made
 
 
 @pytest.mark.parametrize(
@@ -509,7 +630,9 @@ def test_oprc_artists(dbt, curve):
     np.testing.assert_allclose(half, 1.96 * frame["standard_error"])
     texts = legend_texts(ax)
     assert texts[0].startswith("classifier (π = ")
-    assert texts[0].endswith("bars ± 1.96 Monte Carlo s.e.")
+    # the bars are often narrower than the markers: the legend gives their largest width
+    widest = 1.96 * frame["standard_error"].max()
+    assert texts[0].endswith(f")\nbars ± 1.96 Monte Carlo s.e., at most ± {widest:.2g}")
     assert texts[1] == "OPS = 0.5 (middle of the reference)"
     null = [ln for ln in ax.get_lines() if ln.get_label().startswith("OPS = 0.5")]
     np.testing.assert_array_equal(null[0].get_ydata(), [0.5, 0.5])
@@ -589,7 +712,10 @@ def test_forest_artists():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["young", "middle", "old", "oldest"]
     assert list(ax.get_yticks()) == [3, 2, 1, 0]  # first row on top
     assert ax.get_xlim() == (0.0, 1.0)
-    assert ax.get_xlabel() == "OPS (o-value), F1 score"
+    # the x label says what the dotted line is
+    assert ax.get_xlabel() == (
+        "OPS (o-value) of F1 score\ndotted line: OPS = 0.5, the middle of the reference"
+    )
     assert ax.get_ylabel() == "group"
     assert ax.get_title() == (
         "OPS (o-value) of F1 score\ninterval: Dirichlet-multinomial, Jeffreys prior"
@@ -602,8 +728,9 @@ def test_forest_artists():
     ends = np.array([seg[:, 0] for seg in segments.get_segments()])
     np.testing.assert_allclose(ends, [[0.74, 0.87], [0.51, 0.72], [0.41, 0.68]])
     (reason,) = [t for t in ax.texts if t.get_gid() == "reason"]
+    # wrapped narrow enough to stay between the row labels and the notes on the right
     assert reason.get_text() == (
-        "not defined: no positives: OPS is undefined with one class absent"
+        "not defined: no positives: OPS is undefined\nwith one class absent"
     )
     assert reason.get_position()[1] == 0  # in the NaN row
     notes = [t.get_text() for t in ax.texts if t.get_gid() == "annotation"]
@@ -617,8 +744,9 @@ def test_forest_labels_several_metrics_and_options():
     ax = plot_forest(frame, color="red", annotate=False, null=None)
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels[:2] == ["young · F1 score", "middle · F1 score"]
-    assert labels[4] == "young · MCC"
+    assert labels[4] == "young · Matthews correlation coefficient"  # the registry's label
     assert ax.get_ylabel() == "group · metric"
+    assert ax.get_xlabel() == "OPS (o-value)"  # two metrics, no dotted line
     assert not [t for t in ax.texts if t.get_gid() == "annotation"]
     assert not ax.get_lines() or all(list(ln.get_xdata()) != [0.5, 0.5] for ln in ax.get_lines())
     assert ax.containers[0][0].get_color() == "red"
@@ -629,7 +757,8 @@ def test_forest_labels_several_metrics_and_options():
 def test_forest_values_missing_interval_and_reason():
     frame = tidy(value_ci_low=[0.5, np.nan, 0.45, np.nan]).drop(columns="reason")
     ax = plot_forest(frame, estimate="value", low="value_ci_low", high="value_ci_high")
-    assert ax.get_xlabel() == "value, F1 score"
+    assert ax.get_xlabel() == "F1 score\ndotted line at 0.5"
+    assert ax.get_title().startswith("F1 score\ninterval: ")
     (bars,) = ax.containers
     (segments,) = bars[2]
     widths = [np.ptp(seg[:, 0]) for seg in segments.get_segments()]
@@ -666,6 +795,39 @@ def test_forest_of_a_real_tidy_table():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["A", "B", "C"]
     (reason,) = [t for t in ax.texts if t.get_gid() == "reason"]
     assert "no positives" in reason.get_text()
+    assert ax.get_title().startswith("OPS (o-value) of F1 score\n")  # not "f1"
+    for annotation in [t for t in ax.texts if t.get_gid() == "annotation"]:
+        assert_inside_image(ax.figure, annotation)  # right of the Axes, in the image
+
+
+def test_forest_names_metrics_by_their_labels():
+    """A tidy table holds the metrics' identifiers; the figure shows their labels."""
+    from opsstats import evaluate
+
+    rng = np.random.default_rng(4)
+    y = rng.random(400) < 0.3
+    data = pd.DataFrame({"y": y, "s": rng.normal(y * 1.0, 1), "g": rng.choice(["a", "b"], 400)})
+    metrics = ["balanced_accuracy", "pr_auc", "precision@recall=0.5", "mcc"]
+    frame = evaluate(
+        data,
+        truth="y",
+        score="s",
+        threshold=0.3,
+        metrics=metrics,
+        by="g",
+        ci=None,
+        rng=0,
+        curve_reference=DirectedBinaryTree(depth=5, n_curves=2000),
+    )
+    labels = [t.get_text() for t in plot_forest(frame).get_yticklabels()]
+    assert labels[:4] == [
+        "a · Balanced accuracy",
+        "a · AUC(PR, step)",
+        "a · Precision (PPV) at recall = 0.5",
+        "a · Matthews correlation coefficient",
+    ]
+    one = plot_forest(frame[frame["metric"] == "balanced_accuracy"])
+    assert one.get_title() == "OPS (o-value) of Balanced accuracy"
 
 
 @pytest.mark.parametrize(

@@ -321,6 +321,47 @@ def test_display_from_estimator_and_two_models_on_one_axes(cancer):
     plt.close(d1.figure_)
 
 
+def test_display_legend_survives_an_ordinary_save(cancer):
+    """``display.figure_.savefig(...)`` without ``bbox_inches="tight"`` keeps the legend,
+    the only explanation of the OPS, its interval, the band and the chance level, with
+    two models' long entries; and the chance level is not hidden under the median."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.image
+    import matplotlib.pyplot as plt
+
+    from opsstats import DirectedBinaryTree
+    from opsstats.sklearn import OPSCurveDisplay
+
+    X, y = cancer
+    ref = DirectedBinaryTree(depth=5, n_curves=2000)
+    a = LogisticRegression(max_iter=5000).fit(X[::2], y[::2])
+    b = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[::2], y[::2])
+    for kind in ("roc", "pr"):
+        d1 = OPSCurveDisplay.from_estimator(a, X[1::2], y[1::2], kind=kind, reference=ref, rng=0)
+        OPSCurveDisplay.from_estimator(
+            b, X[1::2], y[1::2], kind=kind, reference=ref, rng=0, ax=d1.ax_, band=None
+        )
+        buf = io.BytesIO()
+        d1.figure_.savefig(buf, format="png")
+        buf.seek(0)
+        height, width = matplotlib.image.imread(buf).shape[:2]
+        box = d1.ax_.get_legend().get_window_extent(d1.figure_.canvas.get_renderer())
+        assert (width, height) == (round(d1.figure_.bbox.width), round(d1.figure_.bbox.height))
+        assert -0.5 <= box.x0 <= box.x1 <= width + 0.5, (box, width)
+        assert -0.5 <= box.y0 <= box.y1 <= height + 0.5, (box, height)
+        legend = [t.get_text() for t in d1.ax_.get_legend().get_texts()]
+        assert len(legend) == 4 and legend[1].startswith("DecisionTreeClassifier: ")
+        (chance,) = [t for t in legend if t.startswith("chance")]
+        assert chance.endswith(", also the DBT median")
+        lines = [ln.get_label() for ln in d1.ax_.get_lines()]
+        assert not [t for t in lines if t.startswith("DBT median")]
+        plt.close(d1.figure_)
+
+
 def test_display_standardized_curves():
     import matplotlib
 
@@ -340,6 +381,8 @@ def test_display_standardized_curves():
     )
     legend = [t.get_text() for t in d.ax_.get_legend().get_texts()]
     assert legend[0].startswith("m: AUC(PR, step) = ") and ", OPS " in legend[0]
+    # the display's label keeps the statement of how wide the Monte Carlo bars are
+    assert "\nbars ± 1.96 Monte Carlo s.e., at most ± " in legend[0]
     expected = standardized_curve(ScoreCurve.from_scores(y, s), reference=ref)
     np.testing.assert_allclose(d.line_.get_ydata(), expected["ops"], rtol=0, atol=0)
     assert "OPRC" in d.ax_.get_title()

@@ -31,6 +31,7 @@ _PROVENANCE = re.compile(
         ("coverage.py", "coverage_curve_replication"),
         ("coverage_shapes.py", "coverage_shapes"),
         ("compare_size.py", "compare_size"),
+        ("prevalence_drift.py", "prevalence_drift"),
     ],
 )
 def test_rendering_the_committed_rows_gives_the_committed_markdown(tmp_path, script, name):
@@ -55,3 +56,13 @@ def test_rendering_the_committed_rows_gives_the_committed_markdown(tmp_path, scr
         assert len(_PROVENANCE.findall(committed)) == 1
         committed = _PROVENANCE.sub("", committed)
     assert out.read_text() == committed
+
+
+def test_method_md_copies_the_drift_tables():
+    """docs/method.md#prevalence-invariance shows the committed drift tables: every row
+    of their three tables is a line of the page."""
+    drift = (RESULTS / "prevalence_drift.md").read_text().split("\n## ")[1:4]
+    method = (ROOT / "docs" / "method.md").read_text().splitlines()
+    rows = [line for block in drift for line in block.splitlines() if line.startswith("| ")]
+    assert len(rows) == 3 + 7 + 7 + 2
+    assert all(row in method for row in rows)

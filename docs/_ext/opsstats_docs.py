@@ -1,6 +1,7 @@
-"""Sphinx helpers for the opsstats site: the API pages, the vignettes, re-exported names.
+"""Sphinx helpers for the opsstats site: the API pages, the vignettes, re-exported names,
+and checks of what the pages show.
 
-Three jobs, each small and each run on every build, so that nothing has to be edited
+Four jobs, each small and each run on every build, so that nothing has to be edited
 here when the package or the vignettes grow:
 
 1. **API pages from ``__all__``.** Every public module of the package (no component of
@@ -29,6 +30,13 @@ here when the package or the vignettes grow:
    ``opsstats.curves.score_curve.ScoreCurve``). A reference that Sphinx cannot find
    under the written name is imported and sent to the place where that same object is
    documented. References that lead to no documented object still fail the build.
+
+4. **Checks of what a reader sees** (the functions of ``site_checks.py``), as warnings,
+   so that ``-W`` fails the build: a notebook cell whose output is a matplotlib figure
+   shown as text (``<Figure size 640x290 with 1 Axes>``: no picture) or an Axes' repr
+   beside it; and, once the pages are written, any script, style sheet, font or image
+   a page would load from another host (the site must render offline) or that is
+   missing from the built site.
 """
 
 from __future__ import annotations
@@ -42,7 +50,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from docutils import nodes
 from myst_nb.core.read import is_myst_markdown_notebook
+from site_checks import external_assets, external_css_urls, local_assets, matplotlib_repr
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
@@ -460,10 +470,55 @@ def _reset(app: Sphinx, env: Any, *args: Any) -> None:
     env._opsstats_documented = None
 
 
+# ---------------------------------------------------------------- what a reader sees
+def check_cell_outputs(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Warn about every notebook cell output shown as the text repr of a matplotlib
+    object (MyST-NB renders a text/plain output as a literal block classed
+    ``text_plain``). Run on the resolved doctree: until MyST-NB's post-transform has
+    chosen one representation of each output for the builder, a figure's text/plain
+    stands beside its image/png."""
+    for block in doctree.findall(nodes.literal_block):
+        if "text_plain" not in block.get("classes", ()):
+            continue
+        shown = matplotlib_repr(block.astext())
+        if shown:
+            logger.warning(
+                f"a cell shows the text {shown!r} where a figure belongs: display the "
+                "figure with the notebook's own (inline) backend, not after "
+                "matplotlib.use('Agg'), and end a cell that returns an Axes with ';'",
+                location=block,
+            )
+
+
+def check_built_pages(app: Sphinx, exc: Exception | None) -> None:
+    """Warn about every asset a built page loads from another host, or that is
+    missing from the site (runs after the other build-finished handlers, which copy
+    assets such as MathJax)."""
+    if exc is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for page in sorted(out.rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        name = page.relative_to(out)
+        for asset in external_assets(html):
+            logger.warning(f"{name} loads {asset} from another host: it must render offline")
+        for url in local_assets(html):
+            if not (page.parent / url).resolve().is_file():
+                logger.warning(f"{name} loads {url!r}, which is not in the built site")
+    for sheet in sorted(out.rglob("*.css")):
+        for url in external_css_urls(sheet.read_text(encoding="utf-8", errors="replace")):
+            logger.warning(
+                f"{sheet.relative_to(out)} loads {url!r} from another host: "
+                "the site must render offline"
+            )
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate_api)
     app.connect("builder-inited", sync_vignettes)
     app.connect("env-updated", _reset)
     app.connect("missing-reference", resolve_reexport)
     app.connect("autodoc-process-bases", shown_bases)
+    app.connect("doctree-resolved", check_cell_outputs)
+    app.connect("build-finished", check_built_pages, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -9,7 +9,8 @@ Exit statuses: 0 on success; 2 for an error, printed as one line on stderr
 interrupted (Ctrl-C, ``opsstats: interrupted``); 3 for an internal error (a bug in
 opsstats, printed as one line asking to report it). Never a traceback.
 
-How a subcommand is made: its parser calls ``add_output_options`` (and whatever
+How a subcommand is made: its parser calls ``add_output_options`` (with what its
+``--plot`` draws in ``_PLOT_HELP``; and whatever
 else it needs, e.g. the argument types ``finite_float``, ``resample_count``)
 and sets ``run=`` to a function ``build(args) -> Output``. ``main`` parses the
 arguments and hands ``build`` to ``run_command``, which checks the output paths
@@ -50,7 +51,8 @@ from ..curves.score_curve import ScoreCurve
 from ..examples import affairs_example
 from ..frames import count_tables
 from ..grouped import parse_metrics
-from ..plotting._axes import literal
+from ..plotting._axes import literal, ops_label
+from ..plotting.forest import metric_text
 from ..report import EvaluationReport, report
 from ._arguments import (
     CI_CHOICES,
@@ -90,8 +92,19 @@ __all__ = ["main"]
 # the subcommands
 
 
-def add_output_options(p: argparse.ArgumentParser) -> None:
-    """``--format``, ``--output``, ``--plot`` and ``--digits``."""
+#: What ``--plot`` draws, by command.
+_PLOT_HELP = {
+    "report": "the OPS of each group with intervals (forest plot) when there are groups, "
+    "else the PR curve over the reference band with the OPS of its area and the "
+    "operating point of --threshold (scores), or the unit square of the first metric "
+    "(predicted labels)",
+    "compare": "the difference of each pair with its interval (forest plot), a dotted line at 0",
+}
+
+
+def add_output_options(p: argparse.ArgumentParser, command: str) -> None:
+    """``--format``, ``--output``, ``--plot`` (what it draws for ``command``) and
+    ``--digits``."""
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default text)")
     p.add_argument(
         "-o",
@@ -103,10 +116,8 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--plot",
         metavar="OUT.png",
-        help="also write a figure (format from the extension: .png, .pdf, .svg, ...): the "
-        "OPS of each group with intervals (forest plot) when there are groups, else the "
-        "PR curve over the reference band (scores) or the unit square of the first "
-        "metric (predicted labels)",
+        help="also write a figure (format from the extension: .png, .pdf, .svg, ...): "
+        + _PLOT_HELP[command],
     )
     p.add_argument(
         "--digits",
@@ -211,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="bin (into --bins bins, default 1000) only when a group has more than M "
         "distinct scores",
     )
-    add_output_options(rep)
+    add_output_options(rep, "report")
     rep.set_defaults(run=_report)
 
     add_compare_parser(sub)
@@ -224,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="score threshold for the confusion-matrix metrics (default 0.5)",
     )
     ex.add_argument("--ci", choices=CI_CHOICES, default="dirichlet")
-    add_output_options(ex)
+    add_output_options(ex, "report")
     ex.set_defaults(run=_example)
     return parser
 
@@ -344,7 +355,9 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
         return ScoreCurve.from_counts(*tables.scores[0])
 
     def draw(fig: Any, connection: Any = connection) -> None:  # the connection kept
-        draw_report(fig, rep, None, curve=curve)
+        # a binned curve has no point at an arbitrary threshold: no marker then
+        binned = args.bins is not None or args.max_distinct is not None
+        draw_report(fig, rep, None, curve=curve, mark_threshold=not binned)
 
     return Output(rep.render(args.format, digits=args.digits), draw)
 
@@ -378,12 +391,15 @@ def draw_report(
     data: pd.DataFrame | None,
     *,
     curve: Callable[[], ScoreCurve] | None = None,
+    mark_threshold: bool = True,
 ) -> None:
     """The figure of a report: the forest plot of every group's OPS with groups; else
     the PR curve of the positive class (``pos_label``) over the reference band when
     there are scores, or the unit square of the first metric with a finite value. The
     curve is that of the rows of ``data``, or ``curve()`` (e.g. from an engine's count
-    table); the other figures need neither."""
+    table); the other figures need neither. The PR curve's legend has the OPS of its
+    area as the report has it (with its interval), and the operating point of the
+    report's threshold is marked unless ``mark_threshold`` is false (a binned curve)."""
     table = rep.table
     if rep.by:
         if len(table) > MAX_FOREST_ROWS:
@@ -403,7 +419,10 @@ def draw_report(
             pr = ScoreCurve.from_scores(
                 data[rep.settings["truth"]], data[score], pos_label=rep.settings.get("pos_label")
             )
-        ax = plotting.plot_curve(pr, "pr", ax=fig.subplots())
+        threshold = rep.settings.get("threshold") if mark_threshold else None
+        ax = plotting.plot_curve(
+            pr, "pr", threshold=threshold, ax=fig.subplots(), **_pr_auc_label(rep)
+        )
         pos_label = rep.settings.get("pos_label")
         if pos_label is not None:  # say which class's curve it is
             which = literal(f"positive class: {rep.settings['truth']} = {pos_label}")
@@ -417,6 +436,25 @@ def draw_report(
     plotting.plot_unit_square(
         first["metric"], first["value"], first["prevalence"], ax=fig.subplots()
     )
+
+
+def _pr_auc_label(rep: EvaluationReport) -> dict[str, Any]:
+    """``label=`` of the PR curve: its area with the OPS and interval of the report's
+    ``pr_auc`` row (none when the report has no such row)."""
+    rows = rep.table[rep.table["metric"] == "pr_auc"]
+    if rows.empty:
+        return {}
+    row = rows.iloc[0]
+    return {
+        "label": ops_label(
+            "classifier",
+            metric_text("pr_auc"),
+            row["value"],
+            row["ops"],
+            (row["ops_ci_low"], row["ops_ci_high"]),
+            rep.settings.get("confidence_level"),
+        )
+    }
 
 
 # ---------------------------------------------------------------------------------------
@@ -482,7 +520,7 @@ def add_compare_parser(sub: Any) -> None:
     cmp.add_argument("--adjust", choices=("holm", "bonferroni"), default="holm")
     cmp.add_argument("--pos-label", metavar="LABEL", help="the positive class of --truth")
     add_draw_options(cmp, 2000)
-    add_output_options(cmp)
+    add_output_options(cmp, "compare")
     cmp.set_defaults(run=_compare)
 
 

@@ -154,7 +154,7 @@ def _mode(target: Path) -> int:
 def _save_figure(draw: Callable[[Any], None], target: Path, staged: StagedFiles) -> None:
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(7, 4.5))
+    fig = Figure(figsize=(7, 4.5), layout="constrained")  # room for legends below the Axes
     try:
         draw(fig)
     except (ValueError, TypeError) as exc:  # say which output failed

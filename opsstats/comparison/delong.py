@@ -24,6 +24,7 @@ from .._validation import check_confidence_level
 from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty.curve import delong_components_from_counts, delong_roc
+from ..uncertainty.curve._options import sampling_view
 from ._inputs import check_alternative, paired_scores, ranked_counts
 from .result import ComparisonResult
 
@@ -366,6 +367,8 @@ def delong_unpaired(
     alternative = check_alternative(alternative)
     level = check_confidence_level(confidence_level)
     distribution = _check_distribution(distribution)
+    # a standardized curve's rows are its origin's (the ROC AUC has no prevalence)
+    curve_a, curve_b = sampling_view(curve_a), sampling_view(curve_b)
     da, db = delong_roc(curve_a), delong_roc(curve_b)
     diff = da.auc - db.auc
     v = da.variance + db.variance

@@ -36,6 +36,7 @@ from ..curves import ScoreCurve
 from ..uncertainty._draws import progress
 from ..uncertainty.confusion import PRIORS, _Draws
 from ..uncertainty.curve._cells import _batches, _cell_mode, _Cells, _fill_curves
+from ..uncertainty.curve._options import sampling_view
 from ..uncertainty.curve.dirichlet import _curve_prior, _dirichlet_values
 from ..uncertainty.curve.resampling import (
     _bootstrap_values,
@@ -179,7 +180,9 @@ def unpaired_curve_draws(
     show_progress: bool = False,
 ) -> np.ndarray:
     """The quantity on n draws of one test set: its stratified bootstrap or its
-    Dirichlet posterior (the single-curve engines)."""
+    Dirichlet posterior (the single-curve engines); a standardized curve's draws are
+    its origin's rows at its prevalence (its sampling view)."""
+    curve = sampling_view(curve)
     if method == "bootstrap":
         return _bootstrap_values(curve, [quantity], n, rng, True, show_progress)[0]
     a, _ = _curve_prior(prior)

@@ -94,6 +94,7 @@ class _Spec:
         if not isinstance(ops, bool):
             raise TypeError(f"`ops` must be True or False; got {describe(ops)}.")
         self.kind, self.ops = kind, ops
+        self.metric, self.threshold = metric, threshold
         if kind == "curve":
             self.ref = _check_reference(reference, "curve", "a curve quantity") if ops else None
             self.quantity: Any = resolve_quantity(metric, at, rule, dict(params))

@@ -248,7 +248,16 @@ class ComparisonResult:
 
 
 def _forest(frame: pd.DataFrame, ax: Any, kwargs: dict[str, Any]) -> Any:
-    frame = frame.assign(metric="difference in " + frame["quantity"])
+    """The differences as a forest plot: the quantity and how the rows were paired in
+    the title, the intervals' method in short (up to its first ";") beneath it."""
+    quantity = " / ".join(dict.fromkeys(frame["quantity"]))
+    paired = "same rows" if frame["paired"].all() else "independent test sets"
+    level = " / ".join(f"{100 * c:g}%" for c in dict.fromkeys(frame["confidence_level"]))
+    methods = "; ".join(dict.fromkeys(m.split(";")[0] for m in frame["method"]))
+    method = textwrap.fill(
+        f"{level} intervals: {methods}", 64, max_lines=2, placeholder=" ...", break_on_hyphens=False
+    )
+    title = f"Differences in {quantity} ({paired})\n{method}"
     return upcall("plot_forest")(
         frame,
         label="comparison",
@@ -256,6 +265,8 @@ def _forest(frame: pd.DataFrame, ax: Any, kwargs: dict[str, Any]) -> Any:
         low="ci_low",
         high="ci_high",
         null=0.0,
+        title=title,
+        xlabel=f"difference in {quantity} (first − second)\ndotted line at 0: no difference",
         ax=ax,
         **kwargs,
     )

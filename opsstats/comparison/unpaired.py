@@ -60,11 +60,17 @@ def compare_test_sets(
 
     Parameters
     ----------
-    test_sets : dict {name: (y_true, y_score or y_pred)}
+    test_sets : dict {name: (y_true, y_score or y_pred), or a curve or matrix}
         Two or more test sets. For a curve quantity (an area such as ``"roc_auc"``, or
         a metric ``at`` an operating point) the second array holds scores; for a
         confusion-matrix metric (``"f1"``, ...) predicted labels, or scores with
-        ``threshold``.
+        ``threshold``. A test set may also be given as its :class:`~opsstats.ScoreCurve`
+        (for a curve quantity, or a confusion-matrix metric with ``threshold``) or its
+        :class:`~opsstats.ConfusionMatrix` (for a confusion-matrix metric), standardized
+        ones (``at_prevalence``) included: those are drawn from their original rows
+        with the prevalence fixed at the stated one, so that two test sets standardized
+        to one prevalence differ only through their classifiers
+        (docs/method.md#standardized-prevalence).
     threshold : float, optional
         With a confusion-matrix metric: the second arrays are scores, and each set's
         predicted labels are ``score >= threshold`` (as :func:`opsstats.evaluate`).
@@ -127,38 +133,10 @@ def compare_test_sets(
     threshold = check_threshold_use(threshold, kind == "confusion", metric)
     spec = _Spec(metric, kind, ops, reference, at, rule, params, threshold)
     how = _method(method, spec, paired=False)
-    sides: dict[str, Any] = {}
-    for name, value in test_sets.items():
-        if not isinstance(value, tuple | list) or len(value) != 2:
-            raise TypeError(
-                f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred); got "
-                f"{describe(value)}."
-            )
-        if kind == "confusion" and threshold is None and _holds_scores(value):
-            raise needs_labels(
-                metric,
-                "predicted labels as each test set's second array; test set "
-                f"{describe(name)} holds scores ({_distinct(value)} distinct values with its "
-                "labels)",
-            )
-        try:
-            if kind == "curve":
-                sides[str(name)] = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
-            elif threshold is not None:
-                curve = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
-                sides[str(name)] = curve.confusion_matrix(threshold=threshold)
-            else:
-                sides[str(name)] = ConfusionMatrix.from_predictions(
-                    value[0], value[1], pos_label=pos_label
-                )
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"test set {name!r}: {exc}") from None
-        side = sides[str(name)]
-        if not 0 < _positives(side) < side.n:
-            raise ValueError(
-                f"test set {name!r}: `y_true` must contain both classes; got only one."
-            )
-    smaller = min(min(_positives(v), v.n - _positives(v)) for v in sides.values())
+    sides = {
+        str(name): _side(name, value, kind, spec, pos_label) for name, value in test_sets.items()
+    }
+    smaller = min(min(_class_sizes(v)) for v in sides.values())
     if method == "auto" and how == "delong-t" and smaller < SMALL_DELONG:
         how = "dirichlet"
     _warn_small(int(smaller), how, kind, paired=False)
@@ -192,9 +170,9 @@ def compare_test_sets(
             draws.append(spec.to_ops(v, s.prevalence))
         counts = {
             "rows_a": int(sa.n),
-            "positive_a": int(_positives(sa)),
+            "positive_a": int(_class_sizes(sa)[0]),
             "rows_b": int(sb.n),
-            "positive_b": int(_positives(sb)),
+            "positive_b": int(_class_sizes(sb)[0]),
         }
         results.append(
             _from_draws(
@@ -232,5 +210,59 @@ def _holds_scores(pair: Any) -> bool:
     return second.dtype.kind in "iuf" and _distinct(pair) > 2
 
 
-def _positives(side: Any) -> float:
-    return float(side.n_positive if isinstance(side, ScoreCurve) else side.positives)
+def _side(name: Any, value: Any, kind: str, spec: _Spec, pos_label: Any) -> Any:
+    """One test set as a curve (curve quantities) or a confusion matrix: given as one
+    (standardized ones included; a curve read at ``threshold``), or counted from its pair
+    (y_true, y_score or y_pred; scores at ``threshold``); both classes present."""
+    threshold = spec.threshold
+    given: type = ScoreCurve if kind == "curve" else ConfusionMatrix
+    if isinstance(value, ConfusionMatrix) and threshold is not None:
+        raise ValueError(
+            f"`test_sets[{name!r}]` is a ConfusionMatrix, whose labels are already predicted: "
+            "`threshold` applies to scores (pairs (y_true, y_score) or curves); drop it."
+        )
+    if isinstance(value, ScoreCurve) and kind == "confusion" and threshold is not None:
+        value = value.confusion_matrix(threshold=threshold)
+    if isinstance(value, ScoreCurve | ConfusionMatrix) and not isinstance(value, given):
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a {given.__name__} or a pair (y_true, "
+            f"{'y_score' if kind == 'curve' else 'y_pred'}) for {spec.label}; got "
+            f"{describe(value)}."
+        )
+    if isinstance(value, given):
+        side = value
+    elif not isinstance(value, tuple | list) or len(value) != 2:
+        raise TypeError(
+            f"`test_sets[{name!r}]` must be a pair (y_true, y_score or y_pred) or a "
+            f"{given.__name__}; got {describe(value)}."
+        )
+    else:
+        if kind == "confusion" and threshold is None and _holds_scores(value):
+            raise needs_labels(
+                spec.metric,
+                "predicted labels as each test set's second array; test set "
+                f"{describe(name)} holds scores ({_distinct(value)} distinct values with its "
+                "labels)",
+            )
+        try:
+            if kind == "curve" or threshold is not None:
+                side = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
+                if threshold is not None:
+                    side = side.confusion_matrix(threshold=threshold)
+            else:
+                side = ConfusionMatrix.from_predictions(value[0], value[1], pos_label=pos_label)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"test set {name!r}: {exc}") from None
+    if min(_class_sizes(side)) <= 0:
+        raise ValueError(f"test set {name!r}: `y_true` must contain both classes; got only one.")
+    return side
+
+
+def _class_sizes(side: Any) -> tuple[float, float]:
+    """The positives and negatives whose rows the draws come from: a standardized
+    object's origin's (docs/method.md#standardized-prevalence)."""
+    if isinstance(side, ScoreCurve):
+        view = side._sampling_view()
+        return float(view.n_positive), float(view.n_negative)
+    source = side._sampling_view()[0]
+    return float(source.positives), float(source.negatives)

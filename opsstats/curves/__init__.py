@@ -1,7 +1,15 @@
 """Curves of a scoring classifier: ROC, precision-recall, lift and gain; the ROC convex
 hull, binormal smoothing and multi-class AUCs."""
 
-from ._geometry import CURVES, DEFAULT_RULE, RULES, CurveArea, OperatingPoint, ideal_auc
+from ._geometry import (
+    CURVES,
+    DEFAULT_RULE,
+    RULES,
+    CurveArea,
+    OperatingPoint,
+    ideal_auc,
+    ops_prevalence_invariant,
+)
 from .hull import calibrate, calibrated_curve, iso_line, optimal_point, roc_hull, skew_ratio
 from .multiclass import multiclass_roc_auc, pairwise_auc
 from .score_curve import TOP_K_TIES, ScoreCurve
@@ -15,6 +23,7 @@ __all__ = [
     "CurveArea",
     "OperatingPoint",
     "ideal_auc",
+    "ops_prevalence_invariant",
     "ScoreCurve",
     "TOP_K_TIES",
     "KERNELS",

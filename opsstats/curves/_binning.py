@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import special
 
-from ..metrics._definitions import _BUILTINS
+from ..metrics import resolve_metric
 from ._geometry import CurveArea, EqualErrorRate, Gini, OperatingPoint, ideal_auc
 from ._partial import PartialArea
 from .score_curve import ScoreCurve
@@ -84,23 +84,42 @@ def _run(
     return np.where(k > 0, fine - tied, 0.0)
 
 
-def _precision(t: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """t / (t + f); 1 at t = f = 0, the limit along a run of positives from the start."""
+def _precision(t: np.ndarray, f: np.ndarray, totals: tuple[float, float]) -> np.ndarray:
+    """The registry's precision at t true and f false positives of a curve with
+    ``totals`` = (P, N) positives and negatives (t / (t + f)); 1 at t = f = 0, the limit
+    along a run of positives from the start."""
+    P, N = totals
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(t + f > 0, t / (t + f), 1.0)
+        value = resolve_metric("precision")(P / (P + N), f / N, (P - t) / P)
+        return np.where(t + f > 0, value, 1.0)
 
 
-def _positives_run(rule: str, rows: str, t: np.ndarray, f: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _positives_run(
+    rule: str,
+    rows: str,
+    t: np.ndarray,
+    f: np.ndarray,
+    k: np.ndarray,
+    totals: tuple[float, float],
+) -> np.ndarray:
     """:func:`_run` for k positives from (t, f) on the precision: y_j = (t+j)/(t+f+j)."""
     fine = k - np.where(f > 0, f * _harmonic(t + f, k, rows), 0.0)
-    return _run(rule, rows, k, _precision(t, f), _precision(t + k, f), fine)
+    return _run(rule, rows, k, _precision(t, f, totals), _precision(t + k, f, totals), fine)
 
 
-def _negatives_run(rule: str, rows: str, t: np.ndarray, f: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _negatives_run(
+    rule: str,
+    rows: str,
+    t: np.ndarray,
+    f: np.ndarray,
+    k: np.ndarray,
+    totals: tuple[float, float],
+) -> np.ndarray:
     """:func:`_run` for k negatives from (t, f) on the precision: y_j = t/(t+f+j)."""
     fine = np.where(t > 0, t * _harmonic(t + f, k, rows), 0.0)
     zero = np.zeros_like(t)  # no true positives: the precision is 0 all along
-    y0, yk = np.where(t > 0, _precision(t, f), zero), np.where(t > 0, _precision(t, f + k), zero)
+    y0 = np.where(t > 0, _precision(t, f, totals), zero)
+    yk = np.where(t > 0, _precision(t, f + k, totals), zero)
     return _run(rule, rows, k, y0, yk, fine)
 
 
@@ -109,18 +128,19 @@ def _area_runs(spec: CurveArea, rows: str, bins: tuple[np.ndarray, ...]) -> tupl
     curves with one run per bin taken one row at a time: docs/method.md#binned-curves)."""
     p, n, t, f = bins
     big_p, total = p.sum(), p.sum() + n.sum()
+    totals = (big_p, n.sum())
     rule = spec.rule
     if spec.curve == "pr" and rule == "step":  # per positive: the precision at its group
-        return _positives_run(rule, rows, t, f + n, p).sum() / big_p, 0.0
+        return _positives_run(rule, rows, t, f + n, p, totals).sum() / big_p, 0.0
     if spec.curve == "pr":
-        return 0.0, _positives_run(rule, rows, t, f, p).sum() / big_p
+        return 0.0, _positives_run(rule, rows, t, f, p, totals).sum() / big_p
     if spec.curve == "lift":  # per row (positive or negative): the precision at its group
         if rule == "step":
-            low = _positives_run(rule, rows, t, f + n, p)
-            high = _negatives_run(rule, rows, t + p, f, n)
+            low = _positives_run(rule, rows, t, f + n, p, totals)
+            high = _negatives_run(rule, rows, t + p, f, n, totals)
         else:
-            low = _negatives_run(rule, rows, t, f, n)
-            high = _positives_run(rule, rows, t, f, p)
+            low = _negatives_run(rule, rows, t, f, n, totals)
+            high = _positives_run(rule, rows, t, f, p, totals)
         return low.sum() / big_p, high.sum() / big_p
     if spec.curve == "gain" and rule == "step":  # per row: the TPR at its group
         fine = p * t + (p * (p + 1) / 2.0 if rows == "unit" else p * p / 2.0)
@@ -130,9 +150,10 @@ def _area_runs(spec: CurveArea, rows: str, bins: tuple[np.ndarray, ...]) -> tupl
 
 
 def _monotone(point: OperatingPoint) -> bool:
-    """Whether the metric is a built-in one: each is monotone in alpha and in beta over
-    the unit square (docs/method.md#binned-curves; checked on a grid by the tests)."""
-    return any(point.metric.metric is m for m in _BUILTINS)
+    """Whether the registry says the metric is monotone in alpha and in beta
+    (``Metric.monotone``; every built-in metric is, checked on a grid by the tests;
+    docs/method.md#binned-curves)."""
+    return point.metric.monotone is True
 
 
 def bin_bounds(
@@ -195,8 +216,8 @@ def bin_bounds(
     if isinstance(quantity, OperatingPoint):
         if not _monotone(quantity):
             return _none(
-                f"{quantity.metric.label} is not a built-in metric, none known to be "
-                "monotone in the error rates"
+                f"{quantity.metric.label} is not known to be monotone in the error rates "
+                "(register it with monotone=True if it is)"
             )
         start = quantity.x == 0.0 and quantity.axis in ("recall", "rate")
         if start and np.isnan(quantity.metric(pi, 0.0, 1.0)):

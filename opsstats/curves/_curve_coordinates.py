@@ -79,8 +79,9 @@ class _CurveCoordinates(_CurveInterface):
                 yname: y,
             }
         )
-        if drop_intermediate:
-            rows = np.concatenate(([0], 1 + points.intermediate_kept(self._tps, self._fps)))
+        if drop_intermediate:  # the turns of the ROC curve: of the origin's counts
+            src = self._rate_source()
+            rows = np.concatenate(([0], 1 + points.intermediate_kept(src._tps, src._fps)))
             frame = frame.iloc[rows].reset_index(drop=True)
         return frame
 
@@ -97,10 +98,11 @@ class _CurveCoordinates(_CurveInterface):
         1       0.40  0.5  0.5
         2       0.80  0.0  0.5
         """
+        src = self._rate_source()  # FPR and FNR: of a standardized curve's origin
         return points.det_points(
-            self._thresholds,
-            self._tps,
-            self._fps,
+            src._thresholds,
+            src._tps,
+            src._fps,
             _check_flag("drop_intermediate", drop_intermediate),
         )
 

@@ -29,6 +29,7 @@ class _CurveInterface:
         _thresholds: np.ndarray
         _tps: np.ndarray
         _fps: np.ndarray
+        _standard: float | None
 
         @classmethod
         def from_scores(
@@ -63,3 +64,5 @@ class _CurveInterface:
         def beta(self) -> np.ndarray: ...
 
         def _geometry_points(self, curve: str | None = None) -> tuple[np.ndarray, np.ndarray]: ...
+
+        def _rate_source(self) -> Any: ...

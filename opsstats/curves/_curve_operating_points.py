@@ -146,6 +146,9 @@ class _CurveOperatingPoints(_CurveInterface):
         Returns
         -------
         ConfusionMatrix
+            For a standardized curve (:meth:`at_prevalence`), its origin's matrix at
+            the threshold (or at the K rows of this curve's weights) standardized to
+            the curve's prevalence.
 
         Examples
         --------
@@ -166,14 +169,18 @@ class _CurveOperatingPoints(_CurveInterface):
                 f"threshold={describe(threshold)}, top_k={describe(top_k)}."
             )
         ties = check_choice("ties", ties, TOP_K_TIES)
+        src = self._rate_source()  # a standardized curve: its origin's counts, then pi
         if threshold is not None:
             tp, fp = op.counts_at_threshold(
-                self._thresholds, self._tps, self._fps, check_threshold(threshold)
+                src._thresholds, src._tps, src._fps, check_threshold(threshold)
             )
         else:
-            tp, fp = op.counts_at_top_k(self._tps, self._fps, self._check_top_k(top_k), ties)
-        P, N = self.n_positive, self.n_negative
-        return ConfusionMatrix(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
+            # K rows (weight) of this curve, the block and share found on its counts
+            j, f = op.top_k_position(self._tps, self._fps, self._check_top_k(top_k), ties)
+            tp, fp = op.counts_at_position(src._tps, src._fps, j, f)
+        P, N = src.n_positive, src.n_negative
+        cm = ConfusionMatrix(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
+        return cm if self._standard is None else cm.at_prevalence(self._standard)
 
     def best_threshold(self, method: str = "youden", weights: Any = (1.0, 0.5)) -> pd.DataFrame:
         """The best threshold(s): Youden's J or the point closest to the top-left corner,
@@ -217,7 +224,9 @@ class _CurveOperatingPoints(_CurveInterface):
         P, N = self.n_positive, self.n_negative
         tp = np.concatenate(([0], self._tps))
         fp = np.concatenate(([0], self._fps))
-        se, sp = tp / P, (N - fp) / N
+        src = self._rate_source()  # sensitivity and specificity: of the origin's counts
+        se = np.concatenate(([0], src._tps)) / src.n_positive
+        sp = (src.n_negative - np.concatenate(([0], src._fps))) / src.n_negative
         rows = np.flatnonzero(best.optimal(method, r, se, sp))[::-1]  # increasing threshold
         thr = np.concatenate(([np.inf], self._thresholds.astype(float)))
         return pd.DataFrame(

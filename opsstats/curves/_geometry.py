@@ -470,6 +470,62 @@ def parse_at(metric: str | BoundMetric, at: Any, **params: Any) -> OperatingPoin
     return OperatingPoint(resolve_metric(metric, **params), axis, u)
 
 
+#: The x axes of an operating point that do not depend on the prevalence.
+_PREVALENCE_FREE_AXES = ("recall", "fpr", "specificity")
+
+
+def ops_prevalence_invariant(
+    metric: Any, at: Any = None, *, rule: str | None = None, **params: Any
+) -> bool | None:
+    """Whether the OPS of a curve quantity at a fixed curve is the same at every
+    prevalence, under a curve reference whose curves do not depend on the prevalence
+    (the DBT, binormal and empirical curve references): docs/method.md#prevalence-invariance.
+
+    True for the ROC quantities (the ROC areas, the partial ROC area, Gini, the equal
+    error rate): they do not depend on the prevalence at all. True for the gain area by
+    the trapezoid rule (the default) and its NAUC form: the rate q = pi (1 - beta) +
+    (1 - pi) alpha is linear in the curve's points, so the area is pi / 2 + (1 - pi)
+    ROC AUC, increasing in the ROC AUC at every prevalence. True for a metric at an
+    operating point on the recall, FPR or specificity axis when the registry says the
+    metric is prevalence-invariant, or monotone in the error rates (every built-in
+    metric): there the point on each curve does not move with the prevalence, and at
+    fixed recall (FPR) the metric orders the curves by their FPR (recall) alone, the
+    same way at every prevalence. False for the PR and lift areas, the gain area by the
+    step rule (and their NAUC forms) and for any metric at a rate (the share predicted
+    positive, which moves with the prevalence). None when the registry knows neither
+    attribute of the metric.
+
+    Parameters
+    ----------
+    metric, at, rule, **params
+        The curve quantity, as :meth:`ScoreCurve.ops` takes it (or a resolved quantity).
+
+    Returns
+    -------
+    bool or None
+
+    Examples
+    --------
+    >>> ops_prevalence_invariant("roc_auc"), ops_prevalence_invariant("pr_auc")
+    (True, False)
+    >>> ops_prevalence_invariant("gain_auc"), ops_prevalence_invariant("gain_auc", rule="step")
+    (True, False)
+    >>> ops_prevalence_invariant("f1", {"recall": 0.5}), ops_prevalence_invariant("f1", {"rate": 0.1})
+    (True, False)
+    """
+    quantity = resolve_quantity(metric, at, rule, dict(params))
+    if isinstance(quantity, CurveArea) and quantity.curve == "gain":
+        return quantity.rule == "trapezoid"
+    if not isinstance(quantity, OperatingPoint):
+        return quantity.curve == "roc"
+    if quantity.axis not in _PREVALENCE_FREE_AXES:
+        return False
+    bound = quantity.metric
+    if bound.prevalence_invariant or bound.monotone:
+        return True
+    return None
+
+
 def resolve_quantity(name: Any, at: Any, rule: str | None, params: dict[str, Any]) -> CurveQuantity:
     """The curve quantity ``name`` stands for: an area (``"roc_auc"``, a
     :class:`CurveArea`, with an optional ``rule``), the partial ROC area

@@ -18,7 +18,14 @@ import numpy as np
 from .._validation import check_positive_int, check_real, threshold_for
 from ._counting import scalar
 
-__all__ = ["TOP_K_TIES", "check_top_k", "counts_at_threshold", "counts_at_top_k"]
+__all__ = [
+    "TOP_K_TIES",
+    "check_top_k",
+    "counts_at_position",
+    "counts_at_threshold",
+    "counts_at_top_k",
+    "top_k_position",
+]
 
 #: How ``confusion_matrix(top_k=K)`` treats a tie block that straddles the K-th row.
 TOP_K_TIES = ("interpolate", "include", "exclude")
@@ -58,22 +65,37 @@ def counts_at_threshold(
     return (scalar(tps[k - 1]), scalar(fps[k - 1])) if k else (0, 0)
 
 
+def top_k_position(tps: np.ndarray, fps: np.ndarray, K: float, ties: str) -> tuple[int, float]:
+    """Where the K highest-scoring rows end: the first tie block j reaching K and the
+    share f of it taken (1 the whole block, 0 none, between them the fraction
+    (K - before) / (block size) of ``"interpolate"``), a block straddling the K-th row
+    resolved by ``ties`` (one of :data:`TOP_K_TIES`)."""
+    total = tps + fps
+    j = int(np.searchsorted(total, K, side="left"))  # first block reaching K
+    if total[j] == K or ties == "include":
+        return j, 1.0
+    if ties == "exclude":
+        return j, 0.0
+    before = total[j - 1] if j else 0
+    return j, float((K - before) / (total[j] - before))
+
+
+def counts_at_position(
+    tps: np.ndarray, fps: np.ndarray, j: int, f: float
+) -> tuple[int | float, int | float]:
+    """(TP, FP) after the blocks before j and the share f of block j
+    (:func:`top_k_position`): whole counts where f is 0 or 1."""
+    tp_prev, fp_prev = (scalar(tps[j - 1]), scalar(fps[j - 1])) if j else (0, 0)
+    if f == 1.0:
+        return scalar(tps[j]), scalar(fps[j])
+    if f == 0.0:
+        return tp_prev, fp_prev
+    return tp_prev + f * (scalar(tps[j]) - tp_prev), fp_prev + f * (scalar(fps[j]) - fp_prev)
+
+
 def counts_at_top_k(
     tps: np.ndarray, fps: np.ndarray, K: float, ties: str
 ) -> tuple[int | float, int | float]:
     """(TP, FP) of the K highest-scoring rows, a tie block straddling the K-th row
     resolved by ``ties`` (one of :data:`TOP_K_TIES`)."""
-    total = tps + fps
-    j = int(np.searchsorted(total, K, side="left"))  # first block reaching K
-    tp_prev, fp_prev = (scalar(tps[j - 1]), scalar(fps[j - 1])) if j else (0, 0)
-    tp_j, fp_j = scalar(tps[j]), scalar(fps[j])
-    if total[j] == K or ties == "include":
-        tp, fp = tp_j, fp_j
-    elif ties == "exclude":
-        tp, fp = tp_prev, fp_prev
-    else:
-        before = tp_prev + fp_prev
-        f = (K - before) / (tp_j + fp_j - before)
-        tp = tp_prev + f * (tp_j - tp_prev)
-        fp = fp_prev + f * (fp_j - fp_prev)
-    return tp, fp
+    return counts_at_position(tps, fps, *top_k_position(tps, fps, K, ties))

@@ -28,6 +28,8 @@ import pandas as pd
 
 from .._seam import upcall
 from .._summary import Summary
+from .._validation import check_probability
+from ..confusion import _Standardizable, standardized_note
 from . import _geometry as geo
 from . import score_distribution as sd
 from ._counting import aggregated_counts, check_cumulative, scalar, score_counts
@@ -44,7 +46,16 @@ def _fmt_count(x: int | float) -> str:
     return str(x) if isinstance(x, int) else f"{x:g}"
 
 
-class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveInference):
+def _restore_standardized(origin: ScoreCurve, prevalence: float, view: bool) -> ScoreCurve:
+    """Unpickle a standardized curve (or its sampling view): its origin at the
+    prevalence (see ``ScoreCurve.__reduce__``)."""
+    out = origin.at_prevalence(prevalence)
+    return out._sampling_view() if view else out
+
+
+class ScoreCurve(
+    _CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveInference, _Standardizable
+):
     """The empirical ROC, precision-recall, lift and gain curves of a scoring classifier.
 
     Build it from raw data with :meth:`from_scores` or from aggregated counts with
@@ -105,14 +116,22 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
     (array([0. , 0. , 0.5, 0.5, 1. ]), array([1. , 0.5, 0.5, 0. , 0. ]))
     >>> round(curve.auc("pr"), 4)           # average precision (step rule)
     0.8333
+
+    :meth:`at_prevalence` gives the same curve (the same ROC points) at another
+    prevalence, a *standardized* curve whose intervals still rest on this curve's rows
+    (docs/method.md#standardized-prevalence).
     """
 
-    __slots__ = ("_cache", "_direction", "_fps", "_thresholds", "_tps")
+    __slots__ = ("_cache", "_direction", "_fps", "_origin", "_standard", "_thresholds", "_tps")
     _direction: str
     _thresholds: np.ndarray
     _tps: np.ndarray
     _fps: np.ndarray
     _cache: dict[str, Any]
+    # a standardized curve (or its sampling view): the curve it was made from and its
+    # prevalence; None for a curve of counts
+    _origin: ScoreCurve | None
+    _standard: float | None
 
     def __init__(self, thresholds: Any, tps: Any, fps: Any) -> None:
         thr, tp, fp = check_cumulative(thresholds, tps, fps)
@@ -125,6 +144,8 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
             object.__setattr__(self, name, arr)
         object.__setattr__(self, "_direction", direction)
         object.__setattr__(self, "_cache", {})  # alpha and beta, made on first use
+        object.__setattr__(self, "_origin", None)
+        object.__setattr__(self, "_standard", None)
 
     @classmethod
     def _trusted(
@@ -139,6 +160,8 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
         raise AttributeError("ScoreCurve is immutable.")
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self._origin is not None:
+            return (_restore_standardized, (self._origin, self._standard, self._is_view))
         if self._direction != "<":
             return (type(self)._trusted, (*self._arrays(), self._direction))
         return (type(self), (self._thresholds, self._tps, self._fps))
@@ -254,6 +277,90 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
         """
         return cls._trusted(*aggregated_counts(thresholds, positives, negatives))
 
+    # ------------------------------------------------------------ standardizing
+    def at_prevalence(self, prevalence: float) -> ScoreCurve:
+        """The same classifier (the same ROC curve) at another prevalence.
+
+        Parameters
+        ----------
+        prevalence : float
+            The prevalence pi to standardize to, 0 < pi < 1.
+
+        Returns
+        -------
+        ScoreCurve
+            A *standardized* curve with the same thresholds and n: the cumulative
+            counts scaled, ``tps`` by n pi / P and ``fps`` by n (1 - pi) / N (floats);
+            :attr:`alpha`, :attr:`beta` (the ROC points) exactly this curve's,
+            :attr:`prevalence` exactly ``prevalence``. Every area, operating point and
+            OPS is the curve's at pi, the value of these rows reweighted to the
+            prevalence (positives by pi / pi0, negatives by (1 - pi) / (1 - pi0));
+            :meth:`confusion_matrix` gives this curve's matrix standardized to pi. Its
+            intervals hold the prevalence fixed and resample (or draw) *this* curve's
+            rows (its class sizes, not the re-expressed ones); the unstratified
+            bootstrap, which resamples the prevalence, is refused. It remembers this
+            curve (:attr:`origin`) and says so in its repr, str and summary;
+            ``at_prevalence`` of it starts again from this curve
+            (docs/method.md#standardized-prevalence).
+
+        Raises
+        ------
+        ValueError
+            If ``prevalence`` is not in (0, 1).
+
+        Examples
+        --------
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .5])
+        >>> std = curve.at_prevalence(0.1)
+        >>> std
+        ScoreCurve(n=6, n_positive=3, n_negative=3, thresholds=6, roc_auc=0.8889).at_prevalence(0.1)
+        >>> bool((std.alpha == curve.alpha).all()), std.auc() == curve.auc()
+        (True, True)
+        >>> round(curve.auc("pr"), 4), round(std.auc("pr"), 4)
+        (0.9167, 0.75)
+        """
+        origin = self if self._origin is None else self._origin
+        pi = check_probability("prevalence", prevalence, open_low=True, open_high=True)
+        n, P, N = origin.n, origin.n_positive, origin.n_negative
+        tps = origin._tps * (n * pi / P)
+        fps = origin._fps * (n * (1 - pi) / N)
+        return origin._standardized(tps, fps, pi)
+
+    def _standardized(self, tps: np.ndarray, fps: np.ndarray, pi: float) -> ScoreCurve:
+        """This curve's thresholds with the counts ``tps``, ``fps``, as the curve
+        standardized to ``pi`` (or, with this curve's own counts, its sampling view)."""
+        out = type(self)._trusted(self._thresholds, tps, fps, self._direction)
+        object.__setattr__(out, "_origin", self)
+        object.__setattr__(out, "_standard", pi)
+        return out
+
+    @property
+    def _is_view(self) -> bool:
+        return self._origin is not None and self._tps is self._origin._tps
+
+    def _sampling_view(self) -> ScoreCurve:
+        """What intervals resample: for a standardized curve, a curve with its origin's
+        (integer) counts whose :attr:`prevalence` is the standardized one, so that the
+        bootstrap, the Dirichlet posterior, the jackknife and DeLong run on the
+        origin's rows and evaluate the quantity at that prevalence; else this curve
+        (docs/method.md#standardized-prevalence)."""
+        if self._origin is None or self._is_view:
+            return self
+        view = self._cache.get("view")
+        if view is None:
+            origin = self._origin
+            view = self._cache["view"] = origin._standardized(
+                origin._tps,
+                origin._fps,
+                float(self._standard),  # type: ignore[arg-type]
+            )
+        return view
+
+    def _rate_source(self) -> ScoreCurve:
+        """The curve whose counts give the error rates exactly: the origin of a
+        standardized curve, else this one."""
+        return self if self._origin is None else self._origin
+
     # --------------------------------------------------------------- properties
     @property
     def thresholds(self) -> np.ndarray:
@@ -289,12 +396,18 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
 
     @property
     def n(self) -> int | float:
-        """P + N (the total weight when weighted)."""
+        """P + N (the total weight when weighted); a standardized curve's is its
+        origin's."""
+        if self._origin is not None:
+            return self._origin.n
         return self.n_positive + self.n_negative
 
     @property
     def prevalence(self) -> float:
-        """pi = P / (P + N)."""
+        """pi = P / (P + N); exactly the prevalence asked for, for a standardized
+        curve."""
+        if self._standard is not None:
+            return self._standard
         return self.n_positive / self.n
 
     @property
@@ -305,7 +418,10 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
     @property
     def alpha(self) -> np.ndarray:
         """Type-I error FP / N at ``(+inf, *thresholds)``, shape (J + 1,): starts at 0 and
-        ends at 1 (both endpoints included, see the class Notes). Read-only."""
+        ends at 1 (both endpoints included, see the class Notes). Read-only. A
+        standardized curve returns its origin's."""
+        if self._origin is not None:
+            return self._origin.alpha
         out = self._cache.get("alpha")
         if out is None:
             out = np.empty(self._fps.size + 1)
@@ -318,7 +434,10 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
     @property
     def beta(self) -> np.ndarray:
         """Type-II error FN / P at ``(+inf, *thresholds)``, shape (J + 1,): starts at 1 and
-        ends at 0 (both endpoints included, see the class Notes). Read-only."""
+        ends at 0 (both endpoints included, see the class Notes). Read-only. A
+        standardized curve returns its origin's."""
+        if self._origin is not None:
+            return self._origin.beta
         out = self._cache.get("beta")
         if out is None:
             out = np.empty(self._tps.size + 1)
@@ -341,7 +460,10 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
         from the run's two ends. Only lift = TPR / q is not linear in q along a run, so
         the lift area uses every point. At prevalence 0.1 with continuous scores this
         keeps about a fifth of the points: the geometry runs several times faster.
+        A standardized curve uses its origin's points.
         """
+        if self._origin is not None:
+            return self._origin._geometry_points(curve)
         if curve == "lift":
             return self.alpha, self.beta
         out = self._cache.get("reduced")
@@ -414,11 +536,15 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
             and np.array_equal(self._tps, other._tps)
             and np.array_equal(self._fps, other._fps)
             and self._direction == other._direction
+            and self._standard == other._standard
+            and self._is_view == other._is_view
+            and (self._origin is None) == (other._origin is None)
+            and (self._origin is None or self._origin == other._origin)
         )
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __repr__(self) -> str:
+    def _counts_repr(self) -> str:
         return (
             f"ScoreCurve(n={_fmt_count(self.n)}, "
             f"n_positive={_fmt_count(self.n_positive)}, "
@@ -491,7 +617,7 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
             "Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average "
             "precision for PR) for PR and lift.",
         ]
-        if not self.is_integer:
+        if not self._rate_source().is_integer:
             notes.append("Counts are weighted sums of `sample_weight`.")
         if self._direction != "<":
             notes.append(
@@ -518,8 +644,18 @@ class ScoreCurve(_CurveCoordinates, _CurveAreas, _CurveOperatingPoints, _CurveIn
                 "value": pd.Series([r[2] for r in rows], dtype=object),
             }
         ).set_index(["kind", "quantity"])
+        title = f"Score curve (n = {self.n:g}, prevalence = {self.prevalence:.4g})"
+        if self._origin is not None:
+            origin = self._origin
+            title = "Score curve " + standardized_note(self.prevalence, origin.prevalence, self.n)
+            notes.append(
+                f"Standardized from {origin!r}: the same ROC curve at prevalence "
+                f"{self.prevalence:.4g}, counts re-expressed with the same n; intervals "
+                f"resample the original's {_fmt_count(origin.n_positive)} positives and "
+                f"{_fmt_count(origin.n_negative)} negatives, the prevalence fixed."
+            )
         return Summary(
-            title=f"Score curve (n = {self.n:g}, prevalence = {self.prevalence:.4g})",
+            title=title,
             table=table,
             notes=tuple(notes),
             digits=digits,

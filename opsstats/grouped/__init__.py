@@ -25,7 +25,7 @@ from .._validation import describe
 from ..exceptions import UndefinedMetricWarning
 from ..grouped_comparisons import compare_groups
 from ..uncertainty._draws import root_seed
-from . import _specs, _unit
+from . import _specs
 from ._curve_reference import PREVALENCE_STEP as PREVALENCE_STEP
 from ._frame import frame_rows
 from ._options import parse_options
@@ -41,13 +41,29 @@ __all__ = [
     "Evaluation",
     "GroupComparison",
     "COLUMNS",
+    "STANDARD_COLUMNS",
     "DEFAULT_METRICS",
     "default_metrics",
 ]
 
 # Bound here too, so that the API reference finds their descriptions in this module:
-#: The columns of a tidy evaluation, after any group or label columns.
-COLUMNS = _unit.COLUMNS
+#: The columns of a tidy evaluation, after any group or label columns: ``metric``, ``n``,
+#: ``prevalence``, ``value`` with ``value_ci_low`` and ``value_ci_high``, ``ops`` with
+#: ``ops_se`` (its Monte Carlo s.e., 0 when exact), ``ops_ci_low`` and ``ops_ci_high``,
+#: ``method``, ``reference``, ``reason``. With ``evaluate(..., prevalence=pi)`` the
+#: :data:`STANDARD_COLUMNS` come before ``method``.
+COLUMNS = _specs.COLUMNS
+
+#: The columns ``evaluate(..., prevalence=pi)`` adds, before ``method``: the group's
+#: metric standardized to the prevalence pi (its alpha and beta, or its ROC curve, at
+#: pi: ``at_prevalence``), ``standard_prevalence`` (pi), ``standardized`` with
+#: ``standardized_ci_low`` and ``standardized_ci_high``, and its OPS at pi,
+#: ``standardized_ops`` with ``standardized_ops_se``, ``standardized_ops_ci_low`` and
+#: ``standardized_ops_ci_high``. The intervals take the prevalence as fixed and draw
+#: alpha and beta (or the curve) from the group's own rows, from the same draws as the
+#: row's other intervals; a reason "standardized: ..." says when one is undefined
+#: (docs/method.md#standardized-prevalence).
+STANDARD_COLUMNS = _specs.STANDARD_COLUMNS
 
 #: The default ``metrics`` of :func:`evaluate`, by what the data give: confusion-matrix
 #: metrics need predicted labels, curve quantities need scores.
@@ -76,6 +92,7 @@ def evaluate(
     weight: str | None = None,
     compare: str | None = None,
     id: str | None = None,
+    prevalence: float | None = None,
 ) -> Evaluation | GroupComparison:
     """Evaluate a classifier on every group of a data frame: metrics, OPS and intervals.
 
@@ -150,6 +167,14 @@ def evaluate(
         by that column of instance ids; without, they are independent test sets.
     id : str, optional
         With ``compare``: the column matching the rows of the compared classifiers.
+    prevalence : float, optional
+        Also give every group's metrics standardized to this prevalence (0 < pi < 1):
+        the metric of the group's classifier (its alpha and beta, or its ROC curve) at
+        pi, with its interval and its OPS at pi (:data:`STANDARD_COLUMNS`;
+        ``ConfusionMatrix.at_prevalence``). Groups monitored over time, standardized to
+        one prevalence, differ only through their classifiers. The intervals hold pi
+        fixed and draw from each group's own rows (docs/method.md#standardized-prevalence),
+        from the same draws as the row's other intervals.
 
     Returns
     -------
@@ -161,7 +186,8 @@ def evaluate(
         ``prevalence``, ``value``, ``value_ci_low``, ``value_ci_high``, ``ops``,
         ``ops_se`` (Monte Carlo s.e.; 0 when exact), ``ops_ci_low``, ``ops_ci_high``,
         ``method``, ``reference``, ``reason`` (why a row is NaN, or why it has no interval
-        ("no interval: ..."); empty otherwise).
+        ("no interval: ..."); empty otherwise); with ``prevalence``, the
+        :data:`STANDARD_COLUMNS` before ``method``.
         Groups with a class absent appear with NaN and the reason; nothing is dropped.
         ``attrs["confusion_matrices"]`` maps each group key to its confusion matrix when
         predicted labels were available.
@@ -184,7 +210,12 @@ def evaluate(
     if compare is not None:
         return _compare(
             data,
-            {"bins": bins, "max_distinct": max_distinct, "weight": weight},
+            {
+                "bins": bins,
+                "max_distinct": max_distinct,
+                "weight": weight,
+                "prevalence": prevalence,
+            },
             rng,
             truth=truth,
             compare_by=compare,
@@ -220,6 +251,7 @@ def evaluate(
         max_distinct=max_distinct,
         weight=weight,
         id=id,
+        prevalence=prevalence,
     )
     if options.counted_by_engine:
         rows, confusion = table_rows(data, options)

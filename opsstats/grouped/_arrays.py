@@ -15,13 +15,15 @@ from ..confusion import ConfusionMatrix
 from ..uncertainty._cm_groups import covered, group_point_columns
 from ._options import Options
 from ._specs import MetricSpec
-from ._unit import COLUMNS, evaluate_unit
+from ._specs import columns as table_columns
+from ._unit import evaluate_unit
 
 
 def arrays_cover(options: Options, weighted: bool = False) -> bool:
     """Whether the arrays give this evaluation's rows: groups, predicted labels,
     confusion-matrix metrics only, counts of rows (not weights), and metrics, interval
-    method and reference that :func:`~opsstats.uncertainty._cm_groups.covered` covers."""
+    method and reference that :func:`~opsstats.uncertainty._cm_groups.covered` covers
+    (the standardized columns of ``prevalence`` too)."""
     return bool(
         options.by
         and options.labelled
@@ -62,6 +64,7 @@ def _count_rows(
     :func:`~opsstats.uncertainty._cm_groups.group_point_columns`, as columns; the groups
     it leaves (a class absent, a metric 0/0, ...) go through :func:`evaluate_unit`."""
     done, columns = group_point_columns(keys, counts, [sp.name for sp in specs], **options)
+    cols = table_columns(options.get("standard_prevalence") is not None)
     for key, c in zip(keys, counts.tolist(), strict=True):
         confusion[key] = ConfusionMatrix(tp=c[0], fp=c[1], fn=c[2], tn=c[3])
     m, kept = len(specs), np.flatnonzero(done)
@@ -69,7 +72,7 @@ def _count_rows(
     table: dict[str, Any] = {
         c: [keys[g][j] for g in kept for _ in range(m)] for j, c in enumerate(by_cols)
     }
-    for col in COLUMNS:
+    for col in cols:
         per_spec = [columns[sp.name].get(col, np.nan) for sp in specs]
         if col == "metric":
             table[col] = [sp.label for sp in specs] * len(kept)
@@ -79,7 +82,7 @@ def _count_rows(
             ).ravel()
         else:
             table[col] = per_spec * len(kept)
-    frames = [(m * kept, pd.DataFrame(table, columns=[*by_cols, *COLUMNS]))]
+    frames = [(m * kept, pd.DataFrame(table, columns=[*by_cols, *cols]))]
     # the others through the per-group path
     rows: list[dict[str, Any]] = []
     order: list[int] = []
@@ -93,15 +96,16 @@ def _count_rows(
             point_reference=options["reference"],
             root=options["root"],
             key=keys[g],
+            standard_prevalence=options.get("standard_prevalence"),
         )
         group = dict(zip(by_cols, keys[g], strict=True))
         rows.extend({**group, **r} for r in unit)
         order.append(m * g)
     if rows:
-        frames.append((np.array(order), pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])))
+        frames.append((np.array(order), pd.DataFrame(rows, columns=[*by_cols, *cols])))
     frames = [(o, f) for o, f in frames if len(f)]
     if len(frames) < 2:
-        return frames[0][1] if frames else pd.DataFrame(rows, columns=[*by_cols, *COLUMNS])
+        return frames[0][1] if frames else pd.DataFrame(rows, columns=[*by_cols, *cols])
     position = np.concatenate([np.repeat(o, m) + np.tile(np.arange(m), len(o)) for o, _ in frames])
     both = pd.concat([f for _, f in frames], ignore_index=True)
     return both.iloc[np.argsort(position, kind="stable")].reset_index(drop=True)

@@ -17,7 +17,7 @@ from ..curves.score_curve import ScoreCurve
 from ._arrays import _array_rows, arrays_cover
 from ._curve_reference import resolve_curve_reference
 from ._options import Options
-from ._unit import COLUMNS, evaluate_unit
+from ._unit import evaluate_unit
 
 
 def _counts(t: np.ndarray, p: np.ndarray) -> ConfusionMatrix:
@@ -56,9 +56,10 @@ def frame_rows(
             if by_cols
             else pd.Series([all_truth.mean()])
         )
-        reference = resolve_curve_reference(
-            options.curve_reference, curve_specs, group_pis.to_numpy(dtype=float)
-        )
+        pis = group_pis.to_numpy(dtype=float)
+        if options.prevalence is not None:  # the standardized curves' prevalence too
+            pis = np.append(pis, options.prevalence)
+        reference = resolve_curve_reference(options.curve_reference, curve_specs, pis)
         options = replace(options, curve_reference=reference)
     rows: list[dict[str, Any]] = []
     confusion: dict[tuple, ConfusionMatrix] = {}
@@ -99,7 +100,7 @@ def frame_rows(
         )
         for r in unit_rows:
             rows.append({**dict(zip(by_cols, key, strict=True)), **r})
-    return pd.DataFrame(rows, columns=[*by_cols, *COLUMNS]), confusion
+    return pd.DataFrame(rows, columns=[*by_cols, *options.columns]), confusion
 
 
 def _checked_columns(

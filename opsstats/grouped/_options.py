@@ -15,6 +15,7 @@ from .._validation import (
     MAX_COUNT,
     check_choice,
     check_confidence_level,
+    check_probability,
     check_resamples,
     check_size,
     check_threshold,
@@ -24,7 +25,7 @@ from ..frames import is_frame
 from ..uncertainty._draws import root_seed
 from ..uncertainty.curve import METHODS as CURVE_METHODS
 from ..uncertainty.methods import registered_interval_methods
-from ._specs import MetricSpec, default_metrics, parse_metrics
+from ._specs import MetricSpec, columns, default_metrics, parse_metrics
 
 
 @dataclass(frozen=True)
@@ -52,10 +53,17 @@ class Options:
     root: int  # the root seed of every unit's generator
     bins: int | None
     max_distinct: int | None
+    prevalence: float | None = None  # standardize every group to it (at_prevalence)
 
     @property
     def by_cols(self) -> list[str]:
         return list(self.by)
+
+    @property
+    def columns(self) -> list[str]:
+        """The table's columns after the group columns (the standardized ones with
+        ``prevalence``)."""
+        return columns(self.prevalence is not None)
 
     @property
     def curve_specs(self) -> list[MetricSpec]:
@@ -82,6 +90,7 @@ class Options:
             "point_reference": self.point_reference,
             "curve_reference": self.curve_reference,
             "root": self.root,
+            "standard_prevalence": self.prevalence,
         }
 
     def point_options(self) -> dict[str, Any]:
@@ -92,6 +101,7 @@ class Options:
             "n_resamples": self.n_resamples,
             "reference": self.point_reference,
             "root": self.root,
+            "standard_prevalence": self.prevalence,
         }
 
 
@@ -116,12 +126,13 @@ def parse_options(
     max_distinct: int | None,
     weight: str | None,
     id: str | None,
+    prevalence: float | None = None,
 ) -> Options:
     """:func:`~opsstats.grouped.evaluate`'s arguments (without ``compare``), checked in
     this order: ``id``, ``data``, the columns, ``pred`` / ``score`` / ``threshold``,
     ``metrics``, ``ci``, ``curve_ci``, ``confidence_level``, ``n_resamples``, ``rng`` (one
     integer drawn from it), curve quantities without ``score``, ``bins``,
-    ``max_distinct``."""
+    ``max_distinct``, ``prevalence``."""
     if id is not None:
         raise ValueError("`id` pairs the rows of compared classifiers; give `compare` with it.")
     native = isinstance(data, pd.DataFrame)
@@ -161,6 +172,8 @@ def parse_options(
         bins = check_size("bins", bins, minimum=2, maximum=MAX_BINS)
     if max_distinct is not None:
         max_distinct = check_size("max_distinct", max_distinct, minimum=1, maximum=MAX_COUNT)
+    if prevalence is not None:
+        prevalence = check_probability("prevalence", prevalence, open_low=True, open_high=True)
     return Options(
         native=native,
         truth=truth,
@@ -181,6 +194,7 @@ def parse_options(
         root=root,
         bins=bins,
         max_distinct=max_distinct,
+        prevalence=prevalence,
     )
 
 

@@ -144,15 +144,19 @@ def evaluation_summary(
             "how": marks,
         }
     )
+    standard = _standardized_view(t)
+    for c in standard.columns:
+        view[c] = standard[c]
     for c in index:
         view[c] = t[c]
     view = view.set_index(index)
-    if view["MC s.e."].fillna(0).eq(0).all():
-        view = view.drop(columns="MC s.e.")
     view = view.drop(
         columns=[
-            c for c in ("CI low", "CI high", "OPS CI low", "OPS CI high") if view[c].isna().all()
+            c for c in view.columns if c.startswith("MC s.e.") and view[c].fillna(0).eq(0).all()
         ]
+    )
+    view = view.drop(
+        columns=[c for c in view.columns if " CI " in f" {c}" and view[c].isna().all()]
     )
     notes = []
     if counts is not None:
@@ -166,11 +170,53 @@ def evaluation_summary(
     notes.append("References: " + "; ".join(refs) + ".")
     if confidence_level is not None:
         notes.append(f"Intervals are {100 * confidence_level:g}% intervals.")
-    for _, r in t[t["ops"].isna()].iterrows():
+    if len(standard.columns):
+        notes.append(_standard_note(t))
+    undefined = t["ops"].isna()
+    if len(standard.columns):
+        undefined |= t["standardized_ops"].isna()
+    for _, r in t[undefined].iterrows():
         where = ", ".join(f"{c}={r[c]}" for c in by)
         notes.append(f"NaN {('(' + where + ') ') if where else ''}{r['metric']}: {r['reason']}.")
     notes.append(_OPS_NOTE)
     return Summary(title=title, table=view, notes=tuple(notes), digits=digits, key="how")
+
+
+def _at(table: pd.DataFrame) -> str:
+    """The prevalence the table is standardized to, as printed (``"0.5"``)."""
+    pis = [f"{float(p):g}" for p in dict.fromkeys(table["standard_prevalence"].dropna())]
+    return ", ".join(pis) or "pi"
+
+
+def _standardized_view(table: pd.DataFrame) -> pd.DataFrame:
+    """The printed columns of ``evaluate(..., prevalence=pi)``'s standardized values
+    (none without them): the value at pi with its interval, its OPS at pi with its
+    interval and Monte Carlo s.e., named by pi (``value at 0.5``, ``at 0.5 CI``, ...)."""
+    if "standardized" not in table.columns:
+        return pd.DataFrame(index=table.index)
+    at = f"at {_at(table)}"
+    return pd.DataFrame(
+        {
+            f"value {at}": table["standardized"],
+            f"{at} CI low": table["standardized_ci_low"],
+            f"{at} CI high": table["standardized_ci_high"],
+            f"OPS {at}": table["standardized_ops"],
+            f"OPS {at} CI low": table["standardized_ops_ci_low"],
+            f"OPS {at} CI high": table["standardized_ops_ci_high"],
+            f"MC s.e. {at}": table["standardized_ops_se"],
+        }
+    )
+
+
+def _standard_note(table: pd.DataFrame) -> str:
+    """What the columns "at pi" hold."""
+    at = _at(table)
+    return (
+        f"At {at}: each group's metric standardized to prevalence {at} (its alpha and beta, "
+        f"or its ROC curve, at {at}: at_prevalence), its interval from the same draws with "
+        f"the prevalence fixed, and its OPS against the reference at {at} "
+        "(docs/method.md#standardized-prevalence)."
+    )
 
 
 def comparison_summary(table: pd.DataFrame, *, by: list[str], title: str, digits: int) -> Summary:
@@ -306,11 +352,11 @@ class Evaluation(_TidyFrame):
     (0.6832, 'DataFrame')
     >>> print(out.summary().as_text(width=80))  # doctest: +ELLIPSIS
     Evaluation of scores 's' at threshold 0.8 against 'y'
-    ========================================================================
-                  n prevalence   value             CI     OPS         OPS CI
+    ===================================================================
+                 n prevalence  value            CI    OPS        OPS CI
     metric how
-    f1     [1]  600     0.2667  0.6832  0.6298-0.7276  0.9189  0.8845-0.9417
-    ------------------------------------------------------------------------
+    f1     [1] 600     0.2667 0.6832 0.6298-0.7276 0.9189 0.8845-0.9417
+    -------------------------------------------------------------------
     Counts TP=124, FP=79, FN=36, TN=361.
     [1] exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior, 1000
         draws, prevalence fixed, equal-tailed

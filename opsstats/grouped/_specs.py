@@ -1,6 +1,7 @@
 """What :func:`~opsstats.grouped.evaluate` reports: metric specs (a confusion-matrix
 metric, a curve area, or a metric at an operating point of the curve), parsed and checked
-from what a user writes, and the default metrics for the data given."""
+from what a user writes, the default metrics for the data given, and the columns of the
+tidy table."""
 
 from __future__ import annotations
 
@@ -13,6 +14,45 @@ from ..curves._geometry import CURVES
 from ..metrics import get_metric
 
 _AREAS = {f"{p}{c}_auc" for p in ("", "n") for c in CURVES}
+
+#: The columns of a tidy evaluation, after any group or label columns.
+COLUMNS = [
+    "metric",
+    "n",
+    "prevalence",
+    "value",
+    "value_ci_low",
+    "value_ci_high",
+    "ops",
+    "ops_se",
+    "ops_ci_low",
+    "ops_ci_high",
+    "method",
+    "reference",
+    "reason",
+]
+
+#: The columns ``evaluate(..., prevalence=pi)`` adds (before ``method``): the metric of
+#: each group standardized to the prevalence pi (its alpha and beta, or its ROC curve, at
+#: pi), with its interval and its OPS at pi (docs/method.md#standardized-prevalence).
+STANDARD_COLUMNS = [
+    "standard_prevalence",
+    "standardized",
+    "standardized_ci_low",
+    "standardized_ci_high",
+    "standardized_ops",
+    "standardized_ops_se",
+    "standardized_ops_ci_low",
+    "standardized_ops_ci_high",
+]
+
+
+def columns(standardized: bool) -> list[str]:
+    """The columns of a tidy evaluation, with the standardized ones or without."""
+    if not standardized:
+        return COLUMNS
+    at = COLUMNS.index("method")
+    return [*COLUMNS[:at], *STANDARD_COLUMNS, *COLUMNS[at:]]
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..confusion import ConfusionMatrix
@@ -17,7 +18,7 @@ from ._arrays import _count_rows, arrays_cover
 from ._binned import _note_bin_bounds
 from ._curve_reference import resolve_curve_reference
 from ._options import Options
-from ._unit import COLUMNS, evaluate_unit
+from ._unit import evaluate_unit
 
 
 def table_rows(data: Any, options: Options) -> tuple[pd.DataFrame, dict[tuple, ConfusionMatrix]]:
@@ -42,6 +43,8 @@ def table_rows(data: Any, options: Options) -> tuple[pd.DataFrame, dict[tuple, C
     curve_specs = options.curve_specs
     if curve_specs:
         pis = classes[:, 0] / classes.sum(axis=1)
+        if options.prevalence is not None:  # the standardized curves' prevalence too
+            pis = np.append(pis, options.prevalence)
         reference = resolve_curve_reference(options.curve_reference, curve_specs, pis)
         options = replace(options, curve_reference=reference)
     confusion: dict[tuple, ConfusionMatrix] = {}
@@ -70,4 +73,4 @@ def table_rows(data: Any, options: Options) -> tuple[pd.DataFrame, dict[tuple, C
                 unit, specs, tables.scores[g], tables.bins, options.curve_reference, tables.weighted
             )
         rows.extend({**dict(zip(by_cols, key, strict=True)), **r} for r in unit)
-    return pd.DataFrame(rows, columns=[*by_cols, *COLUMNS]), confusion
+    return pd.DataFrame(rows, columns=[*by_cols, *options.columns]), confusion

@@ -17,24 +17,7 @@ from ..ops import _check_reference, confusion_matrix_ops, curve_ops
 from ..uncertainty._draws import unit_rng
 from ..uncertainty.confusion import _Draws, _Quantity, interval_from_draws, ops_from_draws
 from ..uncertainty.curve import curve_ops_intervals
-from ._specs import MetricSpec
-
-#: The columns of a tidy evaluation, after any group or label columns.
-COLUMNS = [
-    "metric",
-    "n",
-    "prevalence",
-    "value",
-    "value_ci_low",
-    "value_ci_high",
-    "ops",
-    "ops_se",
-    "ops_ci_low",
-    "ops_ci_high",
-    "method",
-    "reference",
-    "reason",
-]
+from ._specs import COLUMNS, STANDARD_COLUMNS, MetricSpec
 
 
 def _row(spec: MetricSpec, n: float, prevalence: float, **values: Any) -> dict[str, Any]:
@@ -59,6 +42,7 @@ def evaluate_unit(
     key: tuple = (),
     truth: np.ndarray | None = None,
     class_counts: tuple[float, float] | None = None,
+    standard_prevalence: float | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of the tidy table for one unit (a group, a label, a test set).
 
@@ -74,6 +58,12 @@ def evaluate_unit(
     generator is derived from the call's ``root`` seed and the unit's ``key``
     (:func:`~opsstats.uncertainty._draws.unit_rng`), so a row's interval does not
     depend on the order of the units nor on which other metrics are asked for.
+
+    With ``standard_prevalence`` each row also has the :data:`STANDARD_COLUMNS`: the
+    metric of the unit's matrix or curve standardized to that prevalence
+    (``at_prevalence``), its interval and its OPS at it, from the same draws (the same
+    draws of alpha and beta at the fixed prevalence; for curves the same generators
+    over the same rows).
     """
     source = cm if cm is not None else curve
     if source is not None:
@@ -112,6 +102,7 @@ def evaluate_unit(
                 n_resamples,
                 point_reference,
                 unit_rng(root, key, "confusion matrix"),
+                standard_prevalence,
             )
         )
     if on_curve:
@@ -124,8 +115,14 @@ def evaluate_unit(
                 n_resamples,
                 curve_reference,
                 lambda method, cells: unit_rng(root, key, "curve", method, cells),
+                standard_prevalence,
             )
         )
+    if standard_prevalence is not None:
+        for row in rows.values():
+            row.setdefault("standard_prevalence", standard_prevalence)
+            for col in STANDARD_COLUMNS[1:]:
+                row.setdefault(col, np.nan)
     return [rows[i] for i in range(len(specs))]
 
 
@@ -159,8 +156,10 @@ def _point_rows(
     n_resamples: int,
     reference: Any,
     rng: np.random.Generator,
+    standard_prevalence: float | None = None,
 ) -> dict[int, dict[str, Any]]:
-    """The confusion-matrix metrics of one unit, with intervals from one set of draws."""
+    """The confusion-matrix metrics of one unit, with intervals from one set of draws
+    (the standardized ones too, from the same draws at the fixed prevalence)."""
     ref = _check_reference(reference, "point", "a confusion-matrix metric")
     out: dict[int, dict[str, Any]] = {}
     draws: Any = None
@@ -199,7 +198,58 @@ def _point_rows(
         if no_draws:
             reason = "; ".join(filter(None, (reason, f"no interval: {no_draws}")))
         out[i] = _result_row(spec, cm.n, cm.prevalence, result, value_iv, reason, "")
+        if standard_prevalence is not None:
+            _standardize_point(
+                out[i], spec, cm, standard_prevalence, draws, kind, confidence_level, ref
+            )
     return out
+
+
+def _standardize_point(
+    row: dict[str, Any],
+    spec: MetricSpec,
+    cm: ConfusionMatrix,
+    pi: float,
+    draws: Any,
+    kind: str,
+    confidence_level: float,
+    ref: Any,
+) -> None:
+    """The standardized columns of a confusion-matrix metric's row: the metric of
+    ``cm.at_prevalence(pi)``, its OPS at pi, and their intervals from ``draws`` (the
+    unit's draws of alpha and beta) with the prevalence fixed at pi."""
+    std = cm.at_prevalence(pi)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        result = confusion_matrix_ops(std, spec.name, reference=ref)
+        value_iv = None
+        if draws is not None:
+            quantity = _Quantity(spec.name, {})
+            at_pi = draws.at_prevalence(pi)
+            value_iv = interval_from_draws(std, quantity, at_pi, kind, confidence_level).ci
+            result = ops_from_draws(
+                std, quantity, result, at_pi, kind, confidence_level, ref, "strict"
+            )
+    _standard_values(row, pi, result, value_iv, result.details.get("undefined", ""))
+
+
+def _standard_values(
+    row: dict[str, Any], pi: float, result: Any, value_iv: Any, undefined: str
+) -> None:
+    """The standardized columns of ``row`` from the standardized object's OPS result
+    (with its interval, if any) and its value interval; a reason when undefined."""
+    row.update(
+        standard_prevalence=pi,
+        standardized=result.value,
+        standardized_ops=result.estimate,
+        standardized_ops_se=result.standard_error,
+    )
+    if result.ci is not None:
+        row.update(standardized_ops_ci_low=result.ci.low, standardized_ops_ci_high=result.ci.high)
+    if value_iv is not None:
+        row.update(standardized_ci_low=value_iv.low, standardized_ci_high=value_iv.high)
+    if undefined:
+        row["reason"] = "; ".join(filter(None, (row["reason"], f"standardized: {undefined}")))
 
 
 def _curve_rows(
@@ -210,9 +260,12 @@ def _curve_rows(
     n_resamples: int,
     reference: Any,
     rng_for: Any,
+    standard_prevalence: float | None = None,
 ) -> dict[int, dict[str, Any]]:
     """The curve quantities of one unit; those whose interval method draws share one
-    set of draws per method and cell layout."""
+    set of draws per method and cell layout. With ``standard_prevalence``, the same for
+    the curve standardized to it, from the same generators (the same draws of the
+    same rows: its sampling view has the curve's cells)."""
     ref = _check_reference(reference, "curve", "a curve quantity")
     out: dict[int, dict[str, Any]] = {}
     quantities: list[tuple[Any, str]] = []
@@ -228,27 +281,65 @@ def _curve_rows(
         notes.append(note)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        if curve_ci is None:
-            results: list[Any] = [curve_ops(curve, q, reference=ref) for q, _ in quantities]
-        else:
-            results = curve_ops_intervals(
-                curve,
+        results = _curve_results(
+            curve, quantities, ref, curve_ci, confidence_level, n_resamples, rng_for
+        )
+        standard: list[Any] = [None] * len(items)
+        if standard_prevalence is not None:
+            standard = _curve_results(
+                curve.at_prevalence(standard_prevalence),
                 quantities,
-                reference=ref,
-                confidence_level=confidence_level,
-                n_resamples=n_resamples,
-                rng_for=rng_for,
+                ref,
+                curve_ci,
+                confidence_level,
+                n_resamples,
+                rng_for,
             )
-        for (i, spec), (q, _), result, note in zip(items, quantities, results, notes, strict=True):
-            no_interval = ""
-            if isinstance(result, ValueError):  # no interval here (e.g. one row of a class):
-                no_interval = str(result)  # keep the value and its OPS, say why
-                result = curve_ops(curve, q, reference=ref)
+        for (i, spec), result, std, note in zip(items, results, standard, notes, strict=True):
+            result, no_interval = result
             value_iv = result.details.get("value_ci")
             reason = result.details.get("undefined", "")
             if no_interval:
                 reason = "; ".join(filter(None, (reason, f"no interval: {no_interval}")))
             out[i] = _result_row(spec, curve.n, curve.prevalence, result, value_iv, reason, note)
+            if std is not None and standard_prevalence is not None:
+                std, no_interval = std
+                undefined = std.details.get("undefined", "")
+                if no_interval:
+                    undefined = "; ".join(filter(None, (undefined, f"no interval: {no_interval}")))
+                _standard_values(
+                    out[i], standard_prevalence, std, std.details.get("value_ci"), undefined
+                )
+    return out
+
+
+def _curve_results(
+    curve: Any,
+    quantities: list[tuple[Any, str]],
+    ref: Any,
+    curve_ci: str | None,
+    confidence_level: float,
+    n_resamples: int,
+    rng_for: Any,
+) -> list[tuple[Any, str]]:
+    """Each quantity's OPS result (with its interval when ``curve_ci`` is a method) and
+    why it has no interval ("" when it has one or none was asked for)."""
+    if curve_ci is None:
+        return [(curve_ops(curve, q, reference=ref), "") for q, _ in quantities]
+    results = curve_ops_intervals(
+        curve,
+        quantities,
+        reference=ref,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        rng_for=rng_for,
+    )
+    out = []
+    for (q, _), result in zip(quantities, results, strict=True):
+        if isinstance(result, ValueError):  # no interval here (e.g. one row of a class):
+            out.append((curve_ops(curve, q, reference=ref), str(result)))  # say why
+        else:
+            out.append((result, ""))
     return out
 
 

@@ -12,6 +12,13 @@ keeps its count value. References: Powers (2011), doi:10.48550/arXiv.2010.16061;
 Chicco & Jurman (2020), doi:10.1186/s12864-019-6413-7; T. Xie, "Evaluation metrics for
 classification" (notes, 2022); J. Li, "Area under the ROC Curve has the Most Consistent
 Evaluation for Binary Classification" (Appendix A, Table 3: tests/test_paper_table3.py).
+
+Each entry also says whether its OPS under a prevalence-free reference is the same at
+every prevalence for fixed (alpha, beta) (``prevalence_invariant``: the metric orders the
+(alpha, beta) plane alike at every prevalence; docs/method.md#prevalence-invariance) and
+that it is monotone in the error rates (``monotone``, true of every one). The tests
+check both on grids and random points (tests/test_prevalence_invariance.py,
+tests/test_binned_curves.py).
 """
 
 from __future__ import annotations
@@ -194,6 +201,8 @@ _BUILTINS = [
         "Recall (TPR)",
         "no actual positives (TP + FN = 0)",
         formula="TP / (TP + FN) = 1 - beta",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "specificity",
@@ -204,6 +213,8 @@ _BUILTINS = [
         "Specificity (TNR)",
         "no actual negatives (TN + FP = 0)",
         formula="TN / (TN + FP) = 1 - alpha",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fpr",
@@ -214,6 +225,8 @@ _BUILTINS = [
         "False positive rate",
         "no actual negatives (TN + FP = 0)",
         formula="FP / (FP + TN) = alpha",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fnr",
@@ -224,6 +237,8 @@ _BUILTINS = [
         "False negative rate",
         "no actual positives (TP + FN = 0)",
         formula="FN / (FN + TP) = beta",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "precision",
@@ -234,6 +249,8 @@ _BUILTINS = [
         "Precision (PPV)",
         "no predicted positives (TP + FP = 0)",
         formula="TP / (TP + FP)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "npv",
@@ -244,6 +261,8 @@ _BUILTINS = [
         "Negative predictive value",
         "no predicted negatives (TN + FN = 0)",
         formula="TN / (TN + FN)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fdr",
@@ -254,6 +273,8 @@ _BUILTINS = [
         "False discovery rate",
         "no predicted positives (TP + FP = 0)",
         formula="FP / (TP + FP) = 1 - precision",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "false_omission_rate",
@@ -264,6 +285,8 @@ _BUILTINS = [
         "False omission rate",
         "no predicted negatives (TN + FN = 0)",
         formula="FN / (FN + TN) = 1 - NPV",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "accuracy",
@@ -274,6 +297,8 @@ _BUILTINS = [
         "Accuracy",
         "never (n > 0)",
         formula="(TP + TN) / n",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "error_rate",
@@ -284,6 +309,8 @@ _BUILTINS = [
         "Error rate",
         "never (n > 0)",
         formula="(FP + FN) / n",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "balanced_accuracy",
@@ -294,6 +321,8 @@ _BUILTINS = [
         "Balanced accuracy",
         "a class is absent",
         formula="(TPR + TNR) / 2",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "informedness",
@@ -304,6 +333,8 @@ _BUILTINS = [
         "Informedness (Youden's J)",
         "a class is absent",
         formula="TPR + TNR - 1 = 1 - alpha - beta",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "markedness",
@@ -314,6 +345,8 @@ _BUILTINS = [
         "Markedness",
         "no predicted positives or no predicted negatives",
         formula="PPV + NPV - 1",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "f1",
@@ -324,6 +357,8 @@ _BUILTINS = [
         "F1 score",
         "no true positives, false positives or false negatives (TP + FP + FN = 0)",
         formula="2 TP / (2 TP + FP + FN)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "fbeta",
@@ -336,6 +371,8 @@ _BUILTINS = [
         params={"beta": 1.0},
         param_check=_check_fbeta,
         formula="(1 + beta^2) TP / ((1 + beta^2) TP + beta^2 FN + FP)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "mcc",
@@ -346,6 +383,8 @@ _BUILTINS = [
         "Matthews correlation coefficient",
         "a row or column of the confusion matrix is empty",
         formula="(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "cohen_kappa",
@@ -356,6 +395,8 @@ _BUILTINS = [
         "Cohen's kappa",
         "the chance agreement is 1 (one class in both truth and prediction)",
         formula="(p_o - p_e) / (1 - p_e)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "g_mean",
@@ -366,6 +407,8 @@ _BUILTINS = [
         "G-mean",
         "a class is absent",
         formula="sqrt(TPR TNR)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "fowlkes_mallows",
@@ -376,6 +419,8 @@ _BUILTINS = [
         "Fowlkes-Mallows index",
         "no actual or no predicted positives",
         formula="sqrt(PPV TPR) = TP / sqrt((TP+FP)(TP+FN))",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "jaccard",
@@ -386,6 +431,8 @@ _BUILTINS = [
         "Jaccard index",
         "TP + FP + FN = 0",
         formula="TP / (TP + FP + FN)",
+        prevalence_invariant=False,
+        monotone=True,
     ),
     Metric(
         "diagnostic_odds_ratio",
@@ -396,6 +443,8 @@ _BUILTINS = [
         "Diagnostic odds ratio",
         "TP TN = FP FN = 0 (infinite when only FP FN = 0)",
         formula="(TP TN) / (FP FN)",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "lr_plus",
@@ -406,6 +455,8 @@ _BUILTINS = [
         "Positive likelihood ratio (LR+)",
         "a class is absent, or TPR = FPR = 0 (infinite when only FPR = 0)",
         formula="TPR / FPR",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "lr_minus",
@@ -416,6 +467,8 @@ _BUILTINS = [
         "Negative likelihood ratio (LR-)",
         "a class is absent, or FNR = TNR = 0 (infinite when only TNR = 0)",
         formula="FNR / TNR",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "lift",
@@ -426,6 +479,8 @@ _BUILTINS = [
         "Lift",
         "no predicted positives or no actual positives",
         formula="PPV / prevalence",
+        prevalence_invariant=True,
+        monotone=True,
     ),
     Metric(
         "prevalence_threshold",
@@ -436,6 +491,8 @@ _BUILTINS = [
         "Prevalence threshold",
         "a class is absent, or TPR = FPR = 0",
         formula="sqrt(FPR) / (sqrt(TPR) + sqrt(FPR))",
+        prevalence_invariant=True,
+        monotone=True,
     ),
 ]
 

@@ -115,6 +115,22 @@ class Metric:
         ``param_check(**params)`` raising ``ValueError``/``TypeError`` for bad values.
     formula : str
         The definition in terms of counts, for documentation.
+    prevalence_invariant : bool or None
+        Whether the metric's OPS under a reference whose law of (alpha, beta) does not
+        depend on the prevalence (every point reference of the package) is the same at
+        every prevalence for fixed (alpha, beta): True when the metric orders the
+        (alpha, beta) plane the same way at every prevalence, M(pi, a, b) =
+        h_pi(g(a, b)) with h_pi strictly monotone in one direction for every pi
+        (docs/method.md#prevalence-invariance). None: not known (the default for a
+        registered metric); the built-in metrics say True or False.
+    monotone : bool or None
+        Whether, at every prevalence in (0, 1), the metric as a function of alpha at
+        fixed beta (and of beta at fixed alpha) is either constant or strictly worse as
+        the error rate rises, the same at every prevalence. Binned curves bound a value
+        at an operating point only for such metrics (docs/method.md#binned-curves), and
+        its OPS on the recall or FPR axis is then prevalence-invariant
+        (docs/method.md#prevalence-invariance). None: not known (the default for a
+        registered metric); every built-in metric is (tests check it on a grid).
 
     Examples
     --------
@@ -124,6 +140,8 @@ class Metric:
     ('f1', 'higher', (0.0, 1.0))
     >>> round(float(m(0.1, 1.0, 0.0)), 4)   # the trivial positive classifier
     0.1818
+    >>> m.prevalence_invariant, get_metric("precision").prevalence_invariant, m.monotone
+    (False, True, True)
     """
 
     name: str
@@ -136,6 +154,8 @@ class Metric:
     params: Mapping[str, Any] = field(default_factory=dict)
     param_check: Callable[..., None] | None = None
     formula: str = ""
+    prevalence_invariant: bool | None = None
+    monotone: bool | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -147,6 +167,11 @@ class Metric:
                 f"`direction` must be 'higher' or 'lower'; got {describe(self.direction)}."
             )
         lo, hi = _check_range(self.range)
+        for flag in ("prevalence_invariant", "monotone"):
+            value = getattr(self, flag)
+            if value is not None and not isinstance(value, bool | np.bool_):
+                raise TypeError(f"`{flag}` must be True, False or None; got {describe(value)}.")
+            object.__setattr__(self, flag, None if value is None else bool(value))
         object.__setattr__(self, "name", _normalize(self.name))
         object.__setattr__(self, "aliases", tuple(_normalize(a) for a in self.aliases))
         object.__setattr__(self, "range", (float(lo), float(hi)))
@@ -210,6 +235,16 @@ class BoundMetric:
     @property
     def range(self) -> tuple[float, float]:
         return self.metric.range
+
+    @property
+    def prevalence_invariant(self) -> bool | None:
+        """The metric's :attr:`Metric.prevalence_invariant`."""
+        return self.metric.prevalence_invariant
+
+    @property
+    def monotone(self) -> bool | None:
+        """The metric's :attr:`Metric.monotone`."""
+        return self.metric.monotone
 
     @property
     def label(self) -> str:
@@ -276,6 +311,8 @@ def register_metric(
     params: Mapping[str, Any] | None = None,
     param_check: Callable[..., None] | None = None,
     formula: str = "",
+    prevalence_invariant: bool | None = None,
+    monotone: bool | None = None,
     overwrite: bool = False,
 ) -> Metric:
     """Add a metric to the registry, so that every feature of the package accepts it.
@@ -293,6 +330,18 @@ def register_metric(
         The metric's range.
     aliases, label, undefined, params, param_check, formula
         See :class:`Metric`.
+    prevalence_invariant : bool or None, default None
+        Declare whether the metric's OPS is the same at every prevalence for fixed
+        (alpha, beta) under a prevalence-free reference, i.e. whether the metric orders
+        the (alpha, beta) plane the same way at every prevalence (see :class:`Metric`;
+        docs/method.md#prevalence-invariance). None: not known. The declaration is
+        shown by :func:`metric_table` and :func:`opsstats.ops_prevalence_profile`;
+        nothing checks it, so declare True only for a metric you have proved it of
+        (a function of alpha and beta alone is).
+    monotone : bool or None, default None
+        Declare that at every prevalence the metric is constant or strictly worse as
+        either error rate rises (see :class:`Metric`). None: not known; binned curves
+        then give no range for the metric at an operating point.
     overwrite : bool, default False
         Replace an existing metric of the same name.
 
@@ -343,6 +392,8 @@ def register_metric(
             params=params or {},
             param_check=param_check,
             formula=formula,
+            prevalence_invariant=prevalence_invariant,
+            monotone=monotone,
         )
     if not overwrite:
         for arg, n in [("name", metric.name)] + [("aliases", a) for a in metric.aliases]:
@@ -464,13 +515,17 @@ def available_metrics() -> list[str]:
 
 def metric_table() -> Any:
     """A DataFrame describing every registered metric (name, label, direction, range,
-    aliases, parameters, when undefined).
+    aliases, parameters, when undefined, formula, whether its OPS is
+    prevalence-invariant and whether it is monotone in the error rates; None where not
+    known).
 
     Examples
     --------
     >>> table = metric_table()
     >>> table.loc["mcc", "direction"], float(table.loc["mcc", "low"])
     ('higher', -1.0)
+    >>> table.loc[["precision", "f1"], "prevalence invariant"].tolist()
+    [True, False]
     """
     import pandas as pd
 
@@ -485,6 +540,8 @@ def metric_table() -> Any:
             "params": ", ".join(f"{k}={v}" for k, v in m.params.items()),
             "undefined when": m.undefined,
             "formula": m.formula,
+            "prevalence invariant": m.prevalence_invariant,
+            "monotone": m.monotone,
         }
         for m in _REGISTRY.values()
     ]

@@ -18,6 +18,8 @@ function                         what it draws
 :func:`plot_distribution`        posterior or bootstrap draws behind an interval
 :func:`plot_hull`                ROC curves, their convex hull, iso-performance lines and
                                  the operating point of least expected cost
+:func:`plot_prevalence_profile`  the OPS and the raw value of one classifier across
+                                 prevalences (:func:`opsstats.ops_prevalence_profile`)
 ===============================  ==========================================================
 """
 
@@ -26,6 +28,7 @@ from .distribution import plot_distribution
 from .forest import plot_forest
 from .hull import plot_hull
 from .ops_function import plot_ops_function
+from .prevalence_profile import plot_prevalence_profile
 from .standardized_curve import plot_standardized_curve
 from .unit_square import plot_unit_square
 
@@ -37,4 +40,5 @@ __all__ = [
     "plot_forest",
     "plot_distribution",
     "plot_hull",
+    "plot_prevalence_profile",
 ]

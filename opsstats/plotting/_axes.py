@@ -7,6 +7,7 @@ function here imports it when it is called.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,10 @@ __all__ = [
     "get_axes",
     "style_axes",
     "add_legend",
+    "legend_below",
+    "ops_label",
     "reference_name",
+    "reference_text",
     "literal",
     "CLASSIFIER_COLOR",
     "REFERENCE_COLOR",
@@ -48,14 +52,23 @@ def pyplot() -> Any:
     return plt
 
 
-def get_axes(ax: Any = None, *, figsize: tuple[float, float] | None = None) -> Any:
+def get_axes(
+    ax: Any = None,
+    *,
+    figsize: tuple[float, float] | None = None,
+    layout: str = "constrained",
+) -> Any:
     """``ax`` itself, checked, or the Axes of a new figure when ``ax`` is None.
 
     A new figure (rather than ``plt.gca()``) so that two calls never draw over each
-    other by accident; pass ``ax=`` to overlay plots.
+    other by accident; pass ``ax=`` to overlay plots. The new figure has constrained
+    layout, which makes room for everything drawn outside the Axes (a legend below them,
+    the annotations of a forest plot), so that ``fig.savefig(...)`` keeps it without
+    ``bbox_inches="tight"``; ``layout="compressed"`` for Axes of a fixed aspect, which
+    constrained layout fits only after several draws.
     """
     if ax is None:
-        _, ax = pyplot().subplots(figsize=figsize)
+        _, ax = pyplot().subplots(figsize=figsize, layout=layout)
         return ax
     from matplotlib.axes import Axes
 
@@ -116,6 +129,64 @@ def add_legend(ax: Any, *, by_zorder: bool = False, **kwargs: Any) -> Any:
     return ax.legend(handles, labels, **options)
 
 
+def legend_below(ax: Any, *, inside: str, by_zorder: bool = False) -> Any:
+    """A legend below the Axes where the figure makes room for it, else inside them.
+
+    Below the Axes a legend covers nothing, but it is in the saved image only when the
+    figure's layout engine (constrained or tight) makes room for it: the figures made by
+    :func:`get_axes` have constrained layout. On a figure without one (e.g.
+    ``plt.subplots()`` without ``layout=``), whose ``savefig`` would cut off a legend
+    below the Axes, it goes inside them at ``inside`` (a matplotlib ``loc``). Below, the
+    entries take two columns when they are short enough to fit side by side in the
+    Axes' share of the figure's width (a column of a grid of subplots), else one.
+    """
+    from matplotlib.layout_engine import ConstrainedLayoutEngine, TightLayoutEngine
+
+    engine = ax.figure.get_layout_engine()
+    if not isinstance(engine, ConstrainedLayoutEngine | TightLayoutEngine):
+        return add_legend(ax, by_zorder=by_zorder, loc=inside)
+    labels = ax.get_legend_handles_labels()[1]
+    # two columns of "small" text (about 0.075 in a character) and their handles, in the
+    # width of the figure's column of subplots that holds these Axes
+    spec = ax.get_subplotspec()
+    columns = spec.get_gridspec().ncols if spec is not None else 1
+    width = ax.figure.get_figwidth() * (spec.colspan.stop - spec.colspan.start if spec else 1)
+    longest = max((len(line) for label in labels for line in label.split("\n")), default=0)
+    ncol = 2 if 2 * (0.075 * longest + 0.6) <= width / columns else 1
+    # anchored a fixed distance below the Axes (not a fraction of their height, which
+    # the layout changes while it makes room for the legend)
+    from matplotlib.transforms import ScaledTranslation
+
+    below = ScaledTranslation(0.0, -_below_xlabel(ax) / 72.0, ax.figure.dpi_scale_trans)
+    return add_legend(
+        ax,
+        by_zorder=by_zorder,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=ax.transAxes + below,
+        borderaxespad=0.0,
+        ncol=ncol,
+    )
+
+
+def _below_xlabel(ax: Any) -> float:
+    """Points from the bottom of the Axes to below their x tick labels and x label."""
+    import matplotlib as mpl
+
+    rc = mpl.rcParams
+    ticks = ax.xaxis.get_major_ticks()
+    tick_size = ticks[0].label1.get_size() if ticks else 10.0
+    lines = ax.get_xlabel().count("\n") + 1 if ax.get_xlabel() else 0
+    return (
+        rc["xtick.major.size"]
+        + rc["xtick.major.pad"]
+        + 1.25 * tick_size
+        + rc["axes.labelpad"]
+        + 1.25 * ax.xaxis.label.get_size() * lines
+        + 3.0
+    )
+
+
 def _zorder(handle: Any) -> float:
     """An artist's zorder; a container's (error bars) is that of its first artist."""
     if hasattr(handle, "get_zorder"):
@@ -132,6 +203,53 @@ def reference_name(reference: Any) -> str:
         "BinormalCurves": "binormal",
         "EmpiricalCurves": "empirical pool",
     }.get(name, name)
+
+
+#: ASCII spellings in the references' one-line descriptions (printed in text results)
+#: and what a figure shows instead.
+_FIGURE_SYMBOLS = ((r"\balpha\b", "α"), (r"\bbeta\b", "β"), (r"\^2\b", "²"), (r"<=", "≤"))
+
+
+def reference_text(description: str) -> str:
+    """A reference's description as a figure shows it: Greek letters and symbols
+    instead of their ASCII spellings (still to be drawn literally, as :func:`style_axes`
+    does with titles).
+
+    Examples
+    --------
+    >>> print(reference_text("Uniform(alpha, beta) on [0, 1]^2"))
+    Uniform(α, β) on [0, 1]²
+    >>> print(reference_text("BetaErrors(alpha ~ Beta(2, 8), beta ~ Beta(2, 8))"))
+    BetaErrors(α ~ Beta(2, 8), β ~ Beta(2, 8))
+    """
+    text = str(description)
+    for pattern, symbol in _FIGURE_SYMBOLS:
+        text = re.sub(pattern, symbol, text)
+    return text
+
+
+def ops_label(
+    name: str,
+    quantity: str,
+    value: float,
+    ops: float,
+    ci: tuple[float, float] | None = None,
+    confidence_level: float | None = None,
+) -> str:
+    """The legend entry of a classifier's curve with the OPS of its area:
+    ``"name: AUC(PR, step) = 0.594, OPS 0.813 (95% CI 0.772-0.850)"``; the interval is
+    left out when ``ci`` is None or not finite.
+
+    Examples
+    --------
+    >>> ops_label("model", "AUC(PR, step)", 0.5944, 0.8127, (0.7721, 0.8503), 0.95)
+    'model: AUC(PR, step) = 0.594, OPS 0.813 (95% CI 0.772-0.850)'
+    """
+    interval = ""
+    if ci is not None and np.all(np.isfinite(ci)):
+        level = f"{confidence_level:.0%} " if confidence_level else ""
+        interval = f" ({level}CI {ci[0]:.3f}-{ci[1]:.3f})"
+    return f"{name}: {quantity} = {fmt(value)}, OPS {fmt(ops)}{interval}"
 
 
 def fmt(x: float, digits: int = 3) -> str:

@@ -7,7 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import MAX_GRID_POINTS, check_choice, check_probability, check_size, describe
+from .._validation import (
+    MAX_GRID_POINTS,
+    check_choice,
+    check_probability,
+    check_real,
+    check_size,
+    describe,
+)
 from ..curves import ScoreCurve
 from ..curves import _geometry as geo
 from ..ops import default_reference
@@ -16,8 +23,9 @@ from ._axes import (
     CHANCE_COLOR,
     CLASSIFIER_COLOR,
     REFERENCE_COLOR,
-    add_legend,
+    fmt,
     get_axes,
+    legend_below,
     reference_name,
     style_axes,
 )
@@ -98,6 +106,7 @@ def plot_curve(
     band: Any = (0.05, 0.95),
     chance: bool = True,
     points: int = 50,
+    threshold: float | None = None,
     ax: Any = None,
     **kwargs: Any,
 ) -> Any:
@@ -106,7 +115,9 @@ def plot_curve(
     The classifier's curve is drawn over the band between two pointwise quantiles of
     the reference curves (default the 5% and 95% of the Directed Binary Tree) and their
     pointwise median, at the classifier's prevalence, with the chance level: the
-    diagonal for ROC and gain, precision = pi for PR, lift = 1 for lift.
+    diagonal for ROC and gain, precision = pi for PR, lift = 1 for lift. Where the
+    median lies on the chance level (as the DBT's does), the two are one line, named so
+    in the legend.
 
     Parameters
     ----------
@@ -124,8 +135,12 @@ def plot_curve(
     points : int, default 50
         Number of equally spaced x values in (0, 1] at which the band is computed (plus
         five values between 0.001 and ``1 / points``, where the band opens quickly).
+    threshold : float, optional
+        Mark the operating point of this score threshold (predict positive where
+        score >= threshold, :meth:`ScoreCurve.confusion_matrix`), with its coordinates
+        in the legend.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when None.
+        Axes to draw on; a new figure (constrained layout) when None.
     **kwargs
         Passed to the classifier's line (:meth:`matplotlib.axes.Axes.plot`), e.g.
         ``color`` or ``label``.
@@ -139,7 +154,8 @@ def plot_curve(
     TypeError
         If ``curve`` is not a ScoreCurve, or ``reference`` not a curve reference.
     ValueError
-        For an unknown ``kind`` or quantiles outside [0, 1].
+        For an unknown ``kind``, quantiles outside [0, 1] or a threshold that is not a
+        finite number.
 
     Notes
     -----
@@ -150,6 +166,10 @@ def plot_curve(
     its limit along the first segment, as the areas do. The band is pointwise: at each
     x separately, a share ``band[1] - band[0]`` of the reference curves lies inside; it
     is not a band that whole curves stay inside.
+
+    The legend goes below the Axes when the figure's layout makes room for it (the new
+    figure's constrained layout does), so that ``savefig`` keeps it; on Axes of a figure
+    without a layout engine it goes inside the Axes.
 
     Examples
     --------
@@ -165,9 +185,8 @@ def plot_curve(
     >>> for text in ax.get_legend().get_texts():
     ...     print(text.get_text())  # doctest: +ELLIPSIS
     classifier, AUC(PR, step) = 0.4...
-    DBT median (on the chance level)
+    chance: precision = π = 0.2..., also the DBT median
     DBT 5-95% pointwise band
-    chance: precision = π = 0.2...
     >>> plt.close(ax.figure)
     """
     if not isinstance(curve, ScoreCurve):
@@ -185,7 +204,11 @@ def plot_curve(
     pi = curve.prevalence
     xcol, ycol, xlabel, ylabel, title = _AXES[kind]
 
+    point = None if threshold is None else _operating_point(curve, kind, threshold)
+
     ax = get_axes(ax)
+    chance_label = _CHANCE_LABEL[kind](pi) if chance else None
+    merged = False  # the chance level and the reference's median drawn as one line
     if quantiles is not None:
         # operating points need x > 0; a few points near 0, where the band opens fast
         x = np.unique(
@@ -203,47 +226,29 @@ def plot_curve(
             zorder=1,
             label=f"{name} {100 * quantiles[0]:g}-{100 * quantiles[1]:g}% pointwise band",
         )
-        chance_y = {"roc": x, "gain": x, "pr": np.full_like(x, pi), "lift": np.ones_like(x)}[kind]
-        # the DBT's median curve lies on the chance level: say so, as the two lines merge
+        chance_y = _chance_y(kind, pi, x)
+        # the DBT's median curve lies on the chance level: one line, named for both
         on_chance = bool(np.all(np.abs(med - chance_y) <= 0.02 * max(1.0, float(np.max(hi)))))
-        ax.plot(
-            x,
-            med,
-            color="0.45",
-            linestyle="--",
-            linewidth=1.3,
-            zorder=2,
-            label=f"{name} median" + (" (on the chance level)" if on_chance else ""),
-        )
-    if chance:
-        if kind in ("roc", "gain"):
-            ax.plot(
-                [0, 1],
-                [0, 1],
-                color=CHANCE_COLOR,
-                linestyle=":",
-                linewidth=1.0,
-                zorder=1,
-                label="chance (random classifier)",
-            )
-        elif kind == "pr":
-            ax.axhline(
-                pi,
-                color=CHANCE_COLOR,
-                linestyle=":",
-                linewidth=1.0,
-                zorder=1,
-                label=f"chance: precision = π = {pi:.3g}",
-            )
+        if on_chance and chance_label is not None:
+            chance_label = f"{chance_label}, also the {name} median"
+            merged = True
         else:
-            ax.axhline(
-                1.0,
-                color=CHANCE_COLOR,
-                linestyle=":",
-                linewidth=1.0,
-                zorder=1,
-                label="chance: lift = 1",
+            ax.plot(
+                x,
+                med,
+                color="0.45",
+                linestyle="--",
+                linewidth=1.3,
+                zorder=2,
+                label=f"{name} median" + (" (on the chance level)" if on_chance else ""),
             )
+    if chance_label is not None:
+        style = {"color": CHANCE_COLOR, "linewidth": 1.0, "zorder": 2, "label": chance_label}
+        if merged:  # the median too: the median's dashes
+            style.update(color="0.35", linestyle="--", linewidth=1.3)
+        else:
+            style.update(linestyle=":")
+        ax.plot([0.0, 1.0], _chance_y(kind, pi, np.array([0.0, 1.0])), **style)
 
     frame = curve.curve(kind)
     xs = frame[xcol].to_numpy(dtype=float)
@@ -260,7 +265,22 @@ def plot_curve(
     if kind in ("pr", "lift"):
         style["drawstyle"] = "steps-pre"
     style.update(kwargs)
-    ax.plot(xs, ys, **style)
+    (line,) = ax.plot(xs, ys, **style)
+    if point is not None:
+        px, py, text = point
+        ax.plot(
+            [px],
+            [py],
+            linestyle="none",
+            marker="o",
+            markersize=7,
+            markerfacecolor="white",
+            markeredgecolor=line.get_color(),
+            markeredgewidth=1.8,
+            zorder=line.get_zorder(),  # listed after the curve, drawn over it
+            clip_on=False,
+            label=text,
+        )
 
     ax.set_xlim(0, 1)
     if kind == "lift":
@@ -273,6 +293,43 @@ def plot_curve(
         ylabel=ylabel,
         title=f"{title} (prevalence π = {pi:.3g}, n = {curve.n:g})",
     )
-    # below the axes: inside, it would cover the band wherever it went
-    add_legend(ax, by_zorder=True, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
+    # below the Axes, where it covers nothing, if the figure makes room for it
+    legend_below(ax, inside=_INSIDE[kind], by_zorder=True)
     return ax
+
+
+#: The chance level of each curve: its label and its y at x.
+_CHANCE_LABEL = {
+    "roc": lambda pi: "chance (random classifier)",
+    "gain": lambda pi: "chance (random classifier)",
+    "pr": lambda pi: f"chance: precision = π = {pi:.3g}",
+    "lift": lambda pi: "chance: lift = 1",
+}
+#: Where a legend inside the Axes covers the least of a typical curve.
+_INSIDE = {"roc": "lower right", "gain": "lower right", "pr": "upper right", "lift": "upper right"}
+
+
+def _chance_y(kind: str, pi: float, x: np.ndarray) -> np.ndarray:
+    return {"roc": x, "gain": x, "pr": np.full_like(x, pi), "lift": np.ones_like(x)}[kind]
+
+
+def _operating_point(curve: Any, kind: str, threshold: Any) -> tuple[float, float, str]:
+    """(x, y, legend text) of the curve's point at ``score >= threshold``."""
+    threshold = check_real("threshold", threshold)
+    cm = curve.confusion_matrix(threshold=threshold)
+    (x,), (y,) = geo.curve_xy(kind, curve.prevalence, [cm.alpha], [cm.beta])
+    xname, yname = _POINT_NAMES[kind]
+    return (
+        float(x),
+        float(y),
+        f"score ≥ {threshold:g}: {xname} {fmt(x)}, {yname} {fmt(y)}",
+    )
+
+
+#: The coordinates' names in the operating point's legend entry.
+_POINT_NAMES = {
+    "roc": ("FPR", "TPR"),
+    "pr": ("recall", "precision"),
+    "lift": ("rate", "lift"),
+    "gain": ("rate", "gain"),
+}

@@ -11,15 +11,42 @@ import pandas as pd
 
 from .._summary import printable
 from .._validation import describe
+from ..curves import _geometry as geo
+from ..grouped import parse_metrics
+from ..metrics import resolve_metric
 from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, literal, style_axes
 
 __all__ = ["plot_forest"]
 
 
+def metric_text(name: Any) -> str:
+    """How a figure names a metric of a tidy table: the registry's label of a metric,
+    a curve area or an operating point, or the text itself (a name the registry does
+    not know).
+
+    Examples
+    --------
+    >>> metric_text("balanced_accuracy"), metric_text("pr_auc")
+    ('Balanced accuracy', 'AUC(PR, step)')
+    >>> metric_text("precision@recall=0.9"), metric_text("my score")
+    ('Precision (PPV) at recall = 0.9', 'my score')
+    """
+    text = str(name)
+    try:
+        (spec,) = parse_metrics([text])
+        if spec.at is not None:
+            return geo.parse_at(spec.name, spec.at).label
+        if spec.kind == "curve":
+            return geo.parse_area(spec.name).label
+        return resolve_metric(spec.name).label
+    except (ValueError, TypeError, KeyError):
+        return text
+
+
 def _row_labels(frame: Any, label: Any) -> tuple[list[str], list[str]]:
     """Text of each row, and the columns it is made of: the given column(s), or every
     column before ``metric`` (the group or label columns), with the metric added when
-    the table holds several."""
+    the table holds several (metrics by their labels, :func:`metric_text`)."""
     if label is None:
         cols = list(frame.columns)
         lead = cols[: cols.index("metric")] if "metric" in cols else []
@@ -29,7 +56,10 @@ def _row_labels(frame: Any, label: Any) -> tuple[list[str], list[str]]:
             return [str(i) for i in frame.index], []
     else:
         lead = [label] if isinstance(label, str) else list(label)
-    rows = frame[lead].itertuples(index=False)
+    texts = frame[lead].copy()
+    if "metric" in lead:
+        texts["metric"] = [metric_text(m) for m in texts["metric"]]
+    rows = texts.itertuples(index=False)
     return [" · ".join(_cell(v) for v in row) for row in rows], lead
 
 
@@ -88,6 +118,8 @@ def plot_forest(
     high: str = "ops_ci_high",
     null: float | None = 0.5,
     annotate: bool = True,
+    title: str | None = None,
+    xlabel: str | None = None,
     ax: Any = None,
     **kwargs: Any,
 ) -> Any:
@@ -97,7 +129,8 @@ def plot_forest(
     a point with its interval as a horizontal bar. Rows whose estimate is NaN (a group
     with a class absent, an undefined metric) are kept as a gap with their ``reason``
     written in the row, never dropped. A dotted vertical line marks ``null`` (OPS = 0.5,
-    the middle of the reference).
+    the middle of the reference), as the x label says. Metrics are named by their labels
+    in the registry (``balanced_accuracy``: "Balanced accuracy").
 
     Parameters
     ----------
@@ -116,8 +149,13 @@ def plot_forest(
         Where to draw the vertical reference line; None for none.
     annotate : bool, default True
         Write "estimate (low-high)" at the right of each row.
+    title, xlabel : str, optional
+        The title and the x label. Default: what is plotted, of which metric, with the
+        intervals' method (when the rows share one) in the title and the meaning of
+        the dotted line in the x label.
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure (its height growing with the rows) when None.
+        Axes to draw on; a new figure (constrained layout, its height growing with the
+        rows) when None.
     **kwargs
         Passed to the estimates and their interval bars
         (:meth:`matplotlib.axes.Axes.errorbar`), e.g. ``color``.
@@ -147,6 +185,9 @@ def plot_forest(
     >>> ax = plot_forest(frame)
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['young', 'middle', 'old']
+    >>> print(ax.get_xlabel())
+    OPS (o-value) of F1 score
+    dotted line: OPS = 0.5, the middle of the reference
     >>> plt.close(ax.figure)
     """
     _check_frame(frame, label, estimate, low, high)
@@ -181,10 +222,10 @@ def plot_forest(
     reasons = frame["reason"].tolist() if "reason" in frame.columns else [""] * n
     for i in np.flatnonzero(~defined):
         reason = reasons[i] if isinstance(reasons[i], str) and reasons[i] else "no reason given"
-        lines = textwrap.wrap(
+        lines = textwrap.wrap(  # narrow enough to stay between the row labels and notes
             f"not defined: {printable(reason)}",
-            80,
-            max_lines=2,
+            44,
+            max_lines=3,
             break_on_hyphens=False,
             placeholder=" [...]",
         )
@@ -224,16 +265,28 @@ def plot_forest(
     if estimate == "ops":
         ax.set_xlim(0, 1)
     metrics = frame["metric"].dropna().unique() if "metric" in frame.columns else []
-    what = "OPS (o-value)" if estimate == "ops" else estimate
-    title = f"{what} of {metrics[0]}" if len(metrics) == 1 else what
-    method = _common_interval_method(frame, defined & has_ci)
-    if method:
-        title += "\n" + textwrap.fill(f"interval: {method}", 70, break_on_hyphens=False)
-    style_axes(
-        ax,
-        xlabel=what if len(metrics) != 1 else f"{what}, {metrics[0]}",
-        ylabel=" · ".join(label_columns),
-        title=title,
-    )
+    one = metric_text(metrics[0]) if len(metrics) == 1 else None
+    if estimate == "ops":
+        what = "OPS (o-value)" + (f" of {one}" if one else "")
+    elif estimate == "value":
+        what = one or "metric value"
+    else:
+        what = estimate + (f" of {one}" if one else "")
+    if title is None:
+        title = what
+        method = _common_interval_method(frame, defined & has_ci)
+        if method:
+            # narrow enough to stay above the Axes beside long row labels
+            title += "\n" + textwrap.fill(f"interval: {method}", 56, break_on_hyphens=False)
+    if xlabel is None:
+        xlabel = what
+        if null is not None:
+            middle = estimate == "ops" and float(null) == 0.5
+            xlabel += (
+                "\ndotted line: OPS = 0.5, the middle of the reference"
+                if middle
+                else f"\ndotted line at {float(null):g}"
+            )
+    style_axes(ax, xlabel=xlabel, ylabel=" · ".join(label_columns), title=title)
     ax.grid(False, axis="y")
     return ax

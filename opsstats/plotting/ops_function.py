@@ -16,7 +16,7 @@ from ..reference.base import (
     check_prevalence,
     value_range,
 )
-from ._axes import add_legend, get_axes, style_axes
+from ._axes import add_legend, get_axes, reference_text, style_axes
 
 __all__ = ["plot_ops_function"]
 
@@ -207,7 +207,7 @@ def plot_ops_function(
         ax,
         xlabel=quantity.label,
         ylabel="OPS (o-value)",
-        title=f"OPS function of {quantity.label}\nreference: {ref.description}",
+        title=f"OPS function of {quantity.label}\nreference: {reference_text(ref.description)}",
     )
     # metrics that ignore prevalence (recall, DOR, ROC AUC) draw one line five times
     same = pis.size > 1 and bool(np.allclose(ops, ops[:1], rtol=0, atol=1e-9))

@@ -14,7 +14,15 @@ from ..curves import ScoreCurve
 from ..curves._geometry import parse_at
 from ..metrics import resolve_metric
 from ..ops import default_reference, standardized_curve
-from ._axes import CLASSIFIER_COLOR, NULL_STYLE, add_legend, get_axes, literal, style_axes
+from ._axes import (
+    CLASSIFIER_COLOR,
+    NULL_STYLE,
+    add_legend,
+    get_axes,
+    literal,
+    reference_text,
+    style_axes,
+)
 
 __all__ = ["plot_standardized_curve"]
 
@@ -103,7 +111,8 @@ def plot_standardized_curve(
     of the precision at recall 0.05, 0.10, ..., 1 against the Directed Binary Tree, a
     standardized PR curve. ``metric="lift", axis="rate"`` gives the OPS(lift) curve, a
     standardized lift curve (OPS(lift) equals OPS(precision) at the same rate). Each
-    point carries Monte Carlo error bars of +- 1.96 standard errors; a dotted line marks
+    point carries Monte Carlo error bars of +- 1.96 standard errors (often narrower than
+    the markers: the legend gives their largest half-width); a dotted line marks
     OPS = 0.5, the middle of the reference.
 
     Parameters
@@ -134,7 +143,8 @@ def plot_standardized_curve(
         Axes to draw on; a new figure when None.
     **kwargs
         Passed to the OPS points and their error bars
-        (:meth:`matplotlib.axes.Axes.errorbar`), e.g. ``color``.
+        (:meth:`matplotlib.axes.Axes.errorbar`), e.g. ``color``; a ``label`` gets a
+        second line with the largest half-width of the bars.
 
     Returns
     -------
@@ -227,9 +237,13 @@ def plot_standardized_curve(
         "capsize": 2.5,
         "elinewidth": 1.0,
         "zorder": 3,
-        "label": f"classifier (π = {curve.prevalence:.3g}); bars ± {_Z:g} Monte Carlo s.e.",
     }
     style.update(kwargs)
+    # the bars are often narrower than the markers: the label says how wide they are at
+    # most, under the caller's label too
+    head = style.get("label", f"classifier (π = {curve.prevalence:.3g})")
+    widest = _Z * float(np.max(se[ok], initial=0.0))
+    style["label"] = f"{head}\nbars ± {_Z:g} Monte Carlo s.e., at most ± {widest:.2g}"
     bars = ax.errorbar(x[ok], ops[ok], yerr=_Z * se[ok], **style)
     if flat.any():
         color = bars[0].get_color()
@@ -256,7 +270,7 @@ def plot_standardized_curve(
         xlabel=_AXIS_LABEL.get(axis_name, axis_name),
         ylabel=f"OPS of {bound.label}",
         title=f"{_title(bound.name, axis_name, bound.label)}\n"
-        f"reference: {frame.attrs.get('reference', reference.description)}",
+        f"reference: {reference_text(frame.attrs.get('reference', reference.description))}",
     )
     add_legend(ax, by_zorder=True, loc="best")
     return ax

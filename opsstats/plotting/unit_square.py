@@ -12,7 +12,7 @@ from .._validation import check_probability
 from ..metrics import resolve_metric
 from ..reference.base import check_prevalence, check_values
 from ..reference.uniform import Uniform
-from ._axes import CHANCE_COLOR, add_legend, fmt, get_axes, literal, style_axes
+from ._axes import CHANCE_COLOR, fmt, get_axes, legend_below, literal, style_axes
 
 __all__ = ["plot_unit_square"]
 
@@ -57,7 +57,8 @@ def plot_unit_square(
     prevalence : float
         Prevalence pi in (0, 1).
     ax : matplotlib.axes.Axes, optional
-        Axes to draw on; a new figure when None.
+        Axes to draw on; a new figure (constrained layout) when None. The legend goes
+        below the Axes when the figure's layout makes room for it, else inside them.
     **kwargs
         Passed to the level line (:meth:`matplotlib.axes.Axes.plot`), e.g. ``color``;
         the shading takes the line's colour.
@@ -116,7 +117,7 @@ def plot_unit_square(
         fill_type=contourpy.FillType.OuterCode,
     )
 
-    ax = get_axes(ax, figsize=(5.6, 6.6))
+    ax = get_axes(ax, figsize=(5.6, 6.6), layout="compressed")  # a square Axes
 
     # the level line: the main artist, kwargs go here
     name = literal(bound.label)  # a registered metric's label is free text
@@ -206,5 +207,5 @@ def plot_unit_square(
         title=f"{bound.label} = {mu:g} at prevalence π = {pi:g}\n"
         f"OPS = shaded area = {ops:.4f} (uniform reference)",
     )
-    add_legend(ax, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
+    legend_below(ax, inside="upper right")
     return ax

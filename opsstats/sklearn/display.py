@@ -8,6 +8,7 @@ from typing import Any
 from opsstats._validation import check_choice
 from opsstats.curves._geometry import CURVES
 from opsstats.curves.score_curve import ScoreCurve
+from opsstats.plotting._axes import ops_label
 from opsstats.plotting.curve import plot_curve
 from opsstats.plotting.standardized_curve import plot_standardized_curve
 
@@ -22,7 +23,9 @@ class OPSCurveDisplay:
     Build it with :meth:`from_estimator` or :meth:`from_predictions` (as scikit-learn's
     ``RocCurveDisplay``), then :meth:`plot` draws it and stores ``ax_``, ``figure_`` and
     ``line_``. Several classifiers go on one Axes by passing ``ax=`` (and ``band=None``
-    after the first, to draw the band once).
+    after the first, to draw the band once). The legend goes below the Axes of the
+    figure the display makes (constrained layout), so that ``figure_.savefig(...)``
+    keeps it; on Axes of a figure without a layout engine it goes inside them.
 
     Parameters
     ----------
@@ -135,16 +138,14 @@ class OPSCurveDisplay:
         precision along the recall (OPRC) for ``kind="pr"``, the OPS of the lift along
         the rate for ``kind="lift"`` (:func:`opsstats.plotting.plot_standardized_curve`).
         """
-        name = name or self.name or "classifier"
         ci = self.ops.ci
-        interval = (
-            ""
-            if ci is None
-            else (f" ({self.ops.confidence_level:.0%} CI {ci.low:.3f}-{ci.high:.3f})")
-        )
-        label = (
-            f"{name}: {self.ops.metric} = {self.ops.value:.3f}, OPS {self.ops.estimate:.3f}"
-            f"{interval}"
+        label = ops_label(
+            name or self.name or "classifier",
+            self.ops.metric,
+            self.ops.value,
+            self.ops.estimate,
+            None if ci is None else (ci.low, ci.high),
+            self.ops.confidence_level,
         )
         if standardized:
             return self._plot_standardized(ax, label, kwargs)
@@ -182,5 +183,8 @@ class OPSCurveDisplay:
             self.curve, metric, axis, reference=self.reference, ax=ax, label=label, **kwargs
         )
         self.figure_ = self.ax_.figure
-        self.line_ = next(c for c in self.ax_.containers if c.get_label() == label).lines[0]
+        # the label gets a second line: the bars' largest half-width
+        self.line_ = next(
+            c for c in self.ax_.containers if c.get_label().startswith(label + "\n")
+        ).lines[0]
         return self

@@ -66,16 +66,21 @@ def covered(names: list[str], ci: str | None, reference: Any) -> bool:
     return all(closed_form(ref._quantity(name, None, None, {})) is not None for name in names)
 
 
-def _values_extended(metric: BoundMetric, counts: np.ndarray) -> np.ndarray:
+def _values_extended(
+    metric: BoundMetric, counts: np.ndarray, prevalence: float | None = None
+) -> np.ndarray:
     """The metric of each row of counts, as ``ConfusionMatrix.metric`` computes it: the
-    registry's function on (pi, alpha, beta) in ``np.longdouble``, then float64."""
+    registry's function on (pi, alpha, beta) in ``np.longdouble``, then float64; with
+    ``prevalence``, at that prevalence (as the standardized matrix,
+    ``at_prevalence``, computes it)."""
     ld = np.longdouble
     tp, fp, fn, tn = (counts[:, j].astype(ld) for j in range(4))
     pos, neg = tp + fn, fp + tn
     with np.errstate(divide="ignore", invalid="ignore"):
         a = np.where(neg > 0, fp / np.where(neg > 0, neg, 1), ld(0))
         b = np.where(pos > 0, fn / np.where(pos > 0, pos, 1), ld(0))
-        return np.asarray(metric(pos / (pos + neg), a, b), dtype=ld).astype(float)
+        pi = pos / (pos + neg) if prevalence is None else ld(prevalence)
+        return np.asarray(metric(pi, a, b), dtype=ld).astype(float)
 
 
 def _order_statistics(x: np.ndarray, kth: np.ndarray) -> np.ndarray:
@@ -156,6 +161,7 @@ def _block(
     n_resamples: int,
     reference: Any,
     root: int,
+    standard_prevalence: float | None = None,
 ) -> tuple[np.ndarray, dict[str, dict[str, Any]]]:
     """Rows of the tidy table for G groups' confusion-matrix metrics, as columns.
 
@@ -167,8 +173,9 @@ def _block(
         TP, FP, FN, TN per group (whole numbers).
     names : list of str
         Metric names with a Uniform closed form (see :func:`covered`).
-    ci, confidence_level, n_resamples, reference, root
-        As :func:`opsstats.evaluate` passes them to ``evaluate_unit``.
+    ci, confidence_level, n_resamples, reference, root, standard_prevalence
+        As :func:`opsstats.evaluate` passes them to ``evaluate_unit``; with
+        ``standard_prevalence`` the standardized columns too, from the same draws.
 
     Returns
     -------
@@ -185,15 +192,24 @@ def _block(
     done = (pos > 0) & (pos < n)  # a class absent: no OPS (the per-group path says why)
     metrics = [ref._quantity(name, None, None, {}) for name in names]
     lo_hi = [(float(lo), float(hi)) for lo, hi in (value_range(m) for m in metrics)]
+    std = standard_prevalence
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         values = [_values_extended(m, counts) for m in metrics]
-    for v, (lo, hi) in zip(values, lo_hi, strict=True):
+        std_values = [] if std is None else [_values_extended(m, counts, std) for m in metrics]
+    for v, (lo, hi) in zip(values + std_values, lo_hi + lo_hi[: len(std_values)], strict=True):
         done &= ~np.isnan(v) & (v >= lo - 1e-12) & (v <= hi + 1e-12)
     c, keys_done = counts[done], [k for k, d in zip(keys, done, strict=True) if d]
     pis = (c[:, 0] + c[:, 2]) / c.sum(axis=1)
     values = [v[done] for v in values]
     estimates = [_uniform_ops(m, v, pis) for m, v in zip(metrics, values, strict=True)]
+    std_pis = np.full(len(c), np.nan if std is None else std)
+    std_values = [v[done] for v in std_values]
+    std_estimates = []
+    if std is not None:
+        std_estimates = [
+            _uniform_ops(m, v, std_pis) for m, v in zip(metrics, std_values, strict=True)
+        ]
     base = {
         "n": c.sum(axis=1),
         "prevalence": pis,
@@ -209,6 +225,13 @@ def _block(
             "reference": ref.description,
             "reason": "",
         }
+    for name, v, est in zip(names[: len(std_values)], std_values, std_estimates, strict=True):
+        columns[name].update(
+            standard_prevalence=std,
+            standardized=v,
+            standardized_ops=est,
+            standardized_ops_se=np.zeros(v.shape),
+        )
     if ci is None:
         return done, columns
 
@@ -226,10 +249,57 @@ def _block(
         f"Dirichlet-multinomial, {prior_label}, {n_resamples} draws, prevalence {_PREVALENCE}"
     )
     ci_method = f"{description}, {_KIND_LABEL['equal-tailed']}"
+    defined = np.ones(len(c), dtype=bool)
+    for name, (low, high, o0, o1) in zip(
+        names, _intervals(metrics, values, pis, a, b, confidence_level, defined), strict=True
+    ):
+        columns[name].update(
+            value_ci_low=low,
+            value_ci_high=high,
+            ops_ci_low=o0,
+            ops_ci_high=o1,
+            method=f"{columns[name]['method']}; interval: {ci_method}",
+        )
+    if std is not None:  # the same draws at the standard prevalence
+        for name, (low, high, o0, o1) in zip(
+            names,
+            _intervals(metrics, std_values, std_pis, a, b, confidence_level, defined),
+            strict=True,
+        ):
+            columns[name].update(
+                standardized_ci_low=low,
+                standardized_ci_high=high,
+                standardized_ops_ci_low=o0,
+                standardized_ops_ci_high=o1,
+            )
+    if not defined.all():  # hand these groups to the per-group path too
+        idx = np.flatnonzero(done)
+        done[idx[~defined]] = False
+        for col in columns.values():
+            for k, val in col.items():
+                if isinstance(val, np.ndarray):
+                    col[k] = val[defined]
+    return done, columns
+
+
+def _intervals(
+    metrics: list[Any],
+    values: list[np.ndarray],
+    pis: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    confidence_level: float,
+    defined: np.ndarray,
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per metric, the value interval's ends and the OPS interval's (low, high, OPS of
+    low, OPS of high) from the draws ``a``, ``b`` of alpha and beta (G, n) at the
+    prevalences ``pis`` (one per group), as ``interval_from_draws`` and
+    ``ops_from_draws`` compute them; ``defined`` is cleared (in place) where a group
+    needs the per-group path (a NaN draw, an end outside the metric's range)."""
+    n_resamples = a.shape[1]
     tail = (1 - confidence_level) / 2
     lo_i, hi_i, w = quantile_positions(n_resamples, [tail, 1 - tail])
     kth = np.unique(np.concatenate([lo_i, hi_i]))
-    defined = np.ones(len(c), dtype=bool)
     ends = []
     for m, v in zip(metrics, values, strict=True):
         # the prevalence as a column: elementwise the same arithmetic as np.full(n, pi)
@@ -251,25 +321,14 @@ def _block(
                 np.where(finite, np.maximum(high, v), high),
             )
         )
-    for m, name, (low, high), (lo, hi) in zip(metrics, names, ends, lo_hi, strict=True):
+    out = []
+    for m, (low, high) in zip(metrics, ends, strict=True):
+        lo, hi = (float(x) for x in value_range(m))
         e0, e1 = (low, high) if m.higher_is_better else (high, low)
         # ref.ops checks the ends are in the metric's range; outside it, the per-group path
         defined &= (np.minimum(e0, e1) >= lo - 1e-12) & (np.maximum(e0, e1) <= hi + 1e-12)
         with np.errstate(invalid="ignore"):
             o0 = _uniform_ops(m, np.where(defined, e0, lo), pis)
             o1 = _uniform_ops(m, np.where(defined, e1, lo), pis)
-        columns[name].update(
-            value_ci_low=low,
-            value_ci_high=high,
-            ops_ci_low=o0,
-            ops_ci_high=o1,
-            method=f"{columns[name]['method']}; interval: {ci_method}",
-        )
-    if not defined.all():  # hand these groups to the per-group path too
-        idx = np.flatnonzero(done)
-        done[idx[~defined]] = False
-        for col in columns.values():
-            for k, val in col.items():
-                if isinstance(val, np.ndarray):
-                    col[k] = val[defined]
-    return done, columns
+        out.append((low, high, o0, o1))
+    return out

@@ -28,6 +28,8 @@ from the group's one set of draws.
 
 from __future__ import annotations
 
+import copy
+import re
 import warnings
 from dataclasses import replace
 from typing import Any, cast
@@ -160,12 +162,16 @@ class _Draws:
         self.cm = cm
         self.method = method
         self.n = n
+        # a standardized matrix draws from its origin's counts, its prevalence fixed
+        cm, fixed = _sampling_view(cm, method, prevalence, stratified)
+        fixed_text = "fixed" if fixed is None else f"fixed at {fixed:.4f} (standardized)"
+        pi_fixed = cm.prevalence if fixed is None else fixed
         registered = get_interval_method(method)
         with progress(n, show_progress, method) as tick:
             if registered is not None:  # opsstats.uncertainty.methods
                 self.a, self.b = registered.draws(cm, n, rng)
-                self.pi = np.full(n, cm.prevalence)
-                self.description = f"{registered.description}, {n} draws, prevalence fixed"
+                self.pi = np.full(n, pi_fixed)
+                self.description = f"{registered.description}, {n} draws, prevalence {fixed_text}"
                 self.prevalence_mode = "fixed"
             elif method == "dirichlet":
                 cells, prior_label = _prior(prior)
@@ -178,9 +184,10 @@ class _Draws:
                         n,
                     )
                 else:
-                    self.pi = np.full(n, cm.prevalence)
+                    self.pi = np.full(n, pi_fixed)
+                how = fixed_text if prevalence == "fixed" else prevalence
                 self.description = (
-                    f"Dirichlet-multinomial, {prior_label}, {n} draws, prevalence {prevalence}"
+                    f"Dirichlet-multinomial, {prior_label}, {n} draws, prevalence {how}"
                 )
                 self.prevalence_mode = prevalence
             else:
@@ -202,6 +209,8 @@ class _Draws:
                     fp = rng.binomial(neg, cm.fp / neg, n) if neg else np.zeros(n)
                     counts = (tp, fp, pos - tp, neg - fp)
                     self.description = f"stratified bootstrap, {n} resamples"
+                    if fixed is not None:
+                        self.description += f", prevalence {fixed_text}"
                     self.prevalence_mode = "fixed"
                 else:
                     counts = tuple(
@@ -214,11 +223,56 @@ class _Draws:
                 self.pi, self.a, self.b = _rates_from_counts(
                     *(np.asarray(c, dtype=float) for c in counts)
                 )
+                if fixed is not None:
+                    self.pi = np.full(n, fixed)
             tick(n)
 
     @property
     def prevalence_fixed(self) -> bool:
         return self.prevalence_mode == "fixed"
+
+    def at_prevalence(self, prevalence: float) -> _Draws:
+        """These draws of alpha and beta with the prevalence fixed at ``prevalence`` in
+        every draw: the draws of the matrix standardized to it (its sampling view is
+        this matrix's counts), for intervals of the standardized metrics from the very
+        draws of the unstandardized ones (:func:`opsstats.evaluate`)."""
+        if not self.prevalence_fixed:
+            raise ValueError(
+                f"standardized draws need the prevalence fixed; these draw it ({self.description})."
+            )
+        out = copy.copy(self)
+        out.pi = np.full(self.n, float(prevalence))
+        origin = self.cm if self.cm.origin is None else self.cm.origin
+        out.cm = origin.at_prevalence(prevalence)
+        head = re.sub(r", prevalence fixed( at \S+ \(standardized\))?$", "", self.description)
+        out.description = f"{head}, prevalence fixed at {prevalence:.4f} (standardized)"
+        return out
+
+
+def _sampling_view(cm: Any, method: str, prevalence: str, stratified: bool) -> tuple[Any, Any]:
+    """The matrix whose counts the draws come from and the prevalence fixed in every
+    draw (None: the counts' own): a standardized matrix's origin and its prevalence.
+    Methods that draw the prevalence are refused for a standardized matrix: its
+    prevalence is a stated constant, not an estimate (docs/method.md#standardized-prevalence).
+    """
+    source, fixed = cm._sampling_view()
+    if fixed is not None:
+        draws_pi = (method == "dirichlet" and prevalence == "random") or (
+            method == "bootstrap" and not stratified
+        )
+        if draws_pi:
+            what, default = (
+                ("`prevalence='random'`", "`prevalence='fixed'`")
+                if method == "dirichlet"
+                else ("`stratified=False`", "`stratified=True`")
+            )
+            raise ValueError(
+                f"{what} draws the prevalence, and a standardized matrix's prevalence is "
+                f"the stated {fixed!r}, not an estimate; its intervals draw alpha and beta "
+                f"from the original counts with the prevalence fixed ({default}, the "
+                "default)."
+            )
+    return source, fixed
 
 
 def _snap(lo: float, hi: float, estimate: float) -> tuple[float, float]:
@@ -275,11 +329,14 @@ def _interval_from(
 
 
 def _jackknife(cm: Any, quantity: _Quantity) -> tuple[np.ndarray, np.ndarray]:
-    """Leave-one-out estimates for the four row types, weighted by their counts."""
+    """Leave-one-out estimates for the four row types, weighted by their counts (of the
+    origin of a standardized matrix, each at the standardized prevalence)."""
+    cm, fixed = cm._sampling_view()
     base = np.array([cm.tp, cm.fp, cm.fn, cm.tn], dtype=float)
     counts = base - np.eye(4)
     counts = np.where(counts < 0, 0, counts)
-    values = quantity(*_rates_from_counts(*counts.T))
+    pi, a, b = _rates_from_counts(*counts.T)
+    values = quantity(pi if fixed is None else np.full(4, fixed), a, b)
     weights = np.where(base > 0, base, 0.0)
     ok = ~np.isnan(values) & (weights > 0)
     return values[ok], weights[ok]
@@ -397,6 +454,7 @@ def _binomial(
             "alpha, beta, recall, specificity, fpr or fnr; for "
             f"{quantity.label} use 'dirichlet' or 'bootstrap'."
         )
+    cm = cm._sampling_view()[0]  # a standardized matrix: its origin's counts
     x, trials = (cm.fp, cm.fp + cm.tn) if rate == "alpha" else (cm.fn, cm.tp + cm.fn)
     try:
         lo, hi = binomial_interval(x, trials, method=method, confidence_level=cl)

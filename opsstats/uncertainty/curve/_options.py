@@ -122,6 +122,21 @@ def _resolve(
     return geo.resolve_quantity(name, at, rule, params)
 
 
+def sampling_view(curve: Any) -> Any:
+    """What an interval resamples: a standardized curve's sampling view (its origin's
+    counts, its prevalence fixed: docs/method.md#standardized-prevalence), else the
+    curve itself. Every entry point of this package calls it first."""
+    view = getattr(curve, "_sampling_view", None)
+    return view() if callable(view) else curve
+
+
+def standardized_text(curve: Any) -> str:
+    """The note a standardized curve's interval method ends with ("" otherwise)."""
+    if getattr(curve, "origin", None) is None:
+        return ""
+    return f", prevalence fixed at {curve.prevalence:.4f} (standardized)"
+
+
 def _check_whole_counts(curve: Any, what: str) -> None:
     if not curve.is_integer:
         raise ValueError(

@@ -33,7 +33,7 @@ from ..._validation import (
 )
 from ...curves import _best as best
 from .._draws import check_rng
-from ._options import _check_whole_counts
+from ._options import _check_whole_counts, sampling_view
 
 __all__ = ["BEST_TIES", "best_threshold_interval", "threshold_interval"]
 
@@ -62,7 +62,9 @@ def _quantiles(values: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray
 
 
 def _check(curve: Any, confidence_level: Any, n_resamples: Any) -> tuple[float, int]:
-    _check_whole_counts(curve, "The bootstrap of a threshold")
+    # the rows of a standardized curve are its origin's (sensitivity and specificity at
+    # a threshold do not depend on the prevalence)
+    _check_whole_counts(sampling_view(curve), "The bootstrap of a threshold")
     return check_confidence_level(confidence_level), check_resamples(n_resamples)
 
 
@@ -112,6 +114,7 @@ def threshold_interval(
        threshold  sensitivity  sensitivity_low  sensitivity_high
     0        0.5         0.66             0.52              0.78
     """
+    curve = sampling_view(curve)
     level, n = _check(curve, confidence_level, n_resamples)
     t = np.atleast_1d(check_real_array("thresholds", thresholds)).ravel()
     if t.size == 0:
@@ -189,6 +192,7 @@ def best_threshold_interval(
     """
     method, r = best.check_best(method, weights)
     ties = check_choice("ties", ties, BEST_TIES)
+    curve = sampling_view(curve)
     level, n = _check(curve, confidence_level, n_resamples)
     generator = check_rng(rng)
     scores = np.asarray(curve.thresholds, dtype=float)

@@ -29,7 +29,7 @@ from scipy.special import ndtri
 
 from ...curves._geometry import CurveArea
 from ...curves._partial import PartialArea
-from ._options import _check_whole_counts, _logit_t, _warn_no_width
+from ._options import _check_whole_counts, _logit_t, _warn_no_width, sampling_view
 
 __all__ = ["DeLongResult", "delong_components", "delong_components_from_counts", "delong_roc"]
 
@@ -162,6 +162,7 @@ def delong_components(
     >>> v10[pos > 0].tolist(), v01[neg > 0].tolist()
     ([1.0, 1.0, 0.6666666666666666], [0.6666666666666667, 1.0, 1.0])
     """
+    curve = sampling_view(curve)  # the ROC curve of a standardized one: its origin's
     _check_whole_counts(curve, "DeLong's variance")
     return delong_components_from_counts(curve.tps, curve.fps)
 

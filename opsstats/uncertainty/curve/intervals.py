@@ -25,6 +25,8 @@ from ._options import (
     _estimate,
     _resolve,
     _warn_no_width,
+    sampling_view,
+    standardized_text,
 )
 from .auto import _auto
 from .delong import _check_delong_quantity, _delong_interval, delong_roc
@@ -74,6 +76,8 @@ def curve_interval(
     method, kind, n = _check_options(method, interval, n_resamples, stratified, progress)
     check_rng(rng)  # validated whichever method runs
     quantity = _resolve(curve, name, at, top_k, rule, params)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
+    note = standardized_text(curve)
     if method == "auto":
         method, kind = _auto(quantity, curve)
     prior = _check_prior_use(prior, method)
@@ -93,7 +97,7 @@ def curve_interval(
             ci=ConfidenceInterval(low, high),
             confidence_level=level,
             quantity=quantity.label,
-            method=text,
+            method=text + note,
             prevalence_mode="fixed",
             details={
                 "variance": d.variance,
@@ -112,7 +116,7 @@ def curve_interval(
             ci=ConfidenceInterval(low, high),
             confidence_level=level,
             quantity=quantity.label,
-            method=text,
+            method=text + note,
             prevalence_mode="fixed",
             details=details,
         )
@@ -144,7 +148,7 @@ def curve_interval(
         ci=ConfidenceInterval(low, high),
         confidence_level=level,
         quantity=quantity.label,
-        method=description,
+        method=description + note,
         n_resamples=n,
         n_undefined=int(n - values.size),
         prevalence_mode=boot.prevalence_mode,

@@ -76,7 +76,8 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
     many rows each type has, in O(k) geometry work (no per-row curves).
 
     Each leave-one-out curve is read at its own prevalence (one row fewer), or, with
-    ``fixed_prevalence``, at the curve's (the bias estimate of :func:`_bias_extended`:
+    ``fixed_prevalence`` or for a standardized curve's sampling view (whose prevalence
+    is a stated constant), at the curve's (the bias estimate of :func:`_bias_extended`:
     a change of prevalence is not a bias).
 
     Leaving out a positive of cell c (point index c; point 0 is the origin) shifts the
@@ -91,6 +92,7 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
     cells = _Cells(curve, _cell_mode(quantity))
     T, F = np.cumsum(cells.pos), np.cumsum(cells.neg)
     P, N = cells.P, cells.N
+    fixed_prevalence = fixed_prevalence or getattr(curve, "origin", None) is not None
     values, weights = [np.empty(0), np.empty(0)], [np.empty(0), np.empty(0)]
     with np.errstate(divide="ignore", invalid="ignore"):
         for cls, positive in enumerate((True, False)):
@@ -98,7 +100,7 @@ def _jackknife(curve: Any, quantity: Any, fixed_prevalence: bool = False) -> _Ja
             if (P if positive else N) < 2:  # the class would vanish: undefined
                 continue
             p2, n2 = (P - 1, N) if positive else (P, N - 1)
-            pi2 = (P / (P + N)) if fixed_prevalence else p2 / (p2 + n2)
+            pi2 = curve.prevalence if fixed_prevalence else p2 / (p2 + n2)
             a_A = np.concatenate(([0.0], F / n2))
             b_A = np.concatenate(([1.0], (p2 - T) / p2))
             if positive:

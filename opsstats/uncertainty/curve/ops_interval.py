@@ -36,6 +36,8 @@ from ._options import (
     _check_whole_counts,
     _draw_ends,
     _warn_no_width,
+    sampling_view,
+    standardized_text,
 )
 from .auto import _auto
 from .delong import _delong_interval
@@ -128,6 +130,7 @@ def curve_ops_interval(
         level = check_confidence_level(confidence_level)
         method, kind, n = _check_options(ci, interval, n_resamples, stratified, progress, name="ci")
         check_rng(rng)
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     result = curve_ops(curve, metric, at=at, reference=reference, rule=rule, ties=ties, **params)
     if ci is None or np.isnan(result.estimate):
         return result
@@ -246,6 +249,7 @@ def _with_interval(
         n_defined, mode = boot.sorted_values.size, boot.prevalence_mode
     # OPS is monotone in the quantity at the curve's prevalence: the OPS interval is the
     # quantity's interval with its ends mapped through OPS (from the same draws)
+    text += standardized_text(curve)
     value_ci = ConfidenceInterval(float(low_v), float(high_v))
     low, high, se_low, se_high = map_ends(low_v, high_v)
     mapped = ConfidenceInterval(float(low), float(high))
@@ -294,6 +298,7 @@ def curve_ops_intervals(
     """
     level = check_confidence_level(confidence_level)
     ref = _check_reference(reference, "curve", "a curve quantity")
+    curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     plans: list[Any] = []
     for q, ci in quantities:
         try:

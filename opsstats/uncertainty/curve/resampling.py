@@ -268,6 +268,13 @@ def _bootstrap_values(
     Resamples are drawn in batches of b = max(1, 2**18 // (k + 1)) curves; the batch size
     depends only on the data, so the same ``rng`` gives the same values.
     """
+    if not stratified and getattr(curve, "origin", None) is not None:
+        raise ValueError(
+            "`stratified=False` resamples the prevalence, and a standardized curve's "
+            f"prevalence is the stated {curve.prevalence!r}, not an estimate; its "
+            "intervals resample the original rows within each class, the prevalence "
+            "fixed (`stratified=True`, the default)."
+        )
     cells = _Cells(curve, _cell_mode(quantities[0]))
     k = cells.k
     P, N = cells.P, cells.N
