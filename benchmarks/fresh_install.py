@@ -20,6 +20,7 @@ Cost: the default suite once (about 5 to 15 minutes on two cores) plus the insta
     python benchmarks/fresh_install.py            # writes benchmarks/results/fresh_install.md
     python benchmarks/fresh_install.py --out -    # prints it
     python benchmarks/fresh_install.py --log /tmp/fresh.log   # keeps every command's output
+    python benchmarks/fresh_install.py --skip-tests   # the installs only
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "benchmarks/results/fresh_install.md"))
     parser.add_argument("--log", help="a file to append every command's output to")
+    parser.add_argument(
+        "--skip-tests", action="store_true", help="the installs only, without the suite's run"
+    )
     args = parser.parse_args()
     log = Path(args.log) if args.log else None
     commit = subprocess.run(
@@ -99,6 +103,8 @@ def main() -> None:
             ("python -m pytest -q", "run"),
             ('pip install ".[engines]"', "install"),
         ]
+        if args.skip_tests:
+            steps = [step for step in steps if "pytest" not in step[0]]
         rows, sizes = [], {}
         for command, _ in steps:
             wall, cpu, load, last = _run(command, src, env, log)
@@ -122,8 +128,12 @@ def main() -> None:
     for command, wall, cpu, load, _ in rows:
         size = sizes.get(command, "")
         lines.append(f"| `{command}` | {wall:.0f} s | {cpu:.0f} s | {load:.1f} | {size} |")
-    tests = next(last for command, *_, last in rows if "pytest" in command)
-    lines += ["", f"pytest's closing line: `{tests.strip('= ')}`", ""]
+    tests = [last for command, *_, last in rows if "pytest" in command]
+    if tests:
+        lines += ["", f"pytest's closing line: `{tests[0].strip('= ')}`"]
+    else:
+        lines += ["", "The suite was not run (`--skip-tests`)."]
+    lines.append("")
     text = "\n".join(lines)
     if args.out == "-":
         print(text)
