@@ -39,6 +39,15 @@ def text_width() -> int:
     return max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
 
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    """``text`` as lines of at most ``width`` columns, broken at spaces only (a file
+    name, a hyphenated word or a number stays whole, even when longer than the width),
+    continued lines indented by ``indent``."""
+    return textwrap.wrap(
+        text, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+
+
 def wrap_line(text: str, width: int | None = None) -> str:
     """One line of text wrapped at ``width`` columns (default the terminal's, at most
     ``TEXT_WIDTH``), continued lines indented by four spaces (words are not broken:
@@ -51,15 +60,7 @@ def wrap_line(text: str, width: int | None = None) -> str:
         word word word word word word word
         word word word word word
     """
-    return "\n".join(
-        textwrap.wrap(
-            text,
-            min(text_width(), TEXT_WIDTH) if width is None else width,
-            subsequent_indent="    ",
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-    )
+    return "\n".join(_wrap(text, min(text_width(), TEXT_WIDTH) if width is None else width, "    "))
 
 
 __all__ = ["Summary", "printable", "text_width"]
@@ -302,14 +303,14 @@ class Summary:
         if key is not None and key in table.columns:
             table = table.set_index(key, append=True)
         body = render_table(table, width)
-        title = textwrap.wrap(printable(self.title), prose) or [""]
+        title = _wrap(printable(self.title), prose, "") or [""]
         lines = [*title, *body.splitlines()]
         rule = min(width, max(len(line) for line in lines))
         lines = [*title, "=" * rule, body]
         if self.notes:
             lines.append("-" * rule)
             for note in self.notes:
-                lines.extend(textwrap.wrap(printable(note), prose, subsequent_indent="    "))
+                lines.extend(_wrap(printable(note), prose, "    "))
         return "\n".join(lines)
 
     def as_html(self, digits: int | None = None) -> str:

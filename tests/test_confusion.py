@@ -175,8 +175,8 @@ def test_summary_of_a_matrix_with_undefined_metrics():
         summary = cm.summary()
     text = str(summary)
     unwrapped = " ".join(text.split())  # notes are wrapped at 100 columns
-    assert "metric Recall (TPR)                         NaN\n" in text
-    assert "       Specificity (TNR)                 0.6000\n" in text
+    assert "metric Recall (TPR)                        NaN\n" in text
+    assert "       Specificity (TNR)                0.6000\n" in text
     assert (
         "NaN: undefined (0/0) for these counts: recall, fnr, balanced_accuracy, "
         "informedness, mcc, g_mean, fowlkes_mallows, diagnostic_odds_ratio, lr_plus, "

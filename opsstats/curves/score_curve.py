@@ -562,35 +562,36 @@ class ScoreCurve(
         --------
         >>> print(ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).summary())
         Score curve (n = 4, prevalence = 0.5)
-        ================================================
-                                                   value
+        ===============================================
+                                                  value
         kind               quantity
-        data               n                           4
-                           positives                   2
-                           negatives                   2
-                           prevalence             0.5000
-                           distinct thresholds         4
-        area               AUC(ROC, trapezoid)    0.7500
-                           AUC(PR, step)          0.8333
-                           AUC(lift, step)        1.3333
-                           AUC(GAIN, trapezoid)   0.6250
-                           NAUC(lift, step)       0.7875
-                           NAUC(GAIN, trapezoid)  0.8333
-        score distribution DM_1                   0.3250
-                           DM_2                   0.2963
-                           DM_3                   0.2449
-                           DM_entropy             0.3290
-                           DM_log                 0.3200
-                           RUI                    0.3500
-                           AURC                   0.5750
-                           PUI                    0.6000
-                           AUPC                   0.6833
-        ------------------------------------------------
-        Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) = (0, 1)
-        to (1, 0).
-        Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average precision
-        for PR) for PR and lift.
-        Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13, 14.
+        data               n                          4
+                           positives                  2
+                           negatives                  2
+                           prevalence            0.5000
+                           distinct thresholds        4
+        area               AUC(ROC, trapezoid)   0.7500
+                           AUC(PR, step)         0.8333
+                           AUC(lift, step)       1.3333
+                           AUC(GAIN, trapezoid)  0.6250
+                           NAUC(lift, step)      0.7875
+                           NAUC(GAIN, trapezoid) 0.8333
+        score distribution DM_1                  0.3250
+                           DM_2                  0.2963
+                           DM_3                  0.2449
+                           DM_entropy            0.3290
+                           DM_log                0.3200
+                           RUI                   0.3500
+                           AURC                  0.5750
+                           PUI                   0.6000
+                           AUPC                  0.6833
+        -----------------------------------------------
+        Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) = (0,
+            1) to (1, 0).
+        Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average
+            precision for PR) for PR and lift.
+        Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13,
+            14.
         """
         rows: list[tuple[str, str, Any]] = [
             ("data", "n", self.n),
