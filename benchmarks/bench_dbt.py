@@ -1,6 +1,6 @@
 """Benchmark: the Directed Binary Tree reference at its defaults (depth 9, G = 100,000).
 
-Targets (issue 4): first OPS of a new (metric, prevalence) < 2 s; repeated OPS < 1 ms;
+Targets: first OPS of a new (metric, prevalence) < 2 s; repeated OPS < 1 ms;
 peak memory < 1 GB. Each case runs in a fresh Python process so that the first-call time
 and the peak resident memory (``ru_maxrss``) are its own.
 

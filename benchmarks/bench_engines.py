@@ -139,7 +139,7 @@ def main() -> None:
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="opsstats-bench-"))
     lines = [
-        "# Evaluation where the data live (issue 21)",
+        "# Evaluation where the data live",
         "",
         f"`PYTHONPATH=. python benchmarks/bench_engines.py --rows {args.rows:_} "
         f"--pandas-rows {args.pandas_rows:_} --spark-rows {args.spark_rows:_}`, "

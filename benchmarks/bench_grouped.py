@@ -1,5 +1,5 @@
 """Benchmark: grouped evaluation of 100 groups x 5 metrics with 1000-draw intervals on
-1e6 rows (issue 6 target: under 10 s).
+1e6 rows (target: under 10 s).
 
 The 5 metrics are confusion-matrix metrics (F1, MCC, precision, recall, balanced
 accuracy) with Dirichlet-multinomial intervals of 1000 draws for each metric and its OPS

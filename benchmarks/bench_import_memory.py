@@ -1,4 +1,4 @@
-"""Benchmark: the start of a worker process (issue 21, item 6), before and after.
+"""Benchmark: the start of a worker process (import time and memory), before and after.
 
 For each checkout given (a path to a source tree of opsstats), in fresh subprocesses:
 

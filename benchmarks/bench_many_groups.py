@@ -1,4 +1,4 @@
-"""Benchmark: many groups with distinct prevalences (issue 21, item 4).
+"""Benchmark: many groups with distinct prevalences.
 
 Two timings, each beside its peers in the same run:
 

@@ -1,4 +1,4 @@
-"""Benchmark: exact OPS under the uniform reference (issue 4, targets for MCC: one
+"""Benchmark: exact OPS under the uniform reference (targets for MCC: one
 value < 1 ms, 10,000 values at one prevalence < 50 ms).
 
 Three routes are timed in the same run, each through the same public or engine call:

@@ -1,4 +1,4 @@
-"""Benchmark: the issue-19 vocabulary against scikit-learn, in the same run.
+"""Benchmark: the vocabulary of pROC and scikit-learn against scikit-learn, in the same run.
 
 - partial AUC: ``ScoreCurve.from_scores(y, s).partial_auc(fpr_range=(0, 0.1),
   correct=True)`` against ``roc_auc_score(y, s, max_fpr=0.1)`` (n = 1e5, 1e6);

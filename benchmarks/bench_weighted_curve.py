@@ -1,4 +1,4 @@
-"""Benchmark: a weighted ScoreCurve at 1e7 rows (issue 21, item 4: within 1.5x of the
+"""Benchmark: a weighted ScoreCurve at 1e7 rows (target: within 1.5x of the
 unweighted path).
 
 Times, in one run and on the same data (continuous scores, 30% positives, exponential

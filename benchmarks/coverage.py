@@ -1,6 +1,6 @@
 """Coverage study: do the 95% intervals of opsstats contain the truth 95% of the time?
 
-The main evidence that the intervals of issue 5 (docs/method.md#intervals) are honest.
+The main evidence that the intervals (docs/method.md#intervals) are honest.
 Test sets are simulated from a known classifier, every interval method is run on each
 through the public API (``ConfusionMatrix.interval`` and ``ConfusionMatrix.ops``; for curves
 ``ScoreCurve.ops`` and ``ScoreCurve.interval``: the code users run, not a
@@ -191,8 +191,8 @@ ROC AUC only; ``ci="delong"``), ``bootstrap`` (stratified, percentile:
 ``bootstrap-logit-t`` (stratified, logit scale, t: the PR AUC default of ``auto`` before
 the jackknife), ``jackknife`` (the stratified jackknife's normal interval,
 ``ci="jackknife"``) and ``bootstrap-unstratified`` (percentile; ROC AUC only: ``ops``
-refuses it for the prevalence-dependent PR AUC, and issue 5 asks for the stratified
-methods there).
+refuses it for the prevalence-dependent PR AUC, whose intervals are the stratified
+methods).
 
 The committed CSV was made in runs on the same simulated test sets: ``delong``,
 ``bootstrap``, ``bootstrap-bca`` and ``bootstrap-unstratified`` by the command at the

@@ -1,4 +1,4 @@
-"""Coverage of the intervals added by issue 19: the partial ROC AUC (stratified
+"""Coverage of the intervals of pROC's vocabulary: the partial ROC AUC (stratified
 bootstrap percentile, exact jackknife normal) and the sensitivity at a fixed threshold
 (the ci.thresholds bootstrap), on binormal data whose true values are known.
 
@@ -87,7 +87,7 @@ def main() -> None:
             rows.append((name, n, n_pos, p, np.sqrt(p * (1 - p) / args.reps)))
     elapsed = time.perf_counter() - t0
     lines = [
-        "# Coverage of the issue-19 intervals (nominal 95%)",
+        "# Coverage of the intervals of pROC's vocabulary (nominal 95%)",
         "",
         f"Binormal scores, positives N({MU}, 1), negatives N(0, 1), prevalence {PREV}; "
         f"true pAUC(FPR 0-{FPR_HI}) = {target_pauc:.6f}, true sensitivity at threshold "

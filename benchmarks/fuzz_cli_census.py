@@ -1,17 +1,18 @@
 """Census of the command-line fuzz: the case table of ``tests/cli_fuzz_cases.py`` (the
-hand-written cases of issue 17's items 11-14 and the flags, plus seeded random files and
-flags) run through ``opsstats.cli.main`` of a given checkout, with the count of each
-outcome class, and Ctrl-C through a subprocess.
+hand-written cases: hostile files, group values and flags; every subcommand's minimal
+command and each of its options given bad values, read from the argparse parser; seeded
+random files and flags) run through ``opsstats.cli.main`` of a given checkout, with the
+count of each outcome class, and Ctrl-C through a subprocess.
 
 Run against this checkout and against the code before the hardening (a temporary
 worktree at the branch point), appending both to the committed table::
 
-    git worktree add /tmp/h17cli-before <branch point>
-    python benchmarks/fuzz_cli_census.py --package /tmp/h17cli-before --label before \\
+    git worktree add --detach /tmp/cli-before <branch point>
+    python benchmarks/fuzz_cli_census.py --package /tmp/cli-before --label before \\
         --md benchmarks/results/fuzz_cli_census.md
     python benchmarks/fuzz_cli_census.py --label after --append \\
         --md benchmarks/results/fuzz_cli_census.md
-    git worktree remove /tmp/h17cli-before
+    git worktree remove /tmp/cli-before
 
 The classes are defined in ``tests/cli_fuzz_cases.py``: ``ok`` (exit 0, valid output),
 ``error`` (exit 2, one line on stderr, nothing else), ``crash`` (traceback or internal
@@ -61,6 +62,7 @@ def main() -> None:
 
     matplotlib.use("Agg")
     import opsstats
+    from opsstats.cli import build_parser
     from opsstats.cli import main as cli_main
 
     assert Path(opsstats.__file__).resolve().is_relative_to(package), opsstats.__file__
@@ -76,7 +78,7 @@ def main() -> None:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "cases"
-        records = cases.census(cli_main, folder, args.random)
+        records = cases.census(cli_main, folder, args.random, build_parser())
         interrupted = cases.run_interrupted(folder, package)
     kind, detail = cases.classify_interrupted(interrupted)
     records.append(
@@ -84,9 +86,9 @@ def main() -> None:
     )
     seconds = time.perf_counter() - start
 
+    tables = ("fixed", "subcommands", "random")
     counts = {
-        t: collections.Counter(r["outcome"] for r in records if r["table"] == t)
-        for t in ("fixed", "random")
+        t: collections.Counter(r["outcome"] for r in records if r["table"] == t) for t in tables
     }
     head = (
         f"### {args.label}: opsstats at commit {commit}{' (uncommitted changes)' if dirty else ''}"
@@ -95,19 +97,20 @@ def main() -> None:
         head,
         "",
         f"{len(records)} cases ({sum(counts['fixed'].values())} fixed including Ctrl-C, "
+        f"{sum(counts['subcommands'].values())} of the subcommands' options, "
         f"{sum(counts['random'].values())} random, seed 17), {seconds:.0f} s.",
         "",
         "| table | " + " | ".join(cases.OUTCOMES) + " | total |",
         "|---|" + "---:|" * (len(cases.OUTCOMES) + 1),
     ]
-    for table in ("fixed", "random"):
+    for table in tables:
         c = counts[table]
         lines.append(
             f"| {table} | "
             + " | ".join(str(c[o]) for o in cases.OUTCOMES)
             + f" | {sum(c.values())} |"
         )
-    total = counts["fixed"] + counts["random"]
+    total = counts["fixed"] + counts["subcommands"] + counts["random"]
     lines.append(
         "| all | "
         + " | ".join(str(total[o]) for o in cases.OUTCOMES)
@@ -125,10 +128,12 @@ def main() -> None:
             md.write_text(md.read_text() + "\n" + text)
         else:
             title = (
-                "# Command-line fuzz census (issue 17, items 11-14)\n\n"
+                "# Command-line fuzz census\n\n"
                 "Made by `benchmarks/fuzz_cli_census.py` (the commands are in its docstring): "
                 "every case of the table in `tests/cli_fuzz_cases.py` (hand-written hostile "
-                "files and flags, seeded random files and flags) run through "
+                "files, group values and flags; every subcommand's minimal command and its "
+                "options given bad values, read from the argparse parser; seeded random files "
+                "and flags) run through "
                 "`opsstats.cli.main` in one process, and Ctrl-C through a subprocess. "
                 "Outcome classes: `ok` exit 0 with a valid output (strict JSON, no "
                 "formula-like CSV text, no raw control character or forged line in text and "

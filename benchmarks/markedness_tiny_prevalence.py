@@ -1,5 +1,5 @@
-"""Time and accuracy of the uniform OPS of markedness at tiny prevalences (issue 17,
-item 10).
+"""Time and accuracy of the uniform OPS of markedness at tiny prevalences (the closed
+form, which replaced a quadrature that took minutes).
 
 Before the fix ``Uniform().ops("markedness", 1e-9, prevalence=1e-9)`` ran for over 15
 minutes: the adaptive quadrature evaluated the metric where float keeps too few digits
@@ -20,7 +20,7 @@ reference and a closed-form level set for the quadrature of the other references
 
 Run from the repository root::
 
-    PYTHONPATH=. python benchmarks/markedness_tiny_prevalence.py [--before /tmp/h17-before] [--write]
+    PYTHONPATH=. python benchmarks/markedness_tiny_prevalence.py [--before /tmp/before] [--write]
 """
 
 from __future__ import annotations

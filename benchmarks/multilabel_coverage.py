@@ -1,4 +1,4 @@
-"""Coverage of the macro-OPS interval for multi-label data (issue 6).
+"""Coverage of the macro-OPS interval for multi-label data.
 
 L = 4 labels with independent data: prevalences (0.05, 0.15, 0.30, 0.50), error rates
 alpha = (0.10, 0.20, 0.15, 0.25), beta = (0.30, 0.20, 0.25, 0.15). For each test set of

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._validation import check_1d, describe
 
-__all__ = ["positive_mask", "infer_pos_label"]
+__all__ = ["positive_mask", "infer_pos_label", "check_label_kinds"]
 
 _DEFAULT_POSITIVE = ({0, 1}, {-1, 1}, {False, True}, {0}, {1}, {-1}, {True}, {False})
 
@@ -62,7 +62,7 @@ def _label_kinds(arr: np.ndarray) -> set[str]:
     return kinds
 
 
-def _check_label_kinds(arrays: list[tuple[str, np.ndarray]]) -> None:
+def check_label_kinds(arrays: list[tuple[str, np.ndarray]]) -> None:
     # Strings and numbers never compare equal ('1' != 1), so mixing them would count
     # every such label as "not positive" without a word: refuse it, as sklearn does.
     kinds = {name: _label_kinds(a) for name, a in arrays}
@@ -83,7 +83,7 @@ def positive_mask(
     """
     arr = check_1d(name, y)
     arrays = [arr] if other is None else [arr, other]
-    _check_label_kinds([(name, arr)] + ([] if other is None else [(other_name, other)]))
+    check_label_kinds([(name, arr)] + ([] if other is None else [(other_name, other)]))
     labels = (
         _label_set(
             np.concatenate(

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "check_rng",
     "MEMORY_LIMIT",
     "MAX_COUNT",
     "MAX_RESAMPLES",
@@ -55,6 +56,10 @@ __all__ = [
     "check_scores",
     "check_real_array",
     "check_sample_weight",
+    "check_weights",
+    "check_array",
+    "check_probabilities",
+    "check_instance",
     "check_same_length",
     "check_confidence_level",
     "check_positive_int",
@@ -184,6 +189,23 @@ def _is_real_scalar(value: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- scalars
+def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
+    """``rng`` (None, int, SeedSequence, Generator) as a Generator; ``name``: the caller's."""
+    if isinstance(rng, bool):
+        raise TypeError(f"`{name}` must be None, an int seed or a numpy Generator; got {rng!r}.")
+    if isinstance(rng, numbers.Integral) and rng < 0:
+        raise ValueError(
+            f"`{name}` must be None, a non-negative int seed or a numpy Generator; got "
+            f"{describe(rng)}."
+        )
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`{name}` must be None, an int seed or a numpy Generator; got {describe(rng)}."
+        ) from None
+
+
 def check_real(
     name: str,
     value: Any,
@@ -673,24 +695,105 @@ def check_same_length(**arrays: np.ndarray | None) -> int:
     return first_len
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Non-negative finite weights of length ``n`` (or None) with a finite sum."""
-    if sample_weight is None:
-        return None
-    w = check_1d("sample_weight", sample_weight, numeric=True)
+def check_weights(
+    name: str,
+    values: Any,
+    n: int,
+    *,
+    per: str = "row",
+    positive_sum: bool = False,
+    scale: bool = False,
+) -> np.ndarray:
+    """Non-negative finite weights, one per ``per`` (``n`` of them), as float64.
+
+    Their sum must be finite (an overflow to inf is refused, not carried along), or,
+    with ``scale``, the weights are divided by the largest first, which keeps their
+    proportions and any sum finite (weights that only matter relative to each other,
+    such as an average's). ``positive_sum`` refuses weights that are all zero.
+    """
+    w = check_1d(name, values, numeric=True)
     if len(w) != n:
-        raise ValueError(f"`sample_weight` must have one weight per row ({n}); got {len(w)}.")
+        raise ValueError(f"`{name}` must have one weight per {per} ({n}); got {len(w)}.")
     if (w < 0).any():
         i = int(np.flatnonzero(w < 0)[0])
-        raise ValueError(
-            f"`sample_weight` must be non-negative; got {w[i].item()!r} at position {i}."
-        )
+        raise ValueError(f"`{name}` must be non-negative; got {w[i].item()!r} at position {i}.")
     w = w.astype(float, copy=False)
+    largest = float(w.max()) if w.size else 0.0
+    if positive_sum and largest <= 0:
+        raise ValueError(f"`{name}` must have a positive sum; got {n} zero weight(s).")
+    if scale and largest > 0:
+        return w / largest
     with np.errstate(over="ignore"):
         total = float(np.sum(w))
     if not np.isfinite(total):
         raise ValueError(
-            "`sample_weight` must have a finite sum; got weights that add up to more than "
-            f"a float can hold (the largest is {float(w.max()):g}): scale them down."
+            f"`{name}` must have a finite sum; got weights that add up to more than "
+            f"a float can hold (the largest is {largest:g}): scale them down."
         )
     return w
+
+
+def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Non-negative finite weights of length ``n`` (or None) with a finite sum."""
+    if sample_weight is None:
+        return None
+    return check_weights("sample_weight", sample_weight, n)
+
+
+def check_array(
+    name: str,
+    values: Any,
+    *,
+    numeric: bool = False,
+    label: str | None = None,
+) -> np.ndarray:
+    """A 1-D array (as :func:`check_1d`) or a 2-D one (rows x columns, each column
+    checked as :func:`check_1d`): labels or scores of one or several outputs (a
+    multi-class score matrix, a multi-label estimator's predictions). Ragged rows,
+    missing values, more dimensions and empty inputs are refused."""
+    what = label or f"`{name}`"
+    scalar = np.isscalar(values) or isinstance(values, numbers.Number)
+    if values is None or scalar or isinstance(values, str | bytes | dict | set | frozenset):
+        raise TypeError(f"{what} must be a 1-D or 2-D array-like; got {describe(values)}.")
+    arr = _as_array(what, values)
+    if arr.ndim != 2:
+        return check_1d(name, values, numeric=numeric, label=label)
+    if arr.size == 0:
+        raise ValueError(f"{what} must not be empty; got an array of shape {arr.shape}.")
+    columns = [
+        check_1d(name, arr[:, j], numeric=numeric, label=f"{what} (column {j})")
+        for j in range(arr.shape[1])
+    ]
+    return np.column_stack(columns)
+
+
+def check_probabilities(name: str, values: Any, *, allow_nan: bool = False) -> np.ndarray:
+    """A 1-D array of probabilities (p-values, levels): real numbers in [0, 1], NaN
+    kept where ``allow_nan`` (a value that could not be computed)."""
+    arr = check_real_array(name, values)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"`{name}` must be a 1-D array of numbers in [0, 1]; got {describe(values)}."
+        )
+    bad = ~((arr >= 0) & (arr <= 1)) & ~(np.isnan(arr) if allow_nan else False)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        allowed = " (or NaN)" if allow_nan else ""
+        raise ValueError(
+            f"`{name}` must hold numbers in [0, 1]{allowed}; got {arr[i].item()!r} at position {i}."
+        )
+    return arr
+
+
+def check_instance(
+    name: str, value: Any, types: type | tuple[type, ...], expected: str | None = None
+) -> Any:
+    """``value`` is an instance of ``types`` (described as ``expected``, by default "a
+    ScoreCurve" from the class names): the check of an argument that must be one of
+    the package's objects, so that a plain array given where a curve is expected is
+    named, not met later by an AttributeError."""
+    if not isinstance(value, types):
+        classes = types if isinstance(types, tuple) else (types,)
+        wanted = expected or " or ".join(f"a {c.__name__}" for c in classes)
+        raise TypeError(f"`{name}` must be {wanted}; got {describe(value)}.")
+    return value

@@ -21,7 +21,8 @@ from ._validation import (
     describe,
 )
 from .exceptions import UndefinedMetricWarning
-from .metrics import BoundMetric, Metric, available_metrics, get_metric, resolve_metric
+from .metrics import BoundMetric, Metric, available_metrics, get_metric
+from .metrics._registry import bind
 from .metrics._zero_division import check_zero_division, undefined
 
 __all__ = ["ConfusionMatrix"]
@@ -451,7 +452,7 @@ class ConfusionMatrix(_Standardizable):
         0.0
         """
         zd = check_zero_division(zero_division)
-        bound = resolve_metric(name, **params)
+        bound = bind(name, params, "name")
         return undefined(
             self._evaluate(bound),
             zd,
@@ -654,7 +655,7 @@ class ConfusionMatrix(_Standardizable):
         reference (the paper's Figure 1a-b; :func:`opsstats.plotting.plot_unit_square`).
         Returns the Axes."""
         return upcall("plot_unit_square")(
-            metric, self.metric(metric), self.prevalence, ax=ax, **kwargs
+            metric, self.metric(bind(metric, {}, "metric")), self.prevalence, ax=ax, **kwargs
         )
 
     # ---------------------------------------------------------------- printing

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from ._validation import check_probability
 from .datasets import load_affairs
 from .report import report
+from .uncertainty._draws import check_rng
 
 __all__ = ["AffairsExample", "affairs_example", "FEATURES"]
 
@@ -81,7 +81,7 @@ def affairs_example(threshold: float = 0.5, *, seed: int = 0) -> AffairsExample:
 
     threshold = check_probability("threshold", threshold)
     df = load_affairs()
-    rng = np.random.default_rng(seed)
+    rng = check_rng(seed, "seed")
     train = rng.permutation(len(df)) < len(df) // 2
     x = sm.add_constant(df[FEATURES].astype(float))
     model = sm.Logit(df.loc[train, "had_affair"], x[train]).fit(disp=0)

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from opsstats._labels import positive_mask
-from opsstats._validation import describe
+from opsstats._validation import MAX_BINS, MAX_COUNT, check_size, check_threshold, describe
 
 __all__ = ["CountTables", "count_tables", "JointCounts", "joint_counts", "is_frame"]
 
@@ -73,6 +73,27 @@ class CountTables:
     pos_label: Any
     bins: int | None = None
     weighted: bool = False
+
+
+def _column_list(arg: str, columns: Any) -> list[Any]:
+    """Column names: a list, or one name alone (a list of one); empty for None."""
+    if columns is None:
+        return []
+    cols = [columns] if isinstance(columns, str) else columns
+    if not isinstance(cols, list | tuple) or not all(
+        isinstance(c, str | int) and not isinstance(c, bool) for c in cols
+    ):
+        raise TypeError(f"`{arg}` must be a list of column names; got {describe(columns)}.")
+    return list(cols)
+
+
+def _check_frame(data: Any) -> Any:
+    if not is_frame(data):
+        raise TypeError(
+            "`data` must be a data frame (pandas, polars, pyarrow, DuckDB, PySpark or Dask); "
+            f"got {describe(data)}."
+        )
+    return data
 
 
 def _lazy(data: Any) -> Any:
@@ -127,7 +148,12 @@ def _check_labels(lf: Any, arg: str, col: str) -> np.ndarray:
     """The distinct values of a label column, refused with missing values."""
     what = _label(arg, col)
     missing = _collect(lf.select(_count(nw.col(col).is_null()).alias("m")))["m"].iloc[0]
-    values = _distinct(lf, col)
+    try:
+        values = _distinct(lf, col)
+    except TypeError:  # lists or other unhashable cells: no GROUP BY
+        raise TypeError(
+            f"{what} must hold one scalar label per row; got lists or other unhashable values."
+        ) from None
     nan = int(pd.isna(values).sum()) if values.dtype.kind in "fO" else 0
     if int(missing) or nan:
         raise ValueError(
@@ -235,8 +261,14 @@ def count_tables(
     >>> sorted(zip(s.tolist(), pos.tolist(), neg.tolist()))
     [(0.1, 0, 1), (0.3, 0, 1), (0.3, 1, 0), (0.8, 1, 0)]
     """
-    by = list(by)
-    lf = _lazy(data)
+    by = [by] if isinstance(by, str) else list(by)
+    lf = _lazy(_check_frame(data))
+    if threshold is not None:
+        threshold = check_threshold(threshold)
+    if bins is not None:
+        bins = check_size("bins", bins, minimum=2, maximum=MAX_BINS)
+    if max_distinct is not None:
+        max_distinct = check_size("max_distinct", max_distinct, minimum=1, maximum=MAX_COUNT)
     named = [("truth", truth), ("score", score), ("pred", pred), ("weight", weight)]
     named += [("by", c) for c in by]
     schema = _check_columns(lf, [(a, c) for a, c in named if c is not None])
@@ -450,8 +482,10 @@ def joint_counts(
     >>> j.counts[order].tolist()
     [1, 1, 2]
     """
-    truth, pred_cols, score_cols = list(truth), list(pred or []), list(score or [])
-    lf = _lazy(data)
+    truth, pred_cols, score_cols = (
+        _column_list(arg, c) for arg, c in (("truth", truth), ("pred", pred), ("score", score))
+    )
+    lf = _lazy(_check_frame(data))
     named = [("truth", c) for c in truth] + [("pred", c) for c in pred_cols]
     named += [("score", c) for c in score_cols]
     schema = _check_columns(lf, [*named, *([("weight", weight)] if weight is not None else [])])

@@ -18,11 +18,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice, describe
+from ._labels import positive_mask
+from ._validation import (
+    check_1d,
+    check_choice,
+    check_confidence_level,
+    check_resamples,
+    check_scores,
+    check_threshold,
+    describe,
+)
 from .comparison import METHODS, compare, compare_test_sets
+from .comparison._inputs import check_alternative
 from .comparison.result import ComparisonResult, ComparisonTable
 from .exceptions import SmallCountWarning
 from .metrics import resolve_metric
+from .ops import _check_reference
 from .uncertainty._draws import root_seed, unit_rng
 
 __all__ = ["compare_groups"]
@@ -142,6 +153,17 @@ def compare_groups(
     )
     if score is None and pred is None:
         raise ValueError("give `score` (scores) or `pred` (predicted labels).")
+    # the options every comparison shares, checked once here (a bad one would otherwise
+    # be the reason of every row)
+    threshold = None if threshold is None else check_threshold(threshold)
+    alternative = check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    n_resamples = check_resamples(n_resamples)
+    for arg, col in (("truth", truth), ("compare_by", compare_by), ("pred", pred)):
+        if col is not None:
+            check_1d(arg, data[col], label=f"`{arg}` (column {describe(col)})")
+    if score is not None:
+        check_scores("score", data[score], label=f"`score` (column {describe(score)})")
     if metrics is None:
         metrics = (["roc_auc"] if score is not None else []) + (
             ["f1"] if pred is not None or threshold is not None else []
@@ -150,6 +172,12 @@ def compare_groups(
         metrics = [metrics]
     metrics = list(metrics)
     check_choice("method", method, METHODS)
+    if point_reference is not None:  # checked up front, not in every row's reason
+        _check_reference(point_reference, "point", "confusion-matrix metrics", "point_reference")
+    if curve_reference is not None:
+        _check_reference(curve_reference, "curve", "curve quantities", "curve_reference")
+    if pos_label is not None:
+        positive_mask(data[truth], name="truth", pos_label=pos_label)
     root = root_seed(rng)
     groups = [((), data)] if not by_cols else data.groupby(by_cols, sort=True, dropna=False)
     frames = []
@@ -211,8 +239,9 @@ def _one(group, key, metric, by_cols, *, truth, compare_by, score, pred, thresho
         return part[column].to_numpy()
 
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("ignore", SmallCountWarning)
+            warnings.simplefilter("always", UserWarning)
             if id is not None:
                 y, columns = _paired(group, truth, compare_by, id, levels, values)
                 kw = {"y_score": columns} if from_scores else {"y_pred": columns}
@@ -228,7 +257,13 @@ def _one(group, key, metric, by_cols, *, truth, compare_by, score, pred, thresho
     frame = _frame(result)
     for k, v in reversed(head.items()):
         frame.insert(0, k, v)
-    frame["reason"] = ""
+    # a difference, interval or test left undefined says why: the warnings of its
+    # comparison (kept in the row, and passed on)
+    notes = list(dict.fromkeys(str(w.message) for w in caught))
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    undefined = frame[["difference", "ci_low", "ci_high", "p_value"]].isna().any(axis=1)
+    frame["reason"] = np.where(undefined, "; ".join(notes), "")
     return frame
 
 

@@ -15,8 +15,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import MAX_GRID_POINTS, check_1d, check_choice, check_size, describe
+from ._validation import (
+    MAX_GRID_POINTS,
+    check_1d,
+    check_choice,
+    check_instance,
+    check_size,
+    describe,
+)
+from .confusion import ConfusionMatrix
 from .curves._geometry import X_AXES, parse_at
+from .curves.score_curve import ScoreCurve
 from .exceptions import UndefinedMetricWarning
 from .reference.base import CurveReference, PointReference, ReferenceDistribution
 from .reference.dbt import DirectedBinaryTree
@@ -37,12 +46,16 @@ def default_reference(kind: str) -> ReferenceDistribution:
     >>> default_reference("curve")
     DirectedBinaryTree(depth=9, n_curves=100000, seed=20231)
     """
-    if kind == "point":
+    if check_choice("kind", kind, ("point", "curve")) == "point":
         return Uniform()
     return DirectedBinaryTree()
 
 
-def _check_reference(reference: Any, kind: str, what: str) -> ReferenceDistribution:
+def _check_reference(
+    reference: Any, kind: str, what: str, argument: str = "reference"
+) -> ReferenceDistribution:
+    """The reference of ``kind`` ("point" or "curve"), the default one for None; the
+    message names the caller's ``argument`` (``point_reference`` of evaluate)."""
     if reference is None:
         return default_reference(kind)
     expected = PointReference if kind == "point" else CurveReference
@@ -52,7 +65,7 @@ def _check_reference(reference: Any, kind: str, what: str) -> ReferenceDistribut
             if kind == "point"
             else "a curve reference such as DirectedBinaryTree()"
         )
-        raise TypeError(f"`reference` for {what} must be {other}; got {describe(reference)}.")
+        raise TypeError(f"`{argument}` for {what} must be {other}; got {describe(reference)}.")
     return reference
 
 
@@ -87,6 +100,7 @@ def confusion_matrix_ops(
     >>> round(r.estimate, 4), r.method
     (0.9577, 'exact (closed form)')
     """
+    check_instance("cm", cm, ConfusionMatrix)
     ref = _check_reference(reference, "point", "a confusion-matrix metric")
     quantity = ref._quantity(metric, None, None, params)
     with warnings.catch_warnings():
@@ -99,7 +113,7 @@ def confusion_matrix_ops(
                 "prevalence": cm.prevalence,
                 "metric": quantity.label,
                 "reference": ref.description,
-                "method": ref._method_for(quantity),
+                "method": ref._method_for(quantity, cm.prevalence),
                 "ties": ties,
             },
             f"{quantity.label} is 0/0 for {cm!r}: {quantity.metric.undefined}",
@@ -131,6 +145,7 @@ def curve_ops(
     >>> round(r.value, 4), r.rule
     (0.8889, 'trapezoid')
     """
+    check_instance("curve", curve, ScoreCurve)
     ref = _check_reference(reference, "curve", "a curve quantity")
     quantity = ref._quantity(metric, at, rule, params)
     pi = curve.prevalence
@@ -143,7 +158,7 @@ def curve_ops(
                 "prevalence": pi,
                 "metric": quantity.label,
                 "reference": ref.description,
-                "method": ref._method_for(quantity),
+                "method": ref._method_for(quantity, pi),
                 "rule": getattr(quantity, "rule", None),
                 "ties": ties,
             },
@@ -219,6 +234,7 @@ def standardized_curve(
     >>> list(oprc.columns), oprc["recall"].tolist()
     (['recall', 'value', 'ops', 'standard_error'], [0.2, 0.4, 0.6, 0.8])
     """
+    check_instance("curve", curve, ScoreCurve)
     ref = _check_reference(reference, "curve", "a standardized curve")
     axis = check_choice("axis", axis, tuple(X_AXES))
     grid = _grid(points, ref)

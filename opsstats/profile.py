@@ -19,7 +19,14 @@ from scipy import special
 
 from ._seam import upcall
 from ._summary import Summary
-from ._validation import MAX_GRID_POINTS, check_1d, check_digits, check_size, describe
+from ._validation import (
+    MAX_GRID_POINTS,
+    check_1d,
+    check_digits,
+    check_rng,
+    check_size,
+    describe,
+)
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
 from .curves._geometry import ops_prevalence_invariant
@@ -274,7 +281,7 @@ def ops_prevalence_profile(
         ref.precompute([quantity], grid.tolist())
     seed = None
     if ci is not None:
-        seed = int(np.random.default_rng(rng).integers(0, 2**63 - 1))
+        seed = int(check_rng(rng).integers(0, 2**63 - 1))
         options = {
             "ci": ci,
             "confidence_level": confidence_level,

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
+from ._csv import to_csv
 from ._summary import Summary
 from ._validation import check_digits
 from .grouped import evaluate
@@ -26,47 +26,6 @@ __all__ = ["EvaluationReport", "report"]
 
 _POINT_DEFAULT = ["f1", "mcc", "precision", "recall", "balanced_accuracy"]
 _CURVE_DEFAULT = ["roc_auc", "pr_auc"]
-
-#: A text cell starting with one of these is read as a formula by Excel, LibreOffice and
-#: Google Sheets (OWASP, "CSV Injection"; ASVS 5.0 requirement 1.2.10 adds NUL); line
-#: feed is added because some importers drop a leading blank line of a cell.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\x00")
-
-
-def csv_text(value: Any) -> Any:
-    """A text cell made safe to open in a spreadsheet: a string starting with ``=``,
-    ``+``, ``-``, ``@``, tab, carriage return, line feed or NUL gets a leading single
-    quote (OWASP's advice against CSV formula injection); anything else is returned as
-    it is.
-
-    Examples
-    --------
-    >>> print(csv_text('=HYPERLINK("http://example.com")'), csv_text("-2+3"), csv_text("north"))
-    '=HYPERLINK("http://example.com") '-2+3 north
-    >>> csv_text(-2.5)
-    -2.5
-    """
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
-def _csv_field(value: Any) -> str:
-    """One CSV field: a number as a number (full precision, never quoted or altered),
-    a missing value as an empty field, anything else as quoted text made safe by
-    :func:`csv_text`."""
-    if hasattr(value, "item") and not isinstance(value, str):
-        value = value.item()  # numpy scalars
-    if value is None or value is pd.NA or value is pd.NaT:
-        return ""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if isinstance(value, numbers.Real):
-        return "" if math.isnan(value) else repr(float(value))
-    text = csv_text(str(value))
-    return '"' + text.replace('"', '""') + '"'
 
 
 def _json_value(value: Any) -> tuple[Any, str | None]:
@@ -165,10 +124,7 @@ class EvaluationReport:
         >>> print(rep.to_csv().splitlines()[1][:38])
         "'=cmd","recall",2,0.5,1.0,,,1.0,0.0,,
         """
-        lines = [",".join(_csv_field(str(c)) for c in self.table.columns)]
-        for row in self.table.itertuples(index=False):
-            lines.append(",".join(_csv_field(value) for value in row))
-        return "\n".join(lines) + "\n"
+        return to_csv(self.table)
 
     def to_json(self) -> str:
         """The title, the settings and the tidy table as JSON (``rows``: one object per

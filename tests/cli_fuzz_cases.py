@@ -3,7 +3,7 @@
 
 Shared by ``tests/test_cli_fuzz.py`` (every case must end ``ok`` or ``error``) and
 ``benchmarks/fuzz_cli_census.py`` (counts per class, for the code before and after the
-hardening of issue 17). It imports no opsstats code: ``main`` is passed in, so that the
+hardening). It imports no opsstats code: ``main`` is passed in, so that the
 census can run the same table against an older checkout.
 
 Outcome classes:
@@ -223,15 +223,27 @@ def _csv_fields_safe(stdout: str, folder: Path) -> str | None:
     return None
 
 
-def _csv_reads_back(stdout: str, folder: Path) -> str | None:
+def _csv_reads_back(stdout: str, folder: Path, column: str = "value") -> str | None:
     """Neutralized, and the numbers read back are those of the report."""
     problem = _csv_fields_safe(stdout, folder)
     if problem:
         return problem
     table = pd.read_csv(io.StringIO(stdout))
-    if not pd.api.types.is_numeric_dtype(table["value"]):
-        return "the value column did not read back as numbers"
+    if not pd.api.types.is_numeric_dtype(table[column]):
+        return f"the {column} column did not read back as numbers"
     return None
+
+
+def _compare_csv_reads_back(stdout: str, folder: Path) -> str | None:
+    """Neutralized, numbers read back as numbers, and every hostile group's name back
+    (with the leading quote where it starts like a formula)."""
+    problem = _csv_reads_back(stdout, folder, "difference")
+    if problem:
+        return problem
+    table = pd.read_csv(io.StringIO(stdout), keep_default_na=False)
+    names = set(table["a"]) | set(table["b"])
+    missing = [g for g in HOSTILE_GROUPS if g not in names and "'" + g not in names]
+    return f"group names lost: {missing[:2]}" if missing else None
 
 
 def _json_strict(stdout: str, folder: Path) -> str | None:
@@ -285,7 +297,8 @@ _POINT = ("--threshold", "0.5", "--metric", "f1", "--metric", "mcc", "--ci", "no
 
 
 def fixed_cases() -> list[Case]:
-    """The hand-written cases: every class of issue 17's items 11-14 and the flags."""
+    """The hand-written cases: hostile group values, infinite values, figures, headers,
+    unreadable files and cells, and the flags."""
     c: list[Case] = []
     add = c.append
     # fmt: off
@@ -302,21 +315,27 @@ def fixed_cases() -> list[Case]:
     add(Case("negative group codes csv",
              _report("good.csv", *_Y_S, *_POINT, "--group", "code", "--format", "csv"), "ok",
              _csv_reads_back))
-    # item 11: formula injection; item 14: control characters
+    # formula injection; control characters
     for file in ("hostile.csv", "hostile.parquet"):
         for fmt, check in (("csv", _csv_reads_back), ("text", _no_forged_lines),
                            ("html", _no_forged_lines), ("json", _json_strict)):
             add(Case(f"hostile groups {file} {fmt}",
                      _report(file, "--truth", "y", "--pred", "p", "--metric", "f1", "--ci",
                              "none", "--group", "g", "--format", fmt), "ok", check))
-    # item 13: infinite values in JSON
+    # the compare command writes the same hostile group values safely
+    for fmt, check in (("csv", _compare_csv_reads_back), ("text", _no_forged_lines),
+                       ("html", _no_forged_lines), ("json", _json_strict)):
+        add(Case(f"compare hostile groups {fmt}",
+                 ["compare", "{dir}/hostile.csv", "--truth", "y", "--pred", "p", "--between",
+                  "g", "--metric", "f1", "--n-resamples", "200", "--format", fmt], "ok", check))
+    # infinite values in JSON
     perfect = ("--truth", "y", "--pred", "p", "--metric", "lr_plus")
     add(Case("json inf lr_plus dor",
              _report("perfect.csv", *perfect, "--metric", "dor", "--ci", "none", "--format",
                      "json"), "ok", _json_infinite))
     add(Case("json inf with intervals", _report("perfect.csv", *perfect, "--format", "json"),
              "ok", _json_strict))
-    # item 12: plots
+    # figures
     add(Case("plot string labels pos-label",
              _report("good.csv", "--truth", "lab", "--pos-label", "pos", "--score", "s",
                      *_POINT, "--group", "g", "--plot", "{dir}/out_labels.png"), "ok",
@@ -343,7 +362,7 @@ def fixed_cases() -> list[Case]:
     add(Case("plot nothing defined keeps old file",
              _report("one_class.csv", "--truth", "y", "--pred", "p", "--metric", "f1", "--ci",
                      "none", "--plot", "{dir}/keep.png"), "error"))
-    # item 14: duplicated headers, and rows longer than the header
+    # duplicated headers, and rows longer than the header
     for file in ("dup_header.csv", "dup_header.parquet", "dup_header_score.csv",
                  "all_rows_extra.csv"):
         add(Case(f"header {file}", _report(file, *_Y_S, *_POINT), "error"))
@@ -404,6 +423,113 @@ def fixed_cases() -> list[Case]:
              "either"))
     # fmt: on
     return c
+
+
+# ---------------------------------------------------------------------------------------
+# every subcommand: one minimal valid command, and each option given bad values
+
+#: One minimal valid command per subcommand of ``opsstats`` (``{dir}``: the case
+#: folder). A new subcommand adds its line here; ``tests/test_cli_fuzz.py`` fails until
+#: it does.
+MINIMAL_ARGV = {
+    "report": [
+        "report",
+        "{dir}/good.csv",
+        "--truth",
+        "y",
+        "--pred",
+        "p",
+        "--metric",
+        "f1",
+        "--ci",
+        "none",
+    ],
+    "compare": [
+        "compare",
+        "{dir}/good.csv",
+        "--truth",
+        "y",
+        "--pred",
+        "p",
+        "--between",
+        "g",
+        "--metric",
+        "f1",
+        "--n-resamples",
+        "200",
+    ],
+    "example": ["example", "--ci", "none", "--format", "csv"],
+}
+
+#: Bad values of an option, by its argparse ``dest`` (options with ``choices`` get an
+#: unknown choice); each must be refused in one line with exit status 2.
+FLAG_VALUES: dict[str, list[Any]] = {
+    "file": ["{dir}/missing.csv", "{dir}", "{dir}/notes.xlsx"],
+    "truth": ["no_such_column"],
+    "score": ["no_such_column"],
+    "pred": ["no_such_column"],
+    "group": ["no_such_column"],
+    "between": ["no_such_column"],
+    "threshold": ["nan", "inf", "-inf", "abc", "1e400"],
+    "metric": ["f7", "", "precision@recall=2"],
+    "pos_label": ["no_such_label", "nan"],
+    "confidence_level": ["nan", "1.5", "0", "1", "x"],
+    "n_resamples": ["1e9", "5", "2.5", "-1", "nan"],
+    "seed": ["-1", "abc", "2.5"],
+    "memory_limit": ["0", "-1", "x"],
+    "bins": ["0", "-1", "1e9", "x"],
+    "max_distinct": ["0", "-1", "x"],
+    "rope": [["nan", "0.1"], ["x", "0.1"]],
+    "output": ["{dir}", "{dir}/no/x.csv"],
+    "plot": ["{dir}", "{dir}/figure.xyz"],
+    "digits": ["-1", "18", "100000", "x"],
+}
+
+
+def _with_option(argv: list[str], flags: list[str], value: Any) -> list[str]:
+    """``argv`` with the option (first of ``flags``) set to ``value`` (replaced where it
+    is given, else appended); ``flags == []`` is the positional file."""
+    values = value if isinstance(value, list) else [value]
+    if not flags:
+        return [argv[0], *values, *argv[2:]]
+    for i, a in enumerate(argv):
+        if a in flags:
+            return [*argv[: i + 1], *values, *argv[i + 1 + len(values) :]]
+    return [*argv, flags[-1], *values]
+
+
+def subcommand_cases(parser: Any) -> list[Case]:
+    """For every subcommand of ``parser`` (the ``opsstats`` parser, read through
+    argparse), its minimal valid command (which must succeed) and, for every option
+    whose ``dest`` has bad values in :data:`FLAG_VALUES` or which has ``choices``, the
+    command with one bad value (which must be refused). A subcommand missing from
+    :data:`MINIMAL_ARGV` gets one case that fails, naming it."""
+    import argparse
+
+    cases = []
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, sub in sorted(subs[0].choices.items()):
+        if name not in MINIMAL_ARGV:
+            cases.append(
+                Case(
+                    f"sub {name}: no minimal command in MINIMAL_ARGV",
+                    [name],
+                    "ok",
+                    lambda out, folder: "no case",
+                )
+            )
+            continue
+        base = MINIMAL_ARGV[name]
+        cases.append(Case(f"sub {name}: the minimal command", base, "ok", output_check(base)))
+        for action in sub._actions:
+            if action.dest == "help":
+                continue
+            bad = FLAG_VALUES.get(action.dest, ["no_such_option"] if action.choices else [])
+            for value in bad:
+                argv = _with_option(base, list(action.option_strings), value)
+                shown = " ".join(value) if isinstance(value, list) else value
+                cases.append(Case(f"sub {name}: {action.dest}={shown!r}", argv, "error"))
+    return cases
 
 
 # ---------------------------------------------------------------------------------------
@@ -652,17 +778,25 @@ def classify_interrupted(outcome: Outcome) -> tuple[str, str]:
     return "wrong", f"status {outcome.status}: {outcome.stderr.strip()[:100]!r}"
 
 
-def census(main: Callable[[list[str]], int], folder: Path, n_random: int) -> list[dict[str, Any]]:
-    """Every case of the table run and classified: a list of records."""
+def census(
+    main: Callable[[list[str]], int], folder: Path, n_random: int, parser: Any = None
+) -> list[dict[str, Any]]:
+    """Every case of the table run and classified: a list of records (``parser``: the
+    subcommands' cases too)."""
     make_files(folder)
-    cases = fixed_cases() + random_cases(folder, n_random)
+    subs = [] if parser is None else subcommand_cases(parser)
+    cases = fixed_cases() + subs + random_cases(folder, n_random)
     records = []
     for case in cases:
         kind, detail, _ = run_and_classify(main, case, folder)
         records.append(
             {
                 "case": case.name,
-                "table": "random" if case.name.startswith("random") else "fixed",
+                "table": "random"
+                if case.name.startswith("random")
+                else "subcommands"
+                if case.name.startswith("sub ")
+                else "fixed",
                 "outcome": kind,
                 "detail": detail,
             }

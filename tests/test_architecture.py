@@ -78,6 +78,41 @@ def test_contracts_catch_a_planted_upward_import(tmp_path, module, planted, brok
     assert (result.returncode != 0) == broken, result.stdout + result.stderr
 
 
+@pytest.mark.parametrize(
+    "module, planted",
+    [
+        ("curves/_partial.py", "from . import _geometry"),  # _geometry imports _partial
+        ("curves/score_distribution.py", "from . import score_curve"),  # at run time now
+    ],
+)
+def test_the_acyclic_contract_catches_a_planted_cycle(tmp_path, module, planted):
+    """No import cycle anywhere in the package: a cycle that every layers contract allows
+    (modules those contracts do not order) is caught by the acyclic contract alone, which
+    names the package; with that contract removed, the same copy passes. The one mutual
+    import of the package (score_distribution names ScoreCurve for the type checker) is
+    not a cycle: ``exclude_type_checking_imports``."""
+    shutil.copytree(PACKAGE, tmp_path / "opsstats", ignore=shutil.ignore_patterns("__pycache__"))
+    config = (ROOT / "pyproject.toml").read_text()
+    assert 'type = "acyclic_siblings"' in config
+    assert "exclude_type_checking_imports = true" in config
+    target = tmp_path / "opsstats" / module
+    target.write_text(target.read_text() + f"\n{planted} as _planted  # noqa: E402\n")
+    (tmp_path / "pyproject.toml").write_text(config)
+    result = _lint(tmp_path)
+    assert result.returncode != 0
+    assert "No cycles are allowed in opsstats.curves" in result.stdout, result.stdout
+    assert "1 broken" in result.stdout  # the acyclic contract only
+    without = re.sub(
+        r'\[\[tool\.importlinter\.contracts\]\]\nname = "No import cycle[^\n]*\n'
+        r'type = "acyclic_siblings"\nancestors = \["opsstats"\]\n',
+        "",
+        config,
+    )
+    assert without != config
+    (tmp_path / "pyproject.toml").write_text(without)
+    assert _lint(tmp_path).returncode == 0
+
+
 def test_seam_targets_resolve_and_lie_above_their_callers():
     tiers = _tiers()
     callers: dict[str, set[str]] = {}

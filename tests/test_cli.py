@@ -1,4 +1,5 @@
-"""The opsstats command, end to end: outputs, error paths, and issue 17's items 11-14.
+"""The opsstats command, end to end: outputs, error paths, and hostile input (formula
+injection, control characters, infinite values in JSON, figures, duplicated headers).
 
 Most runs call ``opsstats.cli.main`` in this process (``invoke``: stdout, stderr and the
 exit status captured; an exception escaping ``main`` fails the test, so "no traceback"
@@ -364,7 +365,7 @@ def test_error_messages_escape_control_characters(predictions):
     assert "\x1b" not in line and "\\x1b[2J" in line
 
 
-# ------------------------------------------- item 11: CSV formula injection
+# ---------------------------------------------------- CSV formula injection
 
 
 def test_csv_output_neutralizes_formulas_and_keeps_numbers(hostile):
@@ -432,7 +433,7 @@ def test_html_and_json_outputs_need_no_neutralizing(hostile):
     assert {r["g"] for r in rows} == set(HOSTILE_GROUPS)  # data, exactly
 
 
-# --------------------------------------------------------------- item 12: --plot
+# ----------------------------------------------------------------------- --plot
 
 
 @pytest.mark.parametrize("engine", [[], ["--engine", "pandas"]], ids=["duckdb", "pandas"])
@@ -669,7 +670,7 @@ def test_output_option_writes_the_report_whole(predictions, tmp_path):
     )
 
 
-# ------------------------------------------------ item 13: strict JSON, infinities
+# -------------------------------------------------------- strict JSON, infinities
 
 
 def test_json_infinite_values_are_null_with_their_sign(tmp_path):
@@ -705,7 +706,7 @@ def test_json_infinite_values_are_null_with_their_sign(tmp_path):
         assert set(row["infinite"]) <= set(expected.index)
 
 
-# ------------------------------------------- item 14: Ctrl-C, warnings, lines, headers
+# --------------------------------------------------- Ctrl-C, warnings, lines, headers
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a named pipe (POSIX)")

@@ -1,4 +1,4 @@
-"""Fuzz of the opsstats command (issue 17): hostile files and odd flags through
+"""Fuzz of the opsstats command: hostile files and odd flags through
 ``opsstats.cli.main``, in this process. Every run must end in one of two ways: exit 0
 with a valid output, or exit 2 with nothing on stdout, no file left behind and exactly
 one line on stderr starting ``opsstats: error:``; never a traceback, an internal error
@@ -6,12 +6,15 @@ or a partial output.
 
 The hand-written and seeded random cases are the table of ``tests/cli_fuzz_cases.py``,
 which ``benchmarks/fuzz_cli_census.py`` runs too (counts per outcome class, before and
-after the hardening: ``benchmarks/results/fuzz_cli_census.md``); hypothesis adds files
-and flags of its own. Ctrl-C is tested in ``tests/test_cli.py``.
+after the hardening: ``benchmarks/results/fuzz_cli_census.md``); so are the generated
+cases of every subcommand (read from the argparse parser: its minimal command, and each
+option given the bad values of its kind); hypothesis adds files and flags of its own.
+Ctrl-C is tested in ``tests/test_cli.py``.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import tempfile
@@ -25,17 +28,19 @@ import pandas as pd
 import pytest
 from cli_fuzz_cases import (
     HOSTILE_GROUPS,
+    MINIMAL_ARGV,
     Case,
     fixed_cases,
     make_files,
     output_check,
     random_cases,
     run_and_classify,
+    subcommand_cases,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from opsstats.cli import main
+from opsstats.cli import build_parser, main
 
 N_RANDOM = 120
 FIXED = fixed_cases()
@@ -53,10 +58,24 @@ def random_table(folder):
     return random_cases(folder, N_RANDOM)
 
 
-@pytest.mark.parametrize("engine", [[], ["--engine", "pandas"]], ids=["default", "pandas"])
-@pytest.mark.parametrize("case", FIXED, ids=[c.name for c in FIXED])
+#: Every case with the default engine; the report's (which has two engines) also
+#: through pandas.
+FIXED_RUNS = [
+    (case, engine)
+    for case in FIXED
+    for engine in ([], ["--engine", "pandas"])
+    if not engine or case.argv[:1] == ["report"]
+]
+
+
+@pytest.mark.parametrize(
+    "case, engine",
+    FIXED_RUNS,
+    ids=[f"{c.name}-{'pandas' if e else 'default'}" for c, e in FIXED_RUNS],
+)
 def test_fixed_case(folder, case, engine):
-    """Every case through DuckDB (the default for a file) and through pandas."""
+    """Every case through DuckDB (the default for a file) and, for the report, through
+    pandas."""
     case = Case(case.name, [*case.argv, *engine], case.expect, case.check, case.outputs)
     kind, detail, outcome = run_and_classify(main, case, folder)
     expected = {"ok": ("ok",), "error": ("error",), "either": ("ok", "error")}[case.expect]
@@ -68,6 +87,36 @@ def test_random_case(folder, random_table, index):
     case = random_table[index]
     kind, detail, outcome = run_and_classify(main, case, folder)
     assert kind in ("ok", "error"), (case.argv, kind, detail, outcome.stderr[-500:])
+
+
+SUBCOMMANDS = subcommand_cases(build_parser())
+#: The example's full report computes the default curve reference (half a minute): the
+#: same command is test_cli.py::test_example_runs_and_reports_three_test_sets, and the
+#: census runs it here; the default run runs every other case (the example's refusals too).
+SLOW = ("sub example: the minimal command",)
+IN_RUN = [c for c in SUBCOMMANDS if c.name not in SLOW]
+
+
+@pytest.mark.parametrize("case", IN_RUN, ids=[c.name for c in IN_RUN])
+def test_subcommand_case(folder, case):
+    """Every subcommand's minimal command succeeds; each option's bad values are refused
+    in one line (the options and their kinds read from the argparse parser)."""
+    kind, detail, outcome = run_and_classify(main, case, folder)
+    expected = {"ok": ("ok",), "error": ("error",), "either": ("ok", "error")}[case.expect]
+    assert kind in expected, (case.argv, kind, detail, outcome.stderr[-500:])
+
+
+def test_every_subcommand_has_cases():
+    """Every subcommand of the parser has its minimal command (and so its generated
+    cases); a new one without is named, as a dummy subcommand shows."""
+    subs = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(subs[0].choices) == set(MINIMAL_ARGV)
+    assert len(SUBCOMMANDS) >= 100
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub.add_parser("dummy")
+    names = [c.name for c in subcommand_cases(parser)]
+    assert "sub dummy: no minimal command in MINIMAL_ARGV" in names
 
 
 def test_the_table_reaches_both_outcomes(folder, random_table):

@@ -254,7 +254,7 @@ def test_unknown_metric_lists_valid_names_and_a_close_match():
     ) as info:
         cm.metric("presicion")
     message = str(info.value)
-    assert "`metric` must be a registered name or alias" in message
+    assert "`name` must be a registered name or alias" in message
     # every valid name is listed
     listed = message.split("valid names: ", 1)[1].rstrip(".").split(", ")
     assert listed == sorted(available_metrics())
@@ -263,14 +263,14 @@ def test_unknown_metric_lists_valid_names_and_a_close_match():
 def test_unknown_metric_without_close_match():
     with pytest.raises(
         ValueError,
-        match=r"unknown metric 'zzz'\. `metric` must be a "
+        match=r"unknown metric 'zzz'\. `name` must be a "
         r"registered name or alias; valid names: accuracy, ",
     ):
         ConfusionMatrix(**GOOD).metric("zzz")
 
 
 def test_metric_name_of_wrong_type():
-    with pytest.raises(TypeError, match=r"`metric` must be a metric name \(str\); got 3\."):
+    with pytest.raises(TypeError, match=r"`name` must be a metric name \(str\); got 3\."):
         ConfusionMatrix(**GOOD).metric(3)
 
 

@@ -115,7 +115,7 @@ def test_bad_score_shapes():
     y, P, _ = _mc("multiclass3")
     with pytest.raises(ValueError, match="one column per class"):
         multiclass_roc_auc(y, P[:, :2])
-    with pytest.raises(ValueError, match="one row per label"):
+    with pytest.raises(ValueError, match="`y_true` and `y_score` must have one row per instance"):
         multiclass_roc_auc(y[:-1], P)
     with pytest.raises(ValueError, match="at least 3 classes"):
         multiclass_roc_auc(y[y < 2], P[y < 2][:, :2])

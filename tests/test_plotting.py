@@ -285,7 +285,7 @@ def test_ops_function_default_reference_by_quantity(monkeypatch, dbt):
         (
             {"metric": "f1", "prevalences": (0.1, 1.5)},
             ValueError,
-            r"`prevalence` must be in the open interval \(0, 1\); got 1.5",
+            r"`prevalences` must be in the open interval \(0, 1\); got 1.5",
         ),
         ({"metric": "f1", "prevalences": 0.0}, ValueError, "open interval"),
         (
@@ -839,9 +839,14 @@ def test_forest_names_metrics_by_their_labels():
             tidy().drop(columns=["ops_ci_low"]),
             {},
             ValueError,
-            "missing the column\\(s\\) 'ops_ci_low'; got columns 'group'",
+            "`low` must name a column of `frame`; got 'ops_ci_low', columns are 'group'",
         ),
-        (tidy(), {"label": "site"}, ValueError, "missing the column\\(s\\) 'site'"),
+        (
+            tidy(),
+            {"label": "site"},
+            ValueError,
+            "`label` must name a column of `frame`; got 'site'",
+        ),
         (tidy(), {"label": 3}, TypeError, "`label` must be a column name"),
         (tidy(ops=["a", "b", "c", "d"]), {}, TypeError, "column 'ops' of `frame` must be numeric"),
     ],
@@ -905,7 +910,7 @@ def test_distribution_errors():
 # ------------------------------------------------------------ text from data
 def test_text_from_data_is_drawn_literally(dbt, curve):
     """Group names, column names, reasons and a registered metric's label are drawn as
-    they are (issue 17, item 12): ``$...$`` is never read as mathtext (the broken
+    they are (hostile names): ``$...$`` is never read as mathtext (the broken
     ``$\\sqrt{$`` would fail when drawn, ``$5 to $`` would turn italic) and control
     characters are shown as escapes, whichever function draws them."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg

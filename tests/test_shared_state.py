@@ -1,4 +1,4 @@
-"""What is shared between calls cannot be corrupted (issue 17, items 2-4).
+"""What is shared between calls cannot be corrupted (caches, the registry, threads).
 
 * Caches hand out read-only arrays: a caller who writes into a reference's values gets
   an error, not every later OPS in the process wrong.
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from fuzz_cases import thread_stress
 
-from benchmarks.fuzz_cases import thread_stress
 from opsstats import (
     BetaErrors,
     BinormalCurves,
@@ -42,7 +42,7 @@ CURVES = EmpiricalCurves(
 
 def _run_threads(tasks, calls_per_thread: int) -> None:
     """Eight threads call the tasks in their own random orders; every call must give the
-    single-threaded number and raise nothing (benchmarks/fuzz_cases.py's stress, which
+    single-threaded number and raise nothing (tests/fuzz_cases.py's stress, which
     the census runs on the old code too)."""
     bad = thread_stress(tasks, calls_per_thread)
     total = N_THREADS * calls_per_thread
@@ -112,7 +112,7 @@ def test_cached_reference_values_are_read_only():
 def test_overwritten_metric_is_not_served_from_the_caches():
     """After register_metric(name, ..., overwrite=True), every reference computes the
     new metric (the Monte Carlo and empirical caches key on the metric object)."""
-    name = "issue17_recall_like"
+    name = "shared_state_recall_like"
     register_metric(name, lambda p, a, b: 1 - b, direction="higher", range=(0, 1))
     try:
         dbt = DirectedBinaryTree(depth=4, n_curves=1000, seed=408)

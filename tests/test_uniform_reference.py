@@ -486,22 +486,22 @@ def test_printed_result_says_how():
         "[Uniform(alpha, beta) on [0, 1]^2; exact (closed form)]"
     )
     res = U.ops("markedness", [0.1, 0.2], prevalence=0.1)
-    assert res.method == "exact (closed form)"  # since issue 17; quadrature before
+    assert res.method == "exact (closed form)"  # the closed form, not the quadrature
     register_metric(
-        "issue17_user_metric", lambda p, a, b: 1 - a - b, direction="higher", range=(-1, 1)
+        "markedness_like_user_metric", lambda p, a, b: 1 - a - b, direction="higher", range=(-1, 1)
     )
     try:
-        res = U.ops("issue17_user_metric", [0.1, 0.2], prevalence=0.1)
+        res = U.ops("markedness_like_user_metric", [0.1, 0.2], prevalence=0.1)
         assert res.method == "exact (adaptive Gauss-Kronrod quadrature, tol 1e-10)"
     finally:
-        unregister_metric("issue17_user_metric")
+        unregister_metric("markedness_like_user_metric")
     assert res.is_exact
     assert Uniform() == U and hash(U) == hash(Uniform())
 
 
 @pytest.mark.parametrize("k", [3, 5, 8, 9, 10, 12])
 def test_markedness_closed_form_at_tiny_prevalence(k):
-    """Issue 17, item 10: the quadrature took 40 s at prevalence 1e-8 and over 15 minutes
+    """Markedness at tiny prevalence: the quadrature took 40 s at prevalence 1e-8 and over 15 minutes
     at 1e-9; the closed form is checked against a 50-digit decimal computation from the
     count definition (benchmarks/markedness_reference.py: bisection and graded
     Gauss-Legendre, independent of the closed form) at mu = pi, 0.5 and -0.5."""
@@ -525,10 +525,13 @@ def test_quadrature_refuses_what_it_cannot_resolve():
 
     func = get_metric("markedness").func
     register_metric(
-        "issue17_rough", lambda p, a, b: func(p, a, b), direction="higher", range=(-1, 1)
+        "markedness_rough_user_metric",
+        lambda p, a, b: func(p, a, b),
+        direction="higher",
+        range=(-1, 1),
     )
     try:
         with pytest.raises(ValueError, match=r"did not reach its tolerance .* within 2048"):
-            U.ops("issue17_rough", 1e-9, prevalence=1e-9)
+            U.ops("markedness_rough_user_metric", 1e-9, prevalence=1e-9)
     finally:
-        unregister_metric("issue17_rough")
+        unregister_metric("markedness_rough_user_metric")

@@ -44,7 +44,7 @@ def cm_render(df: pd.DataFrame) -> str:
     # --- acceptance: the defaults
     out.append("## Acceptance: the default methods\n")
     out.append(
-        "Issue 5: *every method used as a default must cover within 93%-97% wherever "
+        "The rule: *every method used as a default must cover within 93%-97% wherever "
         "it is defined*. The default is `dirichlet` (equal-tailed, Jeffreys prior, "
         "prevalence fixed): `ConfusionMatrix.interval`, `evaluate`, `report` and "
         "the command line use it unless told otherwise. Beside it, `bootstrap` "

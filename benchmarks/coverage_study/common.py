@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 CONFIDENCE_LEVEL = 0.95
-ACCEPT_LOW, ACCEPT_HIGH = 0.93, 0.97  # issue 5: defaults must cover within 93%-97%
+ACCEPT_LOW, ACCEPT_HIGH = 0.93, 0.97  # the rule: defaults cover within 93%-97%
 TOL = 1e-12
 CSV_FLOAT_FORMAT = "%.6g"
 

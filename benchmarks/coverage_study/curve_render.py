@@ -91,7 +91,7 @@ def curve_render(df: pd.DataFrame) -> str:
     # --- acceptance: the defaults
     out.append("## Acceptance: the default methods\n")
     out.append(
-        "Issue 5: *every method used as a default must cover within 93%-97% wherever "
+        "The rule: *every method used as a default must cover within 93%-97% wherever "
         'it is defined*. The default is `method="auto"` (`ScoreCurve.interval`, '
         '`ScoreCurve.ops(ci="auto")`, and the curve intervals of `evaluate`, '
         "`report` and the command line): where the smaller class has fewer than 100 "

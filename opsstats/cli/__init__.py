@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .. import plotting
+from .._csv import to_csv
 from .._validation import MAX_DIGITS
 from .._version import __version__
 from ..comparison import METHODS as COMPARE_METHODS
@@ -527,7 +528,11 @@ def add_compare_parser(sub: Any) -> None:
 def _compare(args: argparse.Namespace) -> Output:
     if args.threshold is not None and args.pred:
         raise CommandError("--threshold makes predicted labels from --score; --pred gives them")
-    metric = args.metric or ("roc_auc" if args.score and args.threshold is None else "f1")
+    metric = (
+        args.metric
+        if args.metric is not None
+        else ("roc_auc" if args.score and args.threshold is None else "f1")
+    )
     _needs_labels([metric], args)
     data = read_table(args.file)
     columns = args.score or args.pred
@@ -597,7 +602,7 @@ def render_comparison(result: ComparisonResult | ComparisonTable, fmt: str, digi
         return result.summary(digits).as_html()
     frame = result.to_frame()
     if fmt == "csv":
-        return frame.to_csv(index=False, quoting=1)
+        return to_csv(frame)
     return frame.to_json(orient="records", indent=2)
 
 

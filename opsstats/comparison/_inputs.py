@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .._labels import check_label_kinds
 from .._validation import (
     check_1d,
     check_choice,
@@ -105,6 +106,7 @@ def paired_predictions(
     label = t[np.flatnonzero(is_pos)[0]]
     masks = {}
     for k, v in preds.items():
+        check_label_kinds([("y_true", t), (f"y_pred[{k!r}]", v)])
         labels = set(np.unique(np.concatenate([np.unique(t), np.unique(v)])).tolist())
         if len(labels) > 2:
             raise ValueError(

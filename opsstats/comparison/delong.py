@@ -20,7 +20,7 @@ import pandas as pd
 from scipy import stats
 from scipy.special import ndtri
 
-from .._validation import check_confidence_level
+from .._validation import check_confidence_level, check_instance
 from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty.curve import delong_components_from_counts, delong_roc
@@ -364,6 +364,8 @@ def delong_unpaired(
     >>> r.statistic_name, round(r.estimate, 4)
     ('D', 0.3056)
     """
+    check_instance("curve_a", curve_a, ScoreCurve)
+    check_instance("curve_b", curve_b, ScoreCurve)
     alternative = check_alternative(alternative)
     level = check_confidence_level(confidence_level)
     distribution = _check_distribution(distribution)

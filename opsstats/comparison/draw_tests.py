@@ -6,6 +6,7 @@ percentile interval expanded to Student's t with the p-value that inverts it
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -148,6 +149,13 @@ def _from_draws(
             p_value = (
                 posterior_p_value(defined, alternative) if bayes else _normal_p(stat, alternative)
             )
+            if not bayes and not sd > 0:
+                warnings.warn(
+                    f"{spec.label}: every drawn difference is {diff:g} (the two agree on "
+                    "every resample), so the statistic D and its p-value are undefined (NaN).",
+                    UserWarning,
+                    stacklevel=4,
+                )
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"

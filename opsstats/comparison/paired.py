@@ -152,7 +152,7 @@ def compare(
         raise TypeError(
             "give exactly one of `y_score` (scores, for a curve quantity, or with "
             "`threshold` for a confusion-matrix metric) and `y_pred` (predicted labels, for "
-            "a confusion-matrix metric)."
+            "a confusion-matrix metric); got " + ("neither." if y_score is None else "both.")
         )
     if y_pred is not None and threshold is not None:
         raise ValueError("give `y_pred`, or `y_score` with `threshold`, not both.")

@@ -17,7 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_confidence_level, check_positive_int, check_real
+from .._validation import (
+    MAX_COUNT,
+    MAX_RESAMPLES,
+    check_1d,
+    check_confidence_level,
+    check_real,
+    check_same_length,
+    check_size,
+    describe,
+)
 from ..metrics import resolve_metric
 from ..ops import _check_reference
 from ..uncertainty._draws import check_rng
@@ -65,6 +74,61 @@ def _counts(n: int, pi: float, alpha: float, beta: float, sims: int, rng: np.ran
     tp = rng.binomial(pos, 1 - beta, sims)
     fp = rng.binomial(neg, alpha, sims)
     return tp, fp, pos - tp, neg - fp
+
+
+#: Bytes per (simulated test set, posterior draw): the two error rates drawn, the metric
+#: and its OPS on them, and the copies the quantiles and the differences take.
+_BYTES_PER_DRAW = 96
+#: The largest test set :func:`ops_sample_size` tries.
+_MAX_N = 10**8
+
+
+def _draw_sizes(n_sims: Any, n_draws: Any, sims: str = "n_sims") -> tuple[int, int]:
+    """``n_draws`` and ``n_sims`` (or the number of test sets), refused up front when
+    their draws, ``n_sims * n_draws`` at once, would not fit in memory."""
+    n_draws = check_size(
+        "n_draws", n_draws, minimum=2, maximum=MAX_RESAMPLES, bytes_each=2 * _BYTES_PER_DRAW
+    )
+    n_sims = check_size(
+        sims,
+        n_sims,
+        minimum=1 if sims != "n_sims" else 2,
+        maximum=MAX_RESAMPLES,
+        bytes_each=n_draws * _BYTES_PER_DRAW,
+        what=f" for {n_draws:,} posterior draws each",
+    )
+    return n_sims, n_draws
+
+
+def _check_counts(name: str, counts: Any) -> tuple[np.ndarray, ...]:
+    """(tp, fp, fn, tn) of S test sets with the same class sizes: four 1-D arrays of
+    one length, finite and non-negative."""
+    if not isinstance(counts, tuple | list) or len(counts) != 4:
+        raise TypeError(
+            f"`{name}` must be a tuple (tp, fp, fn, tn) of four arrays of counts; got "
+            f"{describe(counts)}."
+        )
+    arrays = {}
+    for cell, values in zip(("tp", "fp", "fn", "tn"), counts, strict=True):
+        arr = check_1d(f"{name}[{cell}]", values, numeric=True)
+        if (arr < 0).any():
+            i = int(np.flatnonzero(arr < 0)[0])
+            raise ValueError(
+                f"`{name}[{cell}]` must hold non-negative counts; got {arr[i].item()!r} at "
+                f"position {i}."
+            )
+        arrays[f"{name}[{cell}]"] = arr.astype(float)
+    check_same_length(**arrays)
+    tp, fp, fn, tn = arrays.values()
+    for what, size in (("positives (tp + fn)", tp + fn), ("negatives (fp + tn)", fp + tn)):
+        if np.any(size != size[0]):
+            raise ValueError(
+                f"`{name}` must hold test sets of one size: every set's {what} the same; "
+                f"got {describe(np.unique(size).tolist())}."
+            )
+        if size[0] <= 0:
+            raise ValueError(f"`{name}` must hold test sets with {what} > 0; got 0.")
+    return tp, fp, fn, tn
 
 
 def _posterior_ops(
@@ -130,7 +194,13 @@ def unpaired_ops_tests(
     True
     """
     level = check_confidence_level(confidence_level)
-    n_draws = check_positive_int("n_draws", n_draws, minimum=2)
+    counts_a, counts_b = _check_counts("counts_a", counts_a), _check_counts("counts_b", counts_b)
+    if counts_a[0].size != counts_b[0].size:
+        raise ValueError(
+            f"`counts_a` and `counts_b` must hold the same number of test sets (pairs); got "
+            f"{counts_a[0].size} and {counts_b[0].size}."
+        )
+    _, n_draws = _draw_sizes(2 * counts_a[0].size, n_draws, sims="counts_a")
     generator = check_rng(rng)
     ref = _check_reference(reference, "point", "a confusion-matrix metric") if ops else None
     m = ref._quantity(metric, None, None, {}) if ref is not None else resolve_metric(metric)
@@ -213,7 +283,7 @@ def ops_sample_size(
     b = check_real("beta", beta, low=0, high=1)
     hw = check_real("half_width", half_width, low=0, low_open=True)
     level = check_confidence_level(confidence_level)
-    n_sims = check_positive_int("n_sims", n_sims, minimum=2)
+    n_sims, n_draws = _draw_sizes(n_sims, n_draws)
     generator = check_rng(rng)
     ref = _check_reference(reference, "point", "a confusion-matrix metric")
     m = ref._quantity(metric, None, None, {})
@@ -228,9 +298,15 @@ def ops_sample_size(
     n = 400
     for _ in range(5):
         h, _ = half(n)
-        n = int(min(max(n * (h / hw) ** 2, 10), 10**8))
+        n = int(min(max(n * (h / hw) ** 2, 10), _MAX_N))
     n = int(np.ceil(n / 10) * 10)
     h, se = half(n)
+    if n >= _MAX_N and h - 2 * se > hw:
+        raise ValueError(
+            f"`half_width` {hw:g} is not reached by a test set of up to {_MAX_N:,} rows: "
+            f"there the expected half-width is {h:.3g} (MC s.e. {se:.2g}); ask for a "
+            "wider interval."
+        )
     return PlanResult(
         n=n,
         value=h,
@@ -279,10 +355,10 @@ def ops_power(
     >>> r.value > 0.5
     True
     """
-    n = check_positive_int("n", n, minimum=2)
-    n_b = n if n_b is None else check_positive_int("n_b", n_b, minimum=2)
+    n = check_size("n", n, minimum=2, maximum=MAX_COUNT)  # rows: binomial counts
+    n_b = n if n_b is None else check_size("n_b", n_b, minimum=2, maximum=MAX_COUNT)
     sig = check_real("sig_level", sig_level, low=0, high=1, low_open=True, high_open=True)
-    n_sims = check_positive_int("n_sims", n_sims, minimum=2)
+    n_sims, n_draws = _draw_sizes(n_sims, n_draws)
     generator = check_rng(rng)
     ref = _check_reference(reference, "point", "a confusion-matrix metric")
     m = ref._quantity(metric, None, None, {})

@@ -15,7 +15,14 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
-from .._validation import check_choice, check_real, describe
+from .._validation import (
+    check_choice,
+    check_digits,
+    check_instance,
+    check_pair,
+    check_real,
+    describe,
+)
 from ..curves import ScoreCurve
 from ._inputs import paired_scores
 from .delong import _covariance
@@ -55,6 +62,7 @@ class PowerResult:
     auc: tuple[float, ...] = ()
 
     def to_string(self, digits: int = 4) -> str:
+        digits = check_digits(digits)
         aucs = ", ".join(f"{a:.{digits}f}" for a in self.auc)
         lines = [
             "",
@@ -97,11 +105,40 @@ def _positive(name: str, value: Any) -> Any:
     return check_real(name, value, low=0.0, low_open=True)
 
 
+#: The largest binormal parameter taken (a in [-1e6, 1e6], b in (0, 1e6]).
+_LARGEST = 1e6
+
+
+def _binormal(
+    names: tuple[str, str], a: Any, b: Any, fpr: Any, fpr_name: str
+) -> tuple[float, float, tuple[float, float] | None]:
+    """Obuchowski and McClish's binormal parameters of one curve: ``a`` any finite
+    number, ``b`` (the ratio of the classes' standard deviations) positive, and the
+    false-positive range of a partial area, if any, inside [0, 1]."""
+    # beyond 1e6 the formulas overflow, and the curve is a perfect or a chance one anyway
+    a = check_real(names[0], a, low=-_LARGEST, high=_LARGEST)
+    b = check_real(names[1], b, low=0.0, high=_LARGEST, low_open=True)
+    if fpr is not None:
+        lo, hi = check_pair(fpr_name, fpr)
+        if lo < 0 or hi > 1:
+            raise ValueError(
+                f"`{fpr_name}` must be a range (low, high) of false-positive rates inside "
+                f"[0, 1]; got ({lo!r}, {hi!r})."
+            )
+        fpr = (lo, hi)
+    return a, b, fpr
+
+
+def _correlation(name: str, value: Any) -> float:
+    return check_real(name, value, low=-1.0, high=1.0)
+
+
 def _one_missing(**values: Any) -> str:
     missing = [k for k, v in values.items() if v is None]
     if len(missing) != 1:
+        names = ", ".join(f"`{k}`" + (" (or `ncontrols`)" if k == "ncases" else "") for k in values)
         raise ValueError(
-            f"leave exactly one of {', '.join(f'`{k}`' for k in values)} as None (the "
+            f"leave exactly one of {names} as None (the "
             f"quantity to solve for); got {len(missing)} left out"
             + (f" ({', '.join(missing)})." if missing else ".")
         )
@@ -140,6 +177,12 @@ def _finish(
     sig = float(stats.norm.sf(zalpha))
     if alternative == "two-sided":
         sig *= 2
+    if solved == "sig_level" and not sig < 1:
+        raise ValueError(
+            f"`power` {float(stats.norm.cdf(zbeta)):g} is not reached at any significance "
+            f"level below 1 with {nd:g} cases: the difference is too small for this "
+            f"sample (the formula gives a level of {sig:.4g}, which is no answer)."
+        )
     return PowerResult(
         ncases=nd,
         ncontrols=kappa * nd if ncontrols is None else ncontrols,
@@ -244,7 +287,10 @@ def power_roc_test(
 def binormal_fit(curve: ScoreCurve) -> tuple[float, float]:
     """pROC's binormal fit of an empirical ROC curve: the least-squares line
     ``qnorm(sp) = A + B qnorm(se)`` through the curve's points with finite probits
-    (``smooth(roc, method="binormal")``'s ``lm``), returned as (A, B); B < 0.
+    (``smooth(roc, method="binormal")``'s ``lm``), returned as (A, B); B < 0. pROC
+    gives (A, B) to Obuchowski's variance of the full area, which depends on the slope
+    only through its square (and, for two curves, the product of their slopes):
+    :func:`obuchowski_variance` takes its magnitude, ``-B``.
 
     Examples
     --------
@@ -253,6 +299,7 @@ def binormal_fit(curve: ScoreCurve) -> tuple[float, float]:
     >>> [round(v, 4) for v in binormal_fit(c)]
     [0.2261, -0.8807]
     """
+    curve = check_instance("curve", curve, ScoreCurve)
     se = 1.0 - np.asarray(curve.beta, dtype=float)
     sp = 1.0 - np.asarray(curve.alpha, dtype=float)
     ok = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
@@ -285,14 +332,22 @@ def obuchowski_variance(
     """Obuchowski and McClish's (1997, Table 1) variance of the (partial) binormal AUC,
     per case (divide by the number of cases), as pROC's ``var.params.obuchowski``.
 
-    ``(a, b)`` in pROC's parametrization (:func:`binormal_fit`), ``kappa`` controls per
-    case, ``fpr`` the (lower, upper) false-positive rates of a partial area.
+    ``(a, b)`` the binormal parameters (``b > 0``, the ratio of the standard
+    deviations; from :func:`binormal_fit`'s (A, B), ``(A, -B)``), ``kappa`` controls
+    per case, ``fpr`` the (lower, upper) false-positive rates of a partial area, inside
+    [0, 1].
 
     Examples
     --------
     >>> round(obuchowski_variance(1.2, 1.0, 1.0), 6)
     0.119302
     """
+    a, b, fpr = _binormal(("a", "b"), a, b, fpr, "fpr")
+    kappa = check_real("kappa", kappa, low=0.0, low_open=True)
+    return _variance(a, b, kappa, fpr)
+
+
+def _variance(a: float, b: float, kappa: float, fpr: tuple[float, float] | None) -> float:
     f, g = _f_g(a, b, fpr)
     return float(
         f * f * (1 + b * b / kappa + a * a / 2) + g * g * b * b * (1 + kappa) / (2 * kappa)
@@ -319,6 +374,24 @@ def obuchowski_covariance(
     >>> round(obuchowski_covariance(1.2, 1.0, 0.8, 1.2, 0.5, 0.5, 1.0), 6)
     0.051141
     """
+    a1, b1, fpr1 = _binormal(("a1", "b1"), a1, b1, fpr1, "fpr1")
+    a2, b2, fpr2 = _binormal(("a2", "b2"), a2, b2, fpr2, "fpr2")
+    rn, ra = _correlation("rn", rn), _correlation("ra", ra)
+    kappa = check_real("kappa", kappa, low=0.0, low_open=True)
+    return _covariance_params(a1, b1, a2, b2, rn, ra, kappa, fpr1, fpr2)
+
+
+def _covariance_params(
+    a1: float,
+    b1: float,
+    a2: float,
+    b2: float,
+    rn: float,
+    ra: float,
+    kappa: float,
+    fpr1: tuple[float, float] | None = None,
+    fpr2: tuple[float, float] | None = None,
+) -> float:
     f1, g1 = _f_g(a1, b1, fpr1)
     f2, g2 = _f_g(a2, b2, fpr2)
     return float(
@@ -342,8 +415,14 @@ def _two_curve(
     method: str,
     auc: tuple[float, ...],
     ncontrols: float | None = None,
+    source: str = "the difference",
 ) -> PowerResult:
     solved = _one_missing(ncases=ncases, power=pw, sig_level=sig)
+    if solved == "ncases" and delta == 0:
+        raise ValueError(
+            f"{source} must be non-zero to solve for the number of cases: no sample size "
+            "detects a difference of 0 in the AUCs; got 0."
+        )
     if sig is not None and alternative == "two-sided":
         sig /= 2
     za = None if sig is None else float(stats.norm.isf(sig))
@@ -393,6 +472,10 @@ def power_roc_test_params(
     100.9935
     """
     alternative = _alternative(alternative)
+    a1, b1, fpr1 = _binormal(("a1", "b1"), a1, b1, fpr1, "fpr1")
+    a2, b2, fpr2 = _binormal(("a2", "b2"), a2, b2, fpr2, "fpr2")
+    rn, ra = _correlation("rn", rn), _correlation("ra", ra)
+    delta = check_real("delta", delta, low=-1.0, high=1.0)
     ncases, ncontrols = _positive("ncases", ncases), _positive("ncontrols", ncontrols)
     k = _positive("kappa", kappa)
     if ncontrols is None and ncases is not None:
@@ -401,9 +484,9 @@ def power_roc_test_params(
         ncases = ncontrols / k
     if ncases is not None:
         k = ncontrols / ncases
-    var1 = obuchowski_variance(a1, b1, k, fpr1)
-    var2 = obuchowski_variance(a2, b2, k, fpr2)
-    cov = obuchowski_covariance(a1, b1, a2, b2, rn, ra, k, fpr1, fpr2)
+    var1 = _variance(a1, b1, k, fpr1)
+    var2 = _variance(a2, b2, k, fpr2)
+    cov = _covariance_params(a1, b1, a2, b2, rn, ra, k, fpr1, fpr2)
     return _two_curve(
         var1,
         var2,
@@ -417,6 +500,7 @@ def power_roc_test_params(
         "Two ROC curves power calculation (Obuchowski and McClish 1997, as pROC)",
         (),
         ncontrols,
+        "`delta`",
     )
 
 
@@ -463,6 +547,12 @@ def power_roc_test_curves(
         ((_name, s),) = y_score.items()
         curve = ScoreCurve.from_scores(y_true, s, pos_label=pos_label)
         m, n = float(curve.n_positive), float(curve.n_negative)
+        if not 0.5 < curve.auc() < 1:
+            raise ValueError(
+                "`y_score` must rank the positives above the negatives but not perfectly "
+                "(the test of one curve is of an ROC AUC in (0.5, 1) against 0.5); got "
+                f"scores whose ROC AUC is {curve.auc():.6g}."
+            )
         sig, pw = _prob("sig_level", sig_level), _prob("power", power)
         if sig is not None and pw is not None:
             k = n / m if kappa is None else _positive("kappa", kappa)
@@ -489,12 +579,21 @@ def power_roc_test_curves(
         var1, var2, c12 = cov[0, 0] * m, cov[1, 1] * m, cov[0, 1] * m
     else:
         curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (sa, sb)]
+        # pROC passes the fit's negative slopes; the full-area formulas depend on them
+        # only through b1**2, b2**2 and b1 * b2, which their magnitudes keep
         (a1, b1), (a2, b2) = binormal_fit(curves[0]), binormal_fit(curves[1])
-        ra = float(np.corrcoef(sa[is_pos], sb[is_pos])[0, 1])
-        rn = float(np.corrcoef(sa[~is_pos], sb[~is_pos])[0, 1])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ra = float(np.corrcoef(sa[is_pos], sb[is_pos])[0, 1])
+            rn = float(np.corrcoef(sa[~is_pos], sb[~is_pos])[0, 1])
+        if not (np.isfinite(ra) and np.isfinite(rn)):
+            raise ValueError(
+                "`y_score` must vary within each class for method='obuchowski' (the "
+                "correlation of the two classifiers' scores among the positives and among "
+                "the negatives); got scores constant within a class."
+            )
         kk = n / m
-        var1, var2 = obuchowski_variance(a1, b1, kk), obuchowski_variance(a2, b2, kk)
-        c12 = obuchowski_covariance(a1, b1, a2, b2, rn, ra, kk)
+        var1, var2 = _variance(a1, -b1, kk, None), _variance(a2, -b2, kk, None)
+        c12 = _covariance_params(a1, -b1, a2, -b2, rn, ra, kk)
     sig, pw = _prob("sig_level", sig_level), _prob("power", power)
     ncases = None if (sig is not None and pw is not None) else m
     return _two_curve(
@@ -511,4 +610,5 @@ def power_roc_test_curves(
         " variances, as pROC)",
         (float(aucs[0]), float(aucs[1])),
         None if ncases is None else n,
+        "the difference of the AUCs of `y_score`",
     )

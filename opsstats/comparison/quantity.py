@@ -32,6 +32,10 @@ METHODS = (
 )
 
 
+#: A reference without ``ops=True``: what was received is the pair.
+_REFERENCE_WITHOUT_OPS = "`reference` ranks an OPS; give `ops=True` with it (got `ops=False`)."
+
+
 def is_confusion_metric(metric: Any, at: Any = None) -> bool:
     """A registered confusion-matrix metric, compared from predicted labels (else a
     curve quantity: an area, or a metric read ``at`` an operating point of the curve)."""
@@ -102,16 +106,17 @@ class _Spec:
             if at is not None or rule is not None:
                 raise ValueError(
                     "`at` and `rule` apply to curve quantities (with `y_score`); "
-                    "predictions (`y_pred`) give a confusion-matrix metric."
+                    "predictions (`y_pred`) give a confusion-matrix metric; got "
+                    f"`at` {describe(at)} and `rule` {describe(rule)}."
                 )
             self.ref = (
                 _check_reference(reference, "point", "a confusion-matrix metric") if ops else None
             )
             if reference is not None and not ops:
-                raise ValueError("`reference` ranks an OPS; give `ops=True` with it.")
+                raise ValueError(_REFERENCE_WITHOUT_OPS)
             self.quantity = resolve_metric(metric, **params)
         if kind == "curve" and reference is not None and not ops:
-            raise ValueError("`reference` ranks an OPS; give `ops=True` with it.")
+            raise ValueError(_REFERENCE_WITHOUT_OPS)
         label = self.quantity.label
         if threshold is not None:
             label = f"{label} at threshold {threshold:g}"

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .._seam import upcall
 from .._summary import TEXT_WIDTH, Summary, text_width
-from .._validation import check_digits
+from .._validation import check_choice, check_digits, check_probabilities
 from ..results import ConfidenceInterval
 
 __all__ = ["ALTERNATIVES", "ComparisonResult", "ComparisonTable"]
@@ -346,6 +346,9 @@ class ComparisonTable:
 def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
     """Holm's step-down or Bonferroni's adjustment of p-values (NaN kept, not counted).
 
+    ``p_values`` is a 1-D array of numbers in [0, 1] (NaN for a test that could not be
+    made); ``method`` is ``"holm"`` or ``"bonferroni"``.
+
     Examples
     --------
     >>> adjust_p_values([0.01, 0.04, 0.03], "holm").round(4).tolist()
@@ -353,7 +356,8 @@ def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
     >>> adjust_p_values([0.01, 0.04, 0.03], "bonferroni").round(4).tolist()
     [0.03, 0.12, 0.09]
     """
-    p = np.asarray(p_values, dtype=float)
+    method = check_choice("method", method, ("holm", "bonferroni"))
+    p = check_probabilities("p_values", p_values, allow_nan=True)
     out = np.full(p.shape, np.nan)
     ok = np.flatnonzero(~np.isnan(p))
     m = ok.size
@@ -363,8 +367,6 @@ def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
     if method == "bonferroni":
         out[ok] = np.minimum(q * m, 1.0)
         return out
-    if method != "holm":
-        raise ValueError(f"`adjust` must be 'holm' or 'bonferroni'; got {method!r}.")
     order = np.argsort(q, kind="stable")
     stepped = np.maximum.accumulate(q[order] * (m - np.arange(m)))
     res = np.empty(m)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_probability, check_real, describe
+from .._validation import check_choice, check_instance, check_probability, check_real, describe
 from .score_curve import ScoreCurve
 
 __all__ = [
@@ -249,6 +249,7 @@ def calibrate(curve: ScoreCurve) -> pd.DataFrame:
     >>> calibrate(c)["calibrated"].round(3).tolist()
     [0.0, 0.0, 0.667, 0.667, 0.667, 1.0]
     """
+    check_instance("curve", curve, ScoreCurve)
     pos = np.diff(np.asarray(curve.tps), prepend=0)[::-1].astype(float)
     neg = np.diff(np.asarray(curve.fps), prepend=0)[::-1].astype(float)
     return pd.DataFrame(

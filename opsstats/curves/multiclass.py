@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._labels import check_label_kinds
 from .._validation import check_1d, check_choice, check_real_array, describe
 from ..metrics.multiclass import class_index
 from .score_curve import ScoreCurve
@@ -46,10 +47,16 @@ def _inputs(y_true: Any, y_score: Any, labels: Any) -> tuple[np.ndarray, np.ndar
     """Labels as class indices 0..K-1, the score matrix (n, K) or column (n, 1), and the
     class labels (sorted unless given)."""
     y = check_1d("y_true", y_true)
+    check_label_kinds([("y_true", y)])
     scores = check_real_array("y_score", y_score)
     if scores.ndim == 1:
         scores = scores[:, None]
-    if scores.ndim != 2 or scores.shape[0] != y.size:
+    if scores.ndim == 2 and scores.shape[0] != y.size:
+        raise ValueError(
+            f"`y_true` and `y_score` must have one row per instance; got {y.size} labels and "
+            f"{scores.shape[0]} rows of scores."
+        )
+    if scores.ndim != 2:
         raise ValueError(
             f"`y_score` must have one row per label ({y.size}) and one column per class "
             f"(or one column of scores); got shape {scores.shape}."

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._validation import describe
+from .._validation import check_instance, describe
 from ..metrics import resolve_metric
 from . import _geometry as geo
+from ._curve_interface import _CurveInterface
 
 if TYPE_CHECKING:  # pragma: no cover
     from .score_curve import ScoreCurve
@@ -52,6 +53,7 @@ KERNELS: dict[int | str, tuple[str, Callable[[np.ndarray], np.ndarray]]] = {
 
 def _unit_scores(curve: ScoreCurve) -> np.ndarray:
     """The curve's distinct scores (decreasing), checked to lie in [0, 1]."""
+    check_instance("curve", curve, _CurveInterface, "a ScoreCurve")
     thr = curve.thresholds
     if curve.direction.startswith(">"):
         raise ValueError(

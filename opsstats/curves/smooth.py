@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_choice, check_positive_int, describe
+from .._validation import MAX_BINS, check_choice, check_instance, check_size, describe
 from . import _best as best
 from . import _geometry as geo
+from ._curve_interface import _CurveInterface
 from ._partial import parse_partial
 
 __all__ = ["SMOOTH_METHODS", "BinormalSmooth", "binormal_smooth"]
@@ -104,8 +105,10 @@ def binormal_smooth(curve: Any, method: str = "binormal", n: int = 512) -> Binor
     >>> round(s.auc, 3), round(s.slope, 3)      # true binormal AUC Phi(1/sqrt(2)) = 0.760
     (0.763, -0.99)
     """
+    check_instance("curve", curve, _CurveInterface, "a ScoreCurve")
     check_choice("method", method, SMOOTH_METHODS)
-    n = check_positive_int("n", n, minimum=3)
+    # the grid and its curve: about ten float64 arrays of n points
+    n = check_size("n", n, minimum=3, maximum=MAX_BINS, bytes_each=80)
     se = 1.0 - np.asarray(curve.beta, dtype=float)
     sp = 1.0 - np.asarray(curve.alpha, dtype=float)
     ok = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)

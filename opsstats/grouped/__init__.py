@@ -275,6 +275,12 @@ def _compare(data: Any, unused: dict[str, Any], rng: Any, **common: Any) -> Grou
             + ", ".join(f"`{k}`" for k, v in unused.items() if v is not None)
             + " do not apply to it."
         )
+    column = common["compare_by"]
+    if isinstance(data, pd.DataFrame) and column not in data.columns:
+        raise ValueError(
+            f"`compare` must name a column of `data` (the compared classifiers or test sets); "
+            f"got {describe(column)}, columns are {', '.join(map(repr, map(str, data.columns)))}."
+        )
     common["rng"] = root_seed(rng)
     out = GroupComparison(
         pd.concat(

@@ -22,6 +22,7 @@ from .._validation import (
     describe,
 )
 from ..frames import is_frame
+from ..ops import _check_reference
 from ..uncertainty._draws import root_seed
 from ..uncertainty.curve import METHODS as CURVE_METHODS
 from ..uncertainty.methods import registered_interval_methods
@@ -134,7 +135,10 @@ def parse_options(
     integer drawn from it), curve quantities without ``score``, ``bins``,
     ``max_distinct``, ``prevalence``."""
     if id is not None:
-        raise ValueError("`id` pairs the rows of compared classifiers; give `compare` with it.")
+        raise ValueError(
+            "`id` pairs the rows of compared classifiers; give `compare` with it (got `id` "
+            f"{describe(id)} without `compare`)."
+        )
     native = isinstance(data, pd.DataFrame)
     if not native and not is_frame(data):
         raise TypeError(
@@ -159,6 +163,10 @@ def parse_options(
         metrics = default_metrics(labels=labelled, scores=score is not None)
     specs = parse_metrics(metrics)
     ci, curve_ci = _check_methods(ci, curve_ci)
+    if point_reference is not None:  # checked whether or not a metric of its kind is asked
+        _check_reference(point_reference, "point", "confusion-matrix metrics", "point_reference")
+    if curve_reference is not None:
+        _check_reference(curve_reference, "curve", "curve quantities", "curve_reference")
     confidence_level = check_confidence_level(confidence_level)
     n_resamples = check_resamples(n_resamples)
     root = root_seed(rng)
@@ -219,7 +227,10 @@ def _check_labels(score: str | None, pred: str | None, threshold: Any) -> float 
     """Predicted labels from ``pred`` or from ``score`` with ``threshold`` (checked and
     returned), never both; ``score`` or ``pred`` at least."""
     if pred is not None and threshold is not None:
-        raise ValueError("give `pred` or `score` with `threshold`, not both.")
+        raise ValueError(
+            f"give `pred` or `score` with `threshold`, not both; got `pred` {describe(pred)} "
+            f"and `threshold` {describe(threshold)}."
+        )
     if threshold is not None:
         if score is None:
             raise ValueError("`threshold` needs `score`.")

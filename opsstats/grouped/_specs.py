@@ -11,7 +11,7 @@ from typing import Any
 
 from .._validation import describe
 from ..curves._geometry import CURVES
-from ..metrics import get_metric
+from ..metrics._registry import lookup
 
 _AREAS = {f"{p}{c}_auc" for p in ("", "n") for c in CURVES}
 
@@ -94,9 +94,10 @@ def _parse_point(text: str) -> tuple[str, dict[str, float] | None]:
         ) from None
 
 
-def parse_metrics(metrics: Any) -> list[MetricSpec]:
+def parse_metrics(metrics: Any, argument: str = "metrics") -> list[MetricSpec]:
     """``["f1", "pr_auc", ("precision", {"recall": 0.9}), "lift@rate=0.05"]`` to specs
-    (checked)."""
+    (checked; messages name ``argument``, ``"metric"`` for a caller of one)."""
+    entry = "each entry of `metrics`" if argument == "metrics" else f"`{argument}`"
     if isinstance(metrics, str) or (
         isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)
     ):
@@ -105,7 +106,7 @@ def parse_metrics(metrics: Any) -> list[MetricSpec]:
         metrics = list(metrics)
     if not isinstance(metrics, Sequence) or not metrics:
         raise TypeError(
-            "`metrics` must be a non-empty list of metric names or "
+            f"`{argument}` must be a non-empty list of metric names or "
             f"(name, at) pairs; got {describe(metrics)}."
         )
     specs = []
@@ -119,12 +120,12 @@ def parse_metrics(metrics: Any) -> list[MetricSpec]:
             name, at = _parse_point(m)
         else:
             raise TypeError(
-                "each entry of `metrics` must be a name or a (name, at) pair "
+                f"{entry} must be a name or a (name, at) pair "
                 f"such as ('precision', {{'recall': 0.9}}); got {describe(m)}."
             )
         key = name.strip().lower()
         if key not in _AREAS:
-            key = get_metric(key).name  # raises for unknown names, listing valid ones
+            key = lookup(key, argument).name  # raises for unknown names, listing valid ones
         elif at is not None:
             raise ValueError(
                 f"`at` applies to a metric read off a curve, not to the area {describe(name)}."

@@ -135,9 +135,25 @@ def _check_fbeta(beta=1.0):
         )
 
 
+def _one_minus_sum(a, b):
+    """1 - a - b to within one rounding of its exact value for the given a and b: the
+    complement of the larger is exact when it is at least 1/2 (Sterbenz), and when
+    a + b is near 1 the larger is (so the difference then is exact or rounded once);
+    when both are below 1/2 there is no cancellation."""
+    big, small = np.maximum(a, b), np.minimum(a, b)  # in the inputs' precision
+    return (1 - big) - small
+
+
+def _cross(p, a, b):
+    """tp tn - fp fn = pi (1 - pi) (1 - alpha - beta), without subtracting the two
+    nearly equal products (near 1e-12 of each other at counts near 1e6 and a metric
+    near 0, where their difference kept only about seven digits)."""
+    return p * (1 - p) * _one_minus_sum(a, b)
+
+
 def _mcc(p, a, b):
     tp, fp, fn, tn = _cells(p, a, b)
-    r = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    r = _cross(p, a, b) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     # |MCC| <= 1 (it is a correlation), but at alpha = beta = 0 (or 1) the rounded
     # square root can give 1 + 2e-16: keep the value inside the declared range
     return np.clip(r, -1.0, 1.0)
@@ -147,10 +163,11 @@ def _cohen_kappa(p, a, b):
     # (p_o - p_e) / (1 - p_e) with p_o = tp + tn and p_e = (tp+fp)(tp+fn) + (tn+fn)(tn+fp),
     # rewritten without differences of nearly equal numbers (when p_o and p_e are both
     # near 1 those lose all but a few digits: 7 digits at tp=0, fp=fn=1, tn=38062):
-    # p_o - p_e = 2 (tp tn - fp fn) and 1 - p_e = (tp+fp)(fp+tn) + (tp+fn)(fn+tn).
-    # 0/0 exactly when p_e = 1 (everything in TP, or everything in TN).
+    # p_o - p_e = 2 (tp tn - fp fn) and 1 - p_e = (tp+fp)(fp+tn) + (tp+fn)(fn+tn), the
+    # first from pi (1 - pi) (1 - alpha - beta) (_cross). 0/0 exactly when p_e = 1
+    # (everything in TP, or everything in TN).
     tp, fp, fn, tn = _cells(p, a, b)
-    return 2 * (tp * tn - fp * fn) / ((tp + fp) * (fp + tn) + (tp + fn) * (fn + tn))
+    return 2 * _cross(p, a, b) / ((tp + fp) * (fp + tn) + (tp + fn) * (fn + tn))
 
 
 def _g_mean(p, a, b):

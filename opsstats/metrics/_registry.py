@@ -468,12 +468,18 @@ def get_metric(name: str | Metric | BoundMetric) -> Metric:
     >>> get_metric("Sensitivity").name
     'recall'
     """
+    return lookup(name, "name")
+
+
+def lookup(name: Any, argument: str = "metric") -> Metric:
+    """:func:`get_metric` for a caller whose argument is called ``argument`` (its
+    messages name it: ``cm.metric(name=...)``, ``evaluate(metrics=[...])``)."""
     if isinstance(name, Metric):
         return name
     if isinstance(name, BoundMetric):
         return name.metric
     if not isinstance(name, str):
-        raise TypeError(f"`metric` must be a metric name (str); got {describe(name)}.")
+        raise TypeError(f"`{argument}` must be a metric name (str); got {describe(name)}.")
     key = _normalize(name)
     key = _ALIASES.get(key, key)
     if key in _REGISTRY:
@@ -481,7 +487,7 @@ def get_metric(name: str | Metric | BoundMetric) -> Metric:
     close = _close_names(key)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
     raise ValueError(
-        f"unknown metric {describe(name)}.{hint} `metric` must be a registered name or "
+        f"unknown metric {describe(name)}.{hint} `{argument}` must be a registered name or "
         f"alias; valid names: {', '.join(sorted(_REGISTRY))}."
     )
 
@@ -494,11 +500,16 @@ def resolve_metric(metric: str | Metric | BoundMetric, **params: Any) -> BoundMe
     >>> resolve_metric("fbeta", beta=0.5).params
     {'beta': 0.5}
     """
+    return bind(metric, params)
+
+
+def bind(metric: Any, params: dict[str, Any], argument: str = "metric") -> BoundMetric:
+    """:func:`resolve_metric` for a caller whose argument is called ``argument``."""
     if isinstance(metric, BoundMetric):
         if params:
             return metric.metric.bind(**{**metric.params, **params})
         return metric
-    return get_metric(metric).bind(**params)
+    return lookup(metric, argument).bind(**params)
 
 
 def available_metrics() -> list[str]:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .._labels import check_label_kinds
 from .._validation import check_1d, check_choice, check_same_length, check_sample_weight, describe
 
 __all__ = ["KAPPA_WEIGHTS", "class_confusion", "class_index", "cohen_kappa", "multiclass_mcc"]
@@ -38,6 +39,7 @@ def class_confusion(
     p = check_1d("y_pred", y_pred)
     n = check_same_length(y_true=t, y_pred=p)
     w = check_sample_weight(sample_weight, n)
+    check_label_kinds([("y_true", t), ("y_pred", p)])  # '1' and 1 are different classes
     if labels is None:
         classes = np.unique(np.concatenate((t, p)))
     else:

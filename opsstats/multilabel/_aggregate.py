@@ -12,7 +12,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice, check_confidence_level, check_resamples, describe
+from .._validation import (
+    check_choice,
+    check_confidence_level,
+    check_resamples,
+    check_weights,
+)
 from ..exceptions import UndefinedMetricWarning
 from ..grouped import COLUMNS, MetricSpec, parse_metrics
 from ..ops import _check_reference, confusion_matrix_ops
@@ -78,7 +83,7 @@ class _Aggregation(_IntervalDraws):
             table and are left out of the aggregate with an ``UndefinedMetricWarning``
             that names them.
         """
-        spec = parse_metrics([(metric, at) if at is not None else metric])[0]
+        spec = parse_metrics([(metric, at) if at is not None else metric], "metric")[0]
         if params and spec.kind == "curve" and spec.at is None:
             raise TypeError(f"curve areas take no metric parameters; got {sorted(params)}.")
         if average not in AVERAGES:
@@ -239,13 +244,9 @@ class _Aggregation(_IntervalDraws):
     def _weights(self, table: pd.DataFrame, average: str | None, weights: Any) -> np.ndarray:
         L = len(table)
         if weights is not None:
-            w = np.asarray(weights, dtype=float)
-            if w.shape != (L,) or not np.all(np.isfinite(w)) or (w < 0).any() or w.sum() <= 0:
-                raise ValueError(
-                    f"`weights` must be {L} finite non-negative numbers with a "
-                    f"positive sum; got {describe(weights)}."
-                )
-            return w
+            # only their proportions matter: scaled by the largest, so that weights
+            # whose sum would overflow (1e308 twice) keep their proportions
+            return check_weights("weights", weights, L, per="label", positive_sum=True, scale=True)
         if average in (None, "macro"):
             return np.ones(L)
         if average == "weighted":

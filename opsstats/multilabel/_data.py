@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._labels import check_label_kinds
 from .._validation import check_1d, check_sample_weight, check_threshold, describe, threshold_for
 from ..frames import is_frame, joint_counts
 from ._aggregate import _Aggregation
@@ -64,11 +65,25 @@ class MultiLabel(_Aggregation):
         score: np.ndarray | None = None,
         sample_weight: np.ndarray | None = None,
     ) -> None:
-        self.labels = list(labels)
-        self.truth = truth
-        self.pred = pred
-        self.score = score
-        self.sample_weight = sample_weight
+        # the constructors pass checked arrays; checked again here (cheaply) for a caller
+        # who builds one directly
+        t, names = _matrix("truth", truth, labels)
+        parts = {}
+        for arg, value in (("pred", pred), ("score", score)):
+            if value is not None:
+                parts[arg] = _matrix(arg, value, None)[0]
+                if parts[arg].shape != t.shape:
+                    raise ValueError(
+                        f"`truth` and `{arg}` must have the same shape; got {t.shape} and "
+                        f"{parts[arg].shape}."
+                    )
+        self.labels = names
+        self.truth = _indicator("truth", t)
+        self.pred = _indicator("pred", parts["pred"]) if "pred" in parts else None
+        self.score = _scores("score", parts["score"], names) if "score" in parts else None
+        self.sample_weight = (
+            None if sample_weight is None else check_sample_weight(sample_weight, t.shape[0])
+        )
 
     @classmethod
     def from_predictions(
@@ -194,9 +209,14 @@ class MultiLabel(_Aggregation):
             )
         truth_cols = _columns("truth", truth)
         if pred is not None and score is not None:
-            raise ValueError("give `pred` or `score` (with an optional `threshold`), not both.")
+            raise ValueError(
+                "give `pred` or `score` (with an optional `threshold`), not both; got "
+                f"`pred` {describe(pred)} and `score` {describe(score)}."
+            )
         if pred is None and score is None:
-            raise ValueError("give `pred` or `score` (with `threshold` for predicted labels).")
+            raise ValueError(
+                "give `pred` or `score` (with `threshold` for predicted labels); got neither."
+            )
         if threshold is not None and score is None:
             raise ValueError("`threshold` needs `score`.")
         arg, given = ("pred", pred) if pred is not None else ("score", score)
@@ -249,6 +269,9 @@ class MultiLabel(_Aggregation):
         ``y_pred``, or the score frame's columns); ``sample_weight`` as in
         :meth:`from_predictions`."""
         t = check_1d("y_true", y_true)
+        check_label_kinds(
+            [("y_true", t)] + ([] if y_pred is None else [("y_pred", check_1d("y_pred", y_pred))])
+        )
         if classes is None:
             if isinstance(y_score, pd.DataFrame):
                 classes = list(y_score.columns)
@@ -282,14 +305,20 @@ class MultiLabel(_Aggregation):
                 raise ValueError(f"`y_pred` holds classes not in `classes`: {describe(shown)}.")
             pred = np.column_stack([p == c for c in classes])
         if y_score is not None:
-            s, _ = _matrix("y_score", y_score, classes)
-            if s.shape != truth.shape:
+            s, _ = _matrix("y_score", y_score, None)
+            if s.shape[0] != truth.shape[0]:
                 raise ValueError(
-                    f"`y_score` must have one column per class ({len(classes)}) "
-                    f"and one row per instance; got shape {s.shape}."
+                    f"`y_true` and `y_score` must have one row per instance; got "
+                    f"{truth.shape[0]} labels and {s.shape[0]} rows of scores."
+                )
+            if s.shape[1] != len(classes):
+                raise ValueError(
+                    f"`y_score` must have one column per class ({len(classes)}: those of "
+                    f"`y_true` and `y_pred`, or `classes`: {describe(classes)}); got "
+                    f"{s.shape[1]} columns."
                 )
             score = _scores("y_score", s, classes)
         if pred is None and score is None:
-            raise TypeError("give `y_pred` or `y_score`.")
+            raise TypeError("give `y_pred` or `y_score`; got neither.")
         w = None if sample_weight is None else check_sample_weight(sample_weight, len(t))
         return cls(classes, truth, pred=pred, score=score, sample_weight=w)

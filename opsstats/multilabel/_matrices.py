@@ -6,6 +6,7 @@ argument, what was expected and what was received."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -49,8 +50,21 @@ def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]
             f"`{name}` must be a 2-D indicator matrix (n rows x L labels); got "
             f"an array of shape {arr.shape}."
         )
+    if 0 in arr.shape:
+        raise ValueError(
+            f"`{name}` must have at least one row and one label (column); got an array of "
+            f"shape {arr.shape}."
+        )
     if labels is not None:
+        if isinstance(labels, str | bytes) or not hasattr(labels, "__len__"):
+            raise TypeError(f"`labels` must be a list of label names; got {describe(labels)}.")
         names = list(labels)
+        for i, v in enumerate(names):
+            if not isinstance(v, Hashable) or isinstance(v, tuple | frozenset):
+                raise TypeError(
+                    f"`labels` must hold one name (a string or a number) per column; got "
+                    f"{describe(v)} at position {i}."
+                )
         if len(names) != arr.shape[1]:
             raise ValueError(
                 f"`labels` must name the {arr.shape[1]} columns of `{name}`; got "

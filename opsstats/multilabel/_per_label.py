@@ -14,7 +14,7 @@ from .._validation import check_choice, check_confidence_level, check_resamples
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
 from ..grouped import COLUMNS, Evaluation, evaluate_unit, parse_metrics
-from ..ops import default_reference
+from ..ops import _check_reference, default_reference
 from ..uncertainty._draws import root_seed
 
 
@@ -115,6 +115,12 @@ class _PerLabel:
             ci = check_choice("ci", ci, ("dirichlet", "bootstrap"))
         confidence_level = check_confidence_level(confidence_level)
         n_resamples = check_resamples(n_resamples)
+        if point_reference is not None:  # checked whether or not a metric of its kind is asked
+            _check_reference(
+                point_reference, "point", "confusion-matrix metrics", "point_reference"
+            )
+        if curve_reference is not None:
+            _check_reference(curve_reference, "curve", "curve quantities", "curve_reference")
         root = root_seed(rng)
         cms = self.confusion_matrices() if self.pred is not None else {}
         curves = self.curves() if self.score is not None else {}

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._summary import printable
-from .._validation import describe
+from .._validation import check_real, describe
 from ..curves import _geometry as geo
 from ..grouped import parse_metrics
 from ..metrics import resolve_metric
@@ -83,15 +83,15 @@ def _check_frame(frame: Any, label: Any, estimate: str, low: str, high: str) -> 
         raise TypeError(
             f"`label` must be a column name or a list of column names; got {describe(label)}."
         )
-    needed = [estimate, low, high]
+    needed = [("estimate", estimate), ("low", low), ("high", high)]
     if label is not None:
-        needed += [label] if isinstance(label, str) else list(label)
-    missing = [c for c in needed if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"`frame` is missing the column(s) {', '.join(map(repr, missing))}; "
-            f"got columns {', '.join(map(repr, frame.columns))}."
-        )
+        needed += [("label", c) for c in ([label] if isinstance(label, str) else list(label))]
+    for arg, column in needed:
+        if not isinstance(column, str) or column not in frame.columns:
+            raise ValueError(
+                f"`{arg}` must name a column of `frame`; got {describe(column)}, columns "
+                f"are {', '.join(map(repr, frame.columns))}."
+            )
     for c in (estimate, low, high):
         if not pd.api.types.is_numeric_dtype(frame[c]):
             raise TypeError(
@@ -191,6 +191,8 @@ def plot_forest(
     >>> plt.close(ax.figure)
     """
     _check_frame(frame, label, estimate, low, high)
+    if null is not None:
+        null = check_real("null", null)
     names, label_columns = _row_labels(frame, label)
     est = frame[estimate].to_numpy(dtype=float)
     lo = frame[low].to_numpy(dtype=float)

@@ -178,7 +178,7 @@ def plot_ops_function(
     if np.ndim(prevalences) == 0:
         prevalences = [prevalences]
     pis = check_1d("prevalences", prevalences, numeric=True)
-    check_prevalence(pis)
+    check_prevalence(pis, "prevalences")
     per_curve = 8.0 * getattr(ref, "n_curves", 1)  # a reference vector per prevalence
     check_size("prevalences", pis.size, maximum=MAX_GRID_POINTS, bytes_each=per_curve)
     if values is None:

@@ -9,11 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import describe
+from .._validation import check_confidence_level, describe
 from ..curves import ScoreCurve
 from ..curves._geometry import parse_at
 from ..metrics import resolve_metric
 from ..ops import default_reference, standardized_curve
+from ..uncertainty._draws import check_rng
 from ._axes import (
     CLASSIFIER_COLOR,
     NULL_STYLE,
@@ -195,6 +196,8 @@ def plot_standardized_curve(
             f"`ci` must be None or the name of an interval method such as "
             f"'bootstrap'; got {describe(ci)}."
         )
+    confidence_level = check_confidence_level(confidence_level)  # checked, used or not
+    check_rng(rng)
     if reference is None:
         reference = default_reference("curve")
     frame = standardized_curve(

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_probability
+from .._validation import check_probability, describe
 from ..metrics import resolve_metric
 from ..reference.base import check_prevalence, check_values
 from ..reference.uniform import Uniform
@@ -99,7 +99,10 @@ def plot_unit_square(
 
     bound = resolve_metric(metric)
     pi = float(check_prevalence(check_probability("prevalence", prevalence)))
-    mu = float(check_values(value, bound))
+    values = check_values(value, bound)
+    if np.ndim(values) != 0:
+        raise TypeError(f"`value` must be one number; got {describe(value)}.")
+    mu = float(values)
     if not np.isfinite(mu):
         raise ValueError(f"`value` must be finite to draw its level line; got {value!r}.")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..metrics import BoundMetric
@@ -38,7 +40,7 @@ class ExactPointReference(PointReference):
             return f"exact (closed form where one exists, otherwise {QUADRATURE})"
         return f"exact ({QUADRATURE})"
 
-    def _method_for(self, quantity: BoundMetric) -> str:
+    def _method_for(self, quantity: BoundMetric, prevalence: Any = None) -> str:
         # The printed result says which exact method served this metric.
         if self._closed_forms and closed_form(quantity) is not None:
             return "exact (closed form)"

@@ -33,8 +33,10 @@ from ..curves._geometry import (
     OperatingPoint,
     curve_areas,
     parse_at,
+    values_at,
 )
-from .base import CurveReference, check_prevalence, rank_in_sorted
+from ._interpolation import cubic_weights, expit, logit
+from .base import CurveReference, check_one_prevalence, check_prevalence, rank_in_sorted
 
 __all__ = ["StreamedCurveReference", "CHUNK", "CACHE_BYTES", "buffer_bytes", "pass_bytes"]
 
@@ -198,11 +200,19 @@ class StreamedCurveReference(CurveReference):
             (type(self).__name__, self._params(), self.n_curves, self.seed, self.prevalence_step)
         )
 
-    def _method_for(self, quantity: Any) -> str:
-        if not self._interpolates(quantity):
-            return self.method
-        # docs/method.md#prevalence-grid
-        return f"{self.method}, interpolated in logit(prevalence) (step {self.prevalence_step:g})"
+    def _method_for(self, quantity: Any, prevalence: Any = None) -> str:
+        if self._interpolates(quantity):
+            # docs/method.md#prevalence-grid
+            step = self.prevalence_step
+            return f"{self.method}, interpolated in logit(prevalence) (step {step:g})"
+        table = self._table()
+        note = None if table is None or prevalence is None else table.note(quantity, prevalence)
+        return self.method if note is None else f"{self.method}, {note}"
+
+    def _table(self) -> Any:
+        """The shipped table of this reference's values, or None: computed by passes
+        over the curves (docs/method.md#dbt-table)."""
+        return None
 
     # ------------------------------------------------------------------ curves
     @property
@@ -283,7 +293,7 @@ class StreamedCurveReference(CurveReference):
             else np.atleast_1d(check_prevalence(prevalence)).ravel()
         )
         wanted = [(self._as_quantity(q), float(pi)) for q in quantities for pi in grid]
-        wanted += [(self._as_quantity(q), float(check_prevalence(pi))) for q, pi in pairs]
+        wanted += [(self._as_quantity(q), check_one_prevalence(pi)) for q, pi in pairs]
         by_grid: dict[Any, tuple[Any, list[float]]] = {}
         for q, pi in wanted:
             if self._interpolates(q):
@@ -299,6 +309,11 @@ class StreamedCurveReference(CurveReference):
         shared = self._cache
         todo_all = {self._key(q, pi): (q, pi) for q, pi in wanted}
         found: dict[tuple, np.ndarray] = {}
+        table = self._table()
+        if table is not None:  # what the shipped table holds needs no pass
+            for key, (q, pi) in todo_all.items():
+                if table.covers(q, pi):
+                    found[key] = table.values(q, pi)
         while len(found) < len(todo_all):
             todo: dict[tuple, tuple[CurveQuantity, float]] = {}
             waits: list[threading.Event] = []
@@ -354,10 +369,18 @@ class StreamedCurveReference(CurveReference):
         local = threading.local()
         step = _slice(self.n_points)
         # the pairs of one curve area at several prevalences are evaluated together
-        # (curve_areas: the ROC and PR curves' segment widths computed once)
+        # (curve_areas: the ROC and PR curves' segment widths computed once), and so are
+        # the operating points of one metric and axis at one prevalence (values_at: a
+        # band's tens of x values in one search per curve point)
         together: dict[Any, list[int]] = {}
-        for i, (q, _) in enumerate(pairs):
-            together.setdefault(q.cache_key if isinstance(q, CurveArea) else ("", i), []).append(i)
+        for i, (q, pi) in enumerate(pairs):
+            if isinstance(q, CurveArea):
+                group: Any = q.cache_key
+            elif isinstance(q, OperatingPoint):
+                group = ("at", q.metric.key, q.metric.metric, q.axis, pi)
+            else:
+                group = ("", i)
+            together.setdefault(group, []).append(i)
 
         def work(index: int) -> list[np.ndarray]:
             m = min(CHUNK, self.n_curves - index * CHUNK)
@@ -374,6 +397,11 @@ class StreamedCurveReference(CurveReference):
                     q = pairs[members[0]][0]
                     if isinstance(q, CurveArea):
                         values = curve_areas(q, [pairs[i][1] for i in members], alpha, beta)
+                    elif isinstance(q, OperatingPoint):
+                        xs = [cast(OperatingPoint, pairs[i][0]).x for i in members]
+                        values = list(
+                            values_at(q.metric, q.axis, xs, pairs[members[0]][1], alpha, beta)
+                        )
                     else:
                         values = [q(pairs[members[0]][1], alpha, beta)]
                     for i, v in zip(members, values, strict=True):
@@ -402,7 +430,13 @@ class StreamedCurveReference(CurveReference):
     def grid_nodes(self, pis: np.ndarray) -> np.ndarray:
         """The grid nodes k (at logit(prevalence) = k * step) that the cubic
         interpolation at these prevalences reads: floor - 1 to floor + 2."""
-        j = np.floor(_logit(pis) / cast(float, self.prevalence_step)).astype(np.int64)
+        if self.prevalence_step is None:
+            raise ValueError(
+                f"{self!r} has no prevalence grid: grid nodes need `prevalence_step` (a "
+                "DirectedBinaryTree's option); got none."
+            )
+        pis = np.atleast_1d(check_prevalence(pis))
+        j = np.floor(logit(pis) / self.prevalence_step).astype(np.int64)
         return np.unique(np.concatenate([j - 1, j, j + 1, j + 2]))
 
     def _grid(self, quantity: CurveArea, nodes: np.ndarray) -> dict[int, np.ndarray]:
@@ -417,7 +451,7 @@ class StreamedCurveReference(CurveReference):
         per_pass = max(1, int(PASS_BYTES // (8 * self.n_curves)))
         for start in range(0, len(missing), per_pass):
             batch = missing[start : start + per_pass]
-            pairs: list[tuple[CurveQuantity, float]] = [(quantity, _expit(k * h)) for k in batch]
+            pairs: list[tuple[CurveQuantity, float]] = [(quantity, expit(k * h)) for k in batch]
             for k, (_, pi), values in zip(batch, pairs, self._one_pass(pairs), strict=True):
                 if np.isnan(values).any():
                     raise ValueError(
@@ -440,27 +474,21 @@ class StreamedCurveReference(CurveReference):
         nearest nodes of the grid of step ``prevalence_step``
         (docs/method.md#prevalence-grid)."""
         quantity = self._as_quantity(quantity)
+        pi = check_one_prevalence(prevalence)
         if not self._interpolates(quantity):
             raise ValueError(
                 f"{self!r} does not interpolate {quantity.label} in prevalence (it needs "
                 "`prevalence_step` and a curve area that depends on prevalence)."
             )
-        pi = float(check_prevalence(prevalence))
         h = cast(float, self.prevalence_step)
         memo = (quantity.cache_key, h, pi)
         with self._cache.lock:
             found = self._cache.interpolated.get(memo)
         if found is not None:
             return found
-        s = _logit(np.array([pi]))[0] / h
+        s = logit(np.array([pi]))[0] / h
         j = int(np.floor(s))
-        t = s - j
-        weights = (
-            -t * (t - 1) * (t - 2) / 6,
-            (t + 1) * (t - 1) * (t - 2) / 2,
-            -(t + 1) * t * (t - 2) / 2,
-            (t + 1) * t * (t - 1) / 6,
-        )
+        weights = cubic_weights(s - j)
         grid = self._grid(quantity, np.arange(j - 1, j + 3))
         out = weights[0] * grid[j - 1]
         for w, k in zip(weights[1:], (j, j + 1, j + 2), strict=True):
@@ -513,7 +541,7 @@ class StreamedCurveReference(CurveReference):
         """Sorted values of ``quantity`` over the reference curves at ``prevalence``
         (read-only: the array is shared by every reference with these parameters)."""
         quantity = self._as_quantity(quantity)
-        pi = float(check_prevalence(prevalence))
+        pi = check_one_prevalence(prevalence)
         return self._values([(quantity, pi)])[self._key(quantity, pi)]
 
     def band(
@@ -537,17 +565,14 @@ class StreamedCurveReference(CurveReference):
             what=" for the reference values at every x",
         )
         points = [parse_at(y_metric[curve], {axis[curve]: float(u)}) for u in xs]
-        pi = float(check_prevalence(prevalence))
+        pi = check_one_prevalence(prevalence)
+        table = self._table()
+        if table is not None:
+            tabled = table.band(curve, pi, xs.astype(float), tuple(map(float, quantiles)))
+            if tabled is not None:
+                return tabled
         found = self._values([(p, pi) for p in points])
         return np.array([np.quantile(found[self._key(p, pi)], quantiles) for p in points]).T
-
-
-def _logit(p: np.ndarray) -> np.ndarray:
-    return np.log(p) - np.log1p(-p)
-
-
-def _expit(s: float) -> float:
-    return float(1.0 / (1.0 + np.exp(-s)))
 
 
 def depends_on_prevalence(quantity: CurveQuantity) -> bool:

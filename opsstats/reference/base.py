@@ -28,16 +28,17 @@ __all__ = ["ReferenceDistribution", "PointReference", "CurveReference"]
 TIES = ("strict", "mid")
 
 
-def check_prevalence(prevalence: Any) -> np.ndarray:
-    """Prevalence(s) strictly inside (0, 1): OPS is undefined at 0 and 1."""
+def check_prevalence(prevalence: Any, name: str = "prevalence") -> np.ndarray:
+    """Prevalence(s) strictly inside (0, 1): OPS is undefined at 0 and 1 (``name``: the
+    caller's argument, e.g. ``prevalences``)."""
     if prevalence is None:
         raise TypeError(
-            "`prevalence` is required: OPS is defined relative to the test set's prevalence."
+            f"`{name}` is required: OPS is defined relative to the test set's prevalence."
         )
-    arr = check_real_array("prevalence", prevalence)
+    arr = check_real_array(name, prevalence)
     if not np.all(np.isfinite(arr)):
         raise ValueError(
-            "`prevalence` must be finite; got "
+            f"`{name}` must be finite; got "
             f"{describe(float(arr[~np.isfinite(arr)].flat[0]))}"
             + ("." if arr.ndim == 0 else f" in {describe(prevalence)}.")
         )
@@ -45,11 +46,19 @@ def check_prevalence(prevalence: Any) -> np.ndarray:
     if bad.any():
         v = float(arr[bad].flat[0])
         raise ValueError(
-            f"`prevalence` must be in the open interval (0, 1); got {v!r}. OPS is "
+            f"`{name}` must be in the open interval (0, 1); got {v!r}. OPS is "
             "undefined when one class is absent: every classifier then has the "
             "same alpha or beta undefined, so there is nothing to rank against."
         )
     return arr
+
+
+def check_one_prevalence(prevalence: Any) -> float:
+    """One prevalence strictly inside (0, 1) (:func:`check_prevalence` of a scalar)."""
+    arr = check_prevalence(prevalence)
+    if arr.ndim != 0:
+        raise TypeError(f"`prevalence` must be one number in (0, 1); got {describe(prevalence)}.")
+    return float(arr)
 
 
 def check_values(value: Any, quantity: Any) -> np.ndarray:
@@ -59,7 +68,7 @@ def check_values(value: Any, quantity: Any) -> np.ndarray:
     if np.isnan(arr).any():
         raise ValueError(
             "`value` must not be NaN: the metric is undefined for the data, so "
-            "it has no outperformance score."
+            f"it has no outperformance score; got {int(np.isnan(arr).sum())} NaN value(s)."
         )
     lo, hi = value_range(quantity)
     bad = (arr < lo - 1e-12) | (arr > hi + 1e-12)
@@ -121,8 +130,9 @@ class ReferenceDistribution(ABC):
     ) -> tuple[np.ndarray, np.ndarray]:
         """(estimate, standard error) for ``values`` at one prevalence."""
 
-    def _method_for(self, quantity: Any) -> str:
-        """How OPS of this quantity is computed (e.g. closed form or quadrature)."""
+    def _method_for(self, quantity: Any, prevalence: Any = None) -> str:
+        """How OPS of this quantity is computed (e.g. closed form or quadrature), at
+        these prevalences when they are given."""
         return self.method
 
     def _ops_many(
@@ -198,7 +208,7 @@ class ReferenceDistribution(ABC):
             prevalence=float(p_b) if scalar else p_b.copy(),
             metric=quantity.label,
             reference=self.description,
-            method=self._method_for(quantity),
+            method=self._method_for(quantity, p_b),
             standard_error=float(se) if scalar else se,
             rule=getattr(quantity, "rule", None),
             ties=ties,
@@ -232,7 +242,8 @@ class PointReference(ReferenceDistribution):
             )
         if rule is not None:
             raise ValueError(
-                "`rule` applies to curve areas; a point reference ranks confusion-matrix metrics."
+                "`rule` applies to curve areas; a point reference ranks confusion-matrix "
+                f"metrics; got {describe(rule)}."
             )
         return resolve_metric(metric, **params)
 

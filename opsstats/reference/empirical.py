@@ -13,7 +13,7 @@ from .._validation import check_1d, describe
 from ..curves._geometry import CurveArea, OperatingPoint
 from ..exceptions import UndefinedMetricWarning
 from ..metrics import BoundMetric
-from .base import CurveReference, PointReference, rank_in_sorted
+from .base import CurveReference, PointReference, check_one_prevalence, rank_in_sorted
 
 __all__ = ["EmpiricalPoints", "EmpiricalCurves"]
 
@@ -119,6 +119,10 @@ class EmpiricalPoints(PointReference):
     def reference_values(self, metric: BoundMetric, prevalence: float) -> np.ndarray:
         """Sorted defined values of ``metric`` over the pool at ``prevalence``
         (read-only: cached and shared by later calls)."""
+        metric, prevalence = (
+            self._quantity(metric, None, None, {}),
+            check_one_prevalence(prevalence),
+        )
         key = (metric.cache_key, prevalence)
         with self._lock:
             values = self._cache.get(key)
@@ -235,6 +239,9 @@ class EmpiricalCurves(CurveReference):
     ) -> np.ndarray:
         """Sorted defined values of ``quantity`` over the pool at ``prevalence``
         (read-only: cached and shared by later calls)."""
+        if not isinstance(quantity, CurveArea | OperatingPoint):
+            quantity = self._quantity(quantity, None, None, {})
+        prevalence = check_one_prevalence(prevalence)
         key = (quantity.cache_key, prevalence)
         with self._lock:
             values = self._cache.get(key)

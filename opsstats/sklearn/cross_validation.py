@@ -13,8 +13,17 @@ from sklearn.base import clone
 from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing
 
+from opsstats._labels import check_label_kinds, infer_pos_label
 from opsstats._summary import Summary
-from opsstats._validation import check_confidence_level, describe
+from opsstats._validation import (
+    check_1d,
+    check_confidence_level,
+    check_real,
+    check_real_array,
+    check_resamples,
+    check_threshold,
+    describe,
+)
 from opsstats.grouped import evaluate, parse_metrics
 from opsstats.metrics import get_metric
 
@@ -45,7 +54,9 @@ def corrected_t_interval(
     >>> round(m, 3), round(se, 4)
     (0.73, 0.015)
     """
-    v = np.asarray(values, dtype=float)
+    v = check_real_array("values", values).reshape(-1)  # NaN: an undefined split
+    test_to_train = check_real("test_to_train", test_to_train, low=0.0, low_open=True)
+    confidence_level = check_confidence_level(confidence_level)
     v = v[np.isfinite(v)]
     j = v.size
     if j == 0:
@@ -186,9 +197,14 @@ def cross_evaluate(
     ['mean', 'pooled']
     """
     confidence_level = check_confidence_level(confidence_level)
-    y_arr = np.asarray(y)
-    if y_arr.ndim != 1:
-        raise ValueError(f"`y` must be 1-dimensional; got shape {y_arr.shape}.")
+    n_resamples = check_resamples(n_resamples)
+    threshold = None if threshold is None else check_threshold(threshold)
+    y_arr = check_1d("y", y)
+    check_label_kinds([("y", y_arr)])
+    if hasattr(X, "__len__") and len(X) != len(y_arr):
+        raise ValueError(
+            f"`X` and `y` must have one row per instance; got {len(X)} and {len(y_arr)}."
+        )
     splitter = check_cv(cv, y_arr, classifier=True)
     splits = list(splitter.split(X, y_arr, groups))
     per_repeat = getattr(splitter, "n_splits", None)
@@ -199,7 +215,7 @@ def cross_evaluate(
         raise ValueError(
             f"`y` must hold two classes; got {labels.size} ({describe(labels.tolist())})."
         )
-    pos = labels[-1] if pos_label is None else pos_label
+    pos = labels[-1] if pos_label is None else infer_pos_label(labels.tolist(), pos_label, "`y`")
     if pos not in labels:
         raise ValueError(f"`pos_label` {describe(pos)} is not a class of `y` {labels.tolist()}.")
     specs = parse_metrics(["f1", "mcc", "roc_auc", "pr_auc"] if metrics is None else metrics)

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from opsstats._validation import check_choice
+import numpy as np
+
+from opsstats._labels import check_label_kinds
+from opsstats._validation import check_1d, check_choice, check_instance, describe
 from opsstats.curves._geometry import CURVES
 from opsstats.curves.score_curve import ScoreCurve
+from opsstats.ops import _check_reference
 from opsstats.plotting._axes import ops_label
 from opsstats.plotting.curve import plot_curve
 from opsstats.plotting.standardized_curve import plot_standardized_curve
@@ -59,7 +63,9 @@ class OPSCurveDisplay:
         name: str | None = None,
         reference: Any = None,
     ):
-        self.curve = curve
+        self.curve = check_instance("curve", curve, ScoreCurve)
+        if reference is not None:
+            _check_reference(reference, "curve", "a curve's OPS")
         self.reference = reference
         self.kind = check_choice("kind", kind, CURVES)
         self.ops = ops
@@ -116,8 +122,26 @@ class OPSCurveDisplay:
         """From a fitted classifier and test data (the scores as scikit-learn's
         displays take them: the positive class's column of ``predict_proba``, or
         ``decision_function``)."""
-        pos = estimator.classes_[-1] if pos_label is None else pos_label
+        y = check_1d("y", y)
+        classes = list(getattr(estimator, "classes_", []))
+        pos = classes[-1] if pos_label is None and classes else pos_label
+        if classes and pos not in classes:
+            raise ValueError(
+                f"`pos_label` must be one of the estimator's classes {describe(classes)}; got "
+                f"{describe(pos_label)}."
+            )
         scores = scores_of(estimator, X, pos, response_method)
+        if len(scores) != len(y):
+            raise ValueError(
+                f"`X` and `y` must have one row per instance; got {len(scores)} and {len(y)}."
+            )
+        check_label_kinds([("y", y)])
+        positive = y == pos
+        if positive.all() or not positive.any():
+            raise ValueError(
+                f"`y` must hold both classes (the positive class {describe(pos)} and another); "
+                f"got {describe(np.unique(y).tolist())}."
+            )
         return cls.from_predictions(
             y, scores, kind=kind, pos_label=pos, name=name or type(estimator).__name__, **kwargs
         )

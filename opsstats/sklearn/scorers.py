@@ -14,12 +14,21 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import make_scorer
 
-from opsstats._validation import check_choice, describe
+from opsstats._labels import check_label_kinds
+from opsstats._validation import (
+    check_array,
+    check_choice,
+    check_same_length,
+    check_threshold,
+    describe,
+    threshold_for,
+)
 from opsstats.confusion import ConfusionMatrix
 from opsstats.curves._geometry import parse_area
 from opsstats.curves.score_curve import ScoreCurve
 from opsstats.grouped import MetricSpec, parse_metrics
 from opsstats.metrics import get_metric
+from opsstats.ops import _check_reference
 
 __all__ = ["make_metric_scorer", "make_ops_scorer", "metric_score", "ops_score"]
 
@@ -28,7 +37,7 @@ _CURVE_RESPONSE = ("predict_proba", "decision_function")
 
 
 def _spec(metric: Any) -> MetricSpec:
-    specs = parse_metrics([metric])
+    specs = parse_metrics([metric], "metric")
     if len(specs) != 1:
         raise ValueError(f"`metric` must name one metric; got {describe(metric)}.")
     return specs[0]
@@ -66,6 +75,12 @@ def _binary_value(
         y_true, y_response, pos_label=pos_label, sample_weight=sample_weight
     )
     if ops:
+        if not 0 < cm.prevalence < 1:
+            raise ValueError(
+                "`y_true` must hold both classes for an OPS (it ranks the metric at the "
+                f"fold's prevalence, which must be strictly between 0 and 1); got "
+                f"prevalence {cm.prevalence:g}."
+            )
         return float(cm.ops(spec.name, reference=reference).estimate)
     return float(cm.metric(spec.name))
 
@@ -84,10 +99,13 @@ def _score(
 ) -> float:
     spec = _spec(metric)
     average = check_choice("average", average, AVERAGES)
-    y_true = np.asarray(y_true)
-    y_response = np.asarray(y_response)
+    threshold = None if threshold is None else check_threshold(threshold)
+    y_true = check_array("y_true", y_true)
+    check_label_kinds([("y_true", y_true)])
+    y_response = check_array("y_response", y_response, numeric=threshold is not None)
+    check_same_length(y_true=y_true, y_response=y_response)
     if threshold is not None and spec.kind == "point":
-        y_response = y_response >= threshold
+        y_response = y_response >= threshold_for(y_response.dtype, threshold)
         if pos_label is None:
             labels = np.unique(y_true)
             pos_label = labels[-1] if labels.size == 2 else pos_label
@@ -229,6 +247,12 @@ def make_ops_scorer(
     """
     spec = _spec(metric)
     check_choice("average", average, AVERAGES)
+    threshold = None if threshold is None else check_threshold(threshold)
+    if reference is not None:
+        kind = spec.kind
+        _check_reference(
+            reference, kind, "a curve quantity" if kind == "curve" else "a confusion-matrix metric"
+        )
     return make_scorer(
         ops_score,
         response_method=_response(spec, threshold, response_method),
@@ -262,6 +286,7 @@ def make_metric_scorer(
     """
     spec = _spec(metric)
     check_choice("average", average, AVERAGES)
+    threshold = None if threshold is None else check_threshold(threshold)
     higher = True if spec.kind == "curve" else get_metric(spec.name).higher_is_better
     return make_scorer(
         metric_score,

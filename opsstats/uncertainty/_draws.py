@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import numbers
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,7 +11,7 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .._validation import describe
+from .._validation import check_rng
 
 __all__ = [
     "check_rng",
@@ -25,23 +24,6 @@ __all__ = [
     "bca_levels",
     "progress",
 ]
-
-
-def check_rng(rng: Any) -> np.random.Generator:
-    """``rng=None | int | SeedSequence | Generator`` through ``np.random.default_rng``."""
-    if isinstance(rng, bool):
-        raise TypeError(f"`rng` must be None, an int seed or a numpy Generator; got {rng!r}.")
-    if isinstance(rng, numbers.Integral) and rng < 0:
-        raise ValueError(
-            f"`rng` must be None, a non-negative int seed or a numpy Generator; got "
-            f"{describe(rng)}."
-        )
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"`rng` must be None, an int seed or a numpy Generator; got {describe(rng)}."
-        ) from None
 
 
 def root_seed(rng: Any) -> int:

@@ -40,12 +40,15 @@ from .._validation import (
     check_choice,
     check_confidence_level,
     check_count,
+    check_instance,
     check_real,
     check_resamples,
     describe,
 )
+from ..confusion import ConfusionMatrix
 from ..exceptions import SmallCountWarning, UndefinedMetricWarning
-from ..metrics import BoundMetric, resolve_metric
+from ..metrics import BoundMetric
+from ..metrics._registry import bind
 from ..ops import _check_reference, confusion_matrix_ops
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
 from ._draws import (
@@ -85,7 +88,7 @@ class _Quantity:
             if params:
                 raise TypeError(f"`{self.name}` takes no parameters; got {sorted(params)}.")
         else:
-            self.metric = resolve_metric(name, **params)
+            self.metric = bind(name, params, "name")
             self.name = self.metric.name
             self.label = self.metric.label
 
@@ -343,9 +346,9 @@ def _jackknife(cm: Any, quantity: _Quantity) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_options(
-    method: str, interval: str | None, prevalence: str, n_resamples: Any
+    method: str, interval: str | None, prevalence: str, n_resamples: Any, name: str = "method"
 ) -> tuple[str, str, int]:
-    method = check_choice("method", method, interval_methods())
+    method = check_choice(name, method, interval_methods())
     prevalence = check_choice("prevalence", prevalence, ("fixed", "random"))
     if get_interval_method(method) is not None and prevalence != "fixed":
         raise ValueError(
@@ -398,6 +401,7 @@ def confusion_interval(
     >>> round(r.ci.low, 4), round(r.ci.high, 4)
     (0.0324, 0.1192)
     """
+    check_instance("cm", cm, ConfusionMatrix)
     cl = check_confidence_level(confidence_level)
     method, kind, n = _check_options(method, interval, prevalence, n_resamples)
     quantity = _Quantity(name, params)
@@ -511,7 +515,7 @@ def confusion_ops(
             "use 'dirichlet' or 'bootstrap'."
         )
     cl = check_confidence_level(confidence_level)
-    method, kind, n = _check_options(ci, interval, prevalence, n_resamples)
+    method, kind, n = _check_options(ci, interval, prevalence, n_resamples, "ci")
 
     ref = _check_reference(reference, "point", "a confusion-matrix metric")
     quantity = _Quantity(metric, params)

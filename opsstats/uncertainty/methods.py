@@ -38,7 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, describe
+from .._validation import MAX_RESAMPLES, check_choice, check_instance, check_size, describe
+from ..confusion import ConfusionMatrix
 from .proportion import BINOMIAL_METHODS
 
 __all__ = [
@@ -77,6 +78,9 @@ class IntervalMethod:
 
     def draws(self, cm: Any, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """The method's draws of (alpha, beta), checked: ``n`` finite rates in [0, 1]."""
+        check_instance("cm", cm, ConfusionMatrix)
+        n = check_size("n", n, maximum=MAX_RESAMPLES, bytes_each=16)  # the two arrays
+        check_instance("rng", rng, np.random.Generator)
         out = self.draw(cm, n, rng)
         if not (isinstance(out, tuple) and len(out) == 2):
             raise TypeError(

@@ -68,7 +68,7 @@ def binomial_interval(
     n = check_count("trials", trials, integer=True)
     if n == 0:
         raise ValueError(
-            "`trials` must be positive: the proportion is undefined (0/0) without trials."
+            "`trials` must be positive: the proportion is undefined (0/0) without trials; got 0."
         )
     if x > n:
         raise ValueError(f"`successes` must be at most `trials` ({n}); got {x}.")

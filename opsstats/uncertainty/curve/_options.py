@@ -21,9 +21,10 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy import special
 
-from ..._validation import check_choice, check_resamples, describe
+from ..._validation import check_choice, check_instance, check_resamples, describe
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea, CurveQuantity
+from ...curves.score_curve import ScoreCurve
 from ...exceptions import SmallCountWarning
 from .._draws import at_positions, quantile_positions
 
@@ -122,6 +123,12 @@ def _resolve(
     return geo.resolve_quantity(name, at, rule, params)
 
 
+def check_curve(curve: Any, name: str = "curve") -> Any:
+    """The curve argument of an interval function: a ScoreCurve (a plain array of
+    scores is named as what it is, not met by an AttributeError)."""
+    return check_instance(name, curve, ScoreCurve)
+
+
 def sampling_view(curve: Any) -> Any:
     """What an interval resamples: a standardized curve's sampling view (its origin's
     counts, its prevalence fixed: docs/method.md#standardized-prevalence), else the
@@ -138,6 +145,7 @@ def standardized_text(curve: Any) -> str:
 
 
 def _check_whole_counts(curve: Any, what: str) -> None:
+    check_curve(curve)
     if not curve.is_integer:
         raise ValueError(
             f"{what} needs whole-number counts (unweighted rows, or integer "

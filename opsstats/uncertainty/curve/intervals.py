@@ -25,6 +25,7 @@ from ._options import (
     _estimate,
     _resolve,
     _warn_no_width,
+    check_curve,
     sampling_view,
     standardized_text,
 )
@@ -72,6 +73,7 @@ def curve_interval(
     >>> round(r.estimate, 4), r.method   # 15 of the 16 (positive, negative) pairs ordered
     (0.9375, 'DeLong, Sun-Xu algorithm, clipped to [0, 1]')
     """
+    check_curve(curve)
     level = check_confidence_level(confidence_level)
     method, kind, n = _check_options(method, interval, n_resamples, stratified, progress)
     check_rng(rng)  # validated whichever method runs

@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtri
 
-from ..._validation import check_confidence_level, describe
+from ..._validation import check_choice, check_confidence_level, check_resamples, describe
 from ...ops import _check_reference, curve_ops
+from ...reference.base import TIES
 from ...results import ConfidenceInterval, OPSResult
 from .._draws import check_rng
 from ._cells import _cell_mode
@@ -36,6 +37,7 @@ from ._options import (
     _check_whole_counts,
     _draw_ends,
     _warn_no_width,
+    check_curve,
     sampling_view,
     standardized_text,
 )
@@ -118,6 +120,7 @@ def curve_ops_interval(
     >>> r.ci.low <= r.estimate <= r.ci.high
     True
     """
+    check_curve(curve)
     if top_k is not None:
         if at is not None:
             raise TypeError(
@@ -296,8 +299,13 @@ def curve_ops_intervals(
     Used by :func:`opsstats.evaluate` for each group. A quantity whose interval cannot
     be made gets the ``ValueError`` that says why, in its place.
     """
+    check_curve(curve)
     level = check_confidence_level(confidence_level)
     ref = _check_reference(reference, "curve", "a curve quantity")
+    # the options every quantity shares, refused here (a quantity's own ValueError is
+    # what goes in its place)
+    n_resamples = check_resamples(n_resamples)
+    ties = check_choice("ties", ties, TIES)
     curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     plans: list[Any] = []
     for q, ci in quantities:

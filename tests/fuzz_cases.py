@@ -1,19 +1,22 @@
-"""The fuzz cases of issue 17: every public Python entry point fed the classes of input
-that broke it, each with the outcome it must have.
+"""The hand-written fuzz cases: public entry points fed the classes of input that broke
+them, each with the outcome it must have, checked against independent computations.
 
 A :class:`Case` is one call. It either must be refused with a ``ValueError`` or
 ``TypeError`` whose message names the argument (in backticks) and says what was
 received (``argument``, ``received``, ``mentions``), or must return a value that an
-independent computation confirms (``expect``: scikit-learn, exact ``Fraction``
-arithmetic, a slow pairwise count, a 50-digit decimal integral, or the single-threaded
-numbers). :func:`classify` runs a case and names its outcome, one of :data:`OUTCOMES`;
-a case may also state the memory it may allocate (``memory``, bytes, measured with
-``tracemalloc``).
+independent computation confirms (``expect``: scikit-learn, statsmodels, pROC's
+numbers, exact ``Fraction`` arithmetic, a slow pairwise count, a 50-digit decimal
+integral, or the single-threaded numbers). :func:`classify` runs a case and names its
+outcome, one of :data:`OUTCOMES`; a case may also state the memory it may allocate
+(``memory``, bytes, measured with ``tracemalloc``). Each case belongs to a ``group``
+named by what it exercises (thresholds, big integers, resource limits, ...).
 
-``tests/test_fuzz_api.py`` asserts every case's outcome; ``benchmarks/fuzz_census.py``
-runs the same table (against this code or an older checkout, each case in a worker
-process with a memory and time limit) and counts the outcomes. The cases use only the
-public API that existed before issue 17, so that the old code can be run on them too,
+These are the cases with independent expected values; the generated cases of every
+public entry point (bad values of each argument's kind, judged by a generic oracle) are
+in ``tests/fuzz_entry_points.py``. ``tests/test_fuzz_api.py`` asserts both;
+``benchmarks/fuzz_census.py`` runs both (against this code or an older checkout, each
+case in a worker process with a memory and time limit) and counts the outcomes. The
+cases use only public API that an older checkout has too, so that it can be run on them,
 except those of ``_prevalence_cases`` (the API of the prevalence work, added since).
 """
 
@@ -36,6 +39,7 @@ import pandas as pd
 OUTCOMES = (
     "clear error",  # ValueError/TypeError naming the argument and what was received
     "correct",  # a value confirmed by an independent computation
+    "valid result",  # a generated case's accepted value, no unexplained NaN (no peer)
     "unhelpful error",  # ValueError/TypeError without the argument or the received value
     "other exception",  # any other exception (KeyError, IndexError, OverflowError, ...)
     "silent NaN or wrong",  # a value where an error was due, or a wrong value, or NaN
@@ -64,7 +68,7 @@ class Case:
     run by the census and by ``tests/test_shared_state.py`` rather than the fuzz test.
     """
 
-    item: int
+    group: str
     entry: str
     name: str
     call: Callable[[], Any]
@@ -77,7 +81,7 @@ class Case:
 
     @property
     def label(self) -> str:
-        return f"[{self.item}] {self.entry}: {self.name}"
+        return f"[{self.group}] {self.entry}: {self.name}"
 
 
 def classify(case: Case) -> tuple[str, str]:
@@ -172,8 +176,8 @@ def census(cases: list[Case] | None = None) -> dict[str, int]:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _refuse(item, entry, name, call, argument, received=None, mentions=(), memory=None):
-    return Case(item, entry, name, call, argument, received, tuple(mentions), None, memory)
+def _refuse(group, entry, name, call, argument, received=None, mentions=(), memory=None):
+    return Case(group, entry, name, call, argument, received, tuple(mentions), None, memory)
 
 
 def _close(a: float, b: float, tol: float = 1e-12) -> bool:
@@ -253,7 +257,7 @@ def _warned(pattern: str, call: Callable[[], Any]) -> bool:
     return any(pattern in str(w.message) for w in caught)
 
 
-# --------------------------------------------------------------- item 1: thresholds
+# -------------------------------------------------------------------- thresholds
 def _threshold_cases() -> list[Case]:
     from opsstats import MultiLabel, evaluate
 
@@ -272,7 +276,7 @@ def _threshold_cases() -> list[Case]:
     for name, v, shown in bad:
         out.append(
             _refuse(
-                1,
+                "thresholds",
                 "evaluate",
                 f"threshold {name}",
                 lambda v=v: evaluate(df, truth="y", score="s", threshold=v, metrics=["f1"]),
@@ -282,7 +286,7 @@ def _threshold_cases() -> list[Case]:
         )
         out.append(
             _refuse(
-                1,
+                "thresholds",
                 "MultiLabel.from_scores",
                 f"threshold {name}",
                 lambda v=v: MultiLabel.from_scores(y_ml, s_ml, threshold=v),
@@ -292,7 +296,7 @@ def _threshold_cases() -> list[Case]:
         )
         out.append(
             _refuse(
-                1,
+                "thresholds",
                 "ScoreCurve.confusion_matrix",
                 f"threshold {name}",
                 lambda v=v: _curve().confusion_matrix(threshold=v),
@@ -306,18 +310,26 @@ def _threshold_cases() -> list[Case]:
         return _close(table["value"].iloc[0], _sklearn("f1", df["y"], df["s"] >= 0.25))
 
     out.append(
-        Case(1, "evaluate", "threshold 0.25 (F1 vs scikit-learn)", evaluate_counts, expect=bool)
+        Case(
+            "thresholds",
+            "evaluate",
+            "threshold 0.25 (F1 vs scikit-learn)",
+            evaluate_counts,
+            expect=bool,
+        )
     )
 
     def multilabel_pred() -> bool:
         ml = MultiLabel.from_scores(y_ml, s_ml, threshold=0.5)
         return bool(np.array_equal(ml.pred, s_ml >= 0.5))
 
-    out.append(Case(1, "MultiLabel.from_scores", "threshold 0.5", multilabel_pred, expect=bool))
+    out.append(
+        Case("thresholds", "MultiLabel.from_scores", "threshold 0.5", multilabel_pred, expect=bool)
+    )
     return out
 
 
-# ----------------------------------------------------------- items 2-4: shared state
+# ------------------------------------------------------------------ shared state
 def _cache_cases() -> list[Case]:
     from opsstats import BinormalCurves, DirectedBinaryTree, EmpiricalCurves, EmpiricalPoints
     from opsstats.metrics import register_metric, unregister_metric
@@ -339,28 +351,28 @@ def _cache_cases() -> list[Case]:
 
     out = [
         Case(
-            2,
+            "read-only shared arrays",
             "DirectedBinaryTree.reference_values",
             "write into the returned array",
             write_then_rank(DirectedBinaryTree(depth=3, n_curves=500, seed=41), "pr_auc", 0.5),
             expect=bool,
         ),
         Case(
-            2,
+            "read-only shared arrays",
             "BinormalCurves.reference_values",
             "write into the returned array",
             write_then_rank(BinormalCurves(n_curves=500, n_points=17, seed=42), "pr_auc", 0.5),
             expect=bool,
         ),
         Case(
-            2,
+            "read-only shared arrays",
             "EmpiricalCurves.reference_values",
             "write into the returned array",
             write_then_rank(pool, "pr_auc", 0.5),
             expect=bool,
         ),
         Case(
-            2,
+            "read-only shared arrays",
             "EmpiricalPoints.reference_values",
             "write into the returned array",
             write_then_rank(points, "f1", 0.5),
@@ -376,7 +388,15 @@ def _cache_cases() -> list[Case]:
                 arr[1] = 0
         return c.auc("pr") == auc
 
-    out.append(Case(2, "ScoreCurve", "write into alpha, beta, tps", curve_arrays, expect=bool))
+    out.append(
+        Case(
+            "read-only shared arrays",
+            "ScoreCurve",
+            "write into alpha, beta, tps",
+            curve_arrays,
+            expect=bool,
+        )
+    )
 
     def pool_arrays() -> bool:
         ref = EmpiricalPoints([0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
@@ -385,7 +405,15 @@ def _cache_cases() -> list[Case]:
             ref.beta[:] = 1.0
         return ref.ops("recall", 0.75, prevalence=0.3).estimate == before
 
-    out.append(Case(2, "EmpiricalPoints", "write into the pool's beta", pool_arrays, expect=bool))
+    out.append(
+        Case(
+            "read-only shared arrays",
+            "EmpiricalPoints",
+            "write into the pool's beta",
+            pool_arrays,
+            expect=bool,
+        )
+    )
 
     def overwrite(make: Callable[[], Any], point: bool) -> Callable[[], bool]:
         def run() -> bool:
@@ -417,28 +445,28 @@ def _cache_cases() -> list[Case]:
 
     out += [
         Case(
-            3,
+            "a metric overwritten",
             "DirectedBinaryTree.ops",
             "metric overwritten under its name",
             overwrite(lambda: DirectedBinaryTree(depth=3, n_curves=400, seed=43), False),
             expect=bool,
         ),
         Case(
-            3,
+            "a metric overwritten",
             "BinormalCurves.ops",
             "metric overwritten under its name",
             overwrite(lambda: BinormalCurves(n_curves=400, n_points=17, seed=44), False),
             expect=bool,
         ),
         Case(
-            3,
+            "a metric overwritten",
             "EmpiricalCurves.ops",
             "metric overwritten under its name",
             overwrite(lambda: pool, False),
             expect=bool,
         ),
         Case(
-            3,
+            "a metric overwritten",
             "EmpiricalPoints.ops",
             "metric overwritten under its name",
             overwrite(lambda: points, True),
@@ -458,7 +486,7 @@ def _cache_cases() -> list[Case]:
 
     out += [
         Case(
-            4,
+            "threads",
             "DirectedBinaryTree.ops",
             "8 threads, a 1-vector cache",
             threads(lambda: DirectedBinaryTree(depth=2, n_curves=200, seed=45, cache_size=1), 1500),
@@ -466,7 +494,7 @@ def _cache_cases() -> list[Case]:
             heavy=True,
         ),
         Case(
-            4,
+            "threads",
             "BinormalCurves.ops",
             "8 threads, a 1-vector cache",
             threads(lambda: BinormalCurves(n_curves=200, n_points=9, seed=46, cache_size=1), 1500),
@@ -477,7 +505,7 @@ def _cache_cases() -> list[Case]:
     return out
 
 
-# ------------------------------------------------------------ item 5: big integers
+# ------------------------------------------------------------------ big integers
 def _integer_cases() -> list[Case]:
     from opsstats import ConfusionMatrix, MultiLabel, ScoreCurve, evaluate
     from opsstats.uncertainty.proportion import binomial_interval
@@ -485,14 +513,14 @@ def _integer_cases() -> list[Case]:
     big = 2**53
     out = [
         Case(
-            5,
+            "big integers",
             "ConfusionMatrix",
             "tp = 2**53 + 1",
             lambda: ConfusionMatrix(tp=big + 1, fp=1, fn=big, tn=5),
             expect=lambda cm: cm.tp == big + 1 and isinstance(cm.tp, int) and cm.n == 2 * big + 7,
         ),
         Case(
-            5,
+            "big integers",
             "ConfusionMatrix",
             "np.int64 counts near 2**62",
             lambda: ConfusionMatrix(
@@ -503,7 +531,7 @@ def _integer_cases() -> list[Case]:
             ),
         ),
         _refuse(
-            5,
+            "big integers",
             "ConfusionMatrix",
             "tp = 2**63 (beyond int64)",
             lambda: ConfusionMatrix(tp=2**63, fp=1, fn=1, tn=1),
@@ -511,7 +539,7 @@ def _integer_cases() -> list[Case]:
             "9223372036854775808",
         ),
         _refuse(
-            5,
+            "big integers",
             "ConfusionMatrix",
             "tp = 2**1030",
             lambda: ConfusionMatrix(tp=2**1030, fp=1, fn=1, tn=1),
@@ -519,7 +547,7 @@ def _integer_cases() -> list[Case]:
             "311 digits",
         ),
         _refuse(
-            5,
+            "big integers",
             "ConfusionMatrix",
             "float counts whose sum overflows",
             lambda: ConfusionMatrix(tp=1e308, fp=1e308, fn=1e308, tn=1.0),
@@ -527,7 +555,7 @@ def _integer_cases() -> list[Case]:
             "1e+308",
         ),
         _refuse(
-            5,
+            "big integers",
             "ConfusionMatrix.from_predictions",
             "weights whose sum overflows",
             lambda: ConfusionMatrix.from_predictions(
@@ -537,7 +565,7 @@ def _integer_cases() -> list[Case]:
             "1e+308",
         ),
         Case(
-            5,
+            "big integers",
             "ScoreCurve.from_scores",
             "int64 scores 2**53..2**53+3",
             lambda: ScoreCurve.from_scores(
@@ -548,7 +576,7 @@ def _integer_cases() -> list[Case]:
             ),
         ),
         Case(
-            5,
+            "big integers",
             "ScoreCurve.from_scores",
             "uint64 scores near 2**64",
             lambda: ScoreCurve.from_scores(
@@ -559,7 +587,7 @@ def _integer_cases() -> list[Case]:
             ),
         ),
         Case(
-            5,
+            "big integers",
             "ScoreCurve.from_counts",
             "uint64 counts of 2**62",
             lambda: ScoreCurve.from_counts(
@@ -568,7 +596,7 @@ def _integer_cases() -> list[Case]:
             expect=lambda tps: tps == [3, 2**62 + 3],
         ),
         _refuse(
-            5,
+            "big integers",
             "ScoreCurve.from_counts",
             "uint64 count 2**63 (would wrap)",
             lambda: ScoreCurve.from_counts(
@@ -578,7 +606,7 @@ def _integer_cases() -> list[Case]:
             "9223372036854775808",
         ),
         _refuse(
-            5,
+            "big integers",
             "ScoreCurve.from_counts",
             "int64 counts whose sum overflows",
             lambda: ScoreCurve.from_counts(
@@ -588,7 +616,7 @@ def _integer_cases() -> list[Case]:
             "9223372036854775811",
         ),
         _refuse(
-            5,
+            "big integers",
             "ScoreCurve.from_counts",
             "a count of 2**1030",
             lambda: ScoreCurve.from_counts([0.2, 0.7], [2**1030, 1], [1, 2]),
@@ -596,7 +624,7 @@ def _integer_cases() -> list[Case]:
             "311 digits",
         ),
         _refuse(
-            5,
+            "big integers",
             "ScoreCurve.from_scores",
             "weights whose sum overflows",
             lambda: ScoreCurve.from_scores(
@@ -606,7 +634,7 @@ def _integer_cases() -> list[Case]:
             "1e+307",
         ),
         _refuse(
-            5,
+            "big integers",
             "binomial_interval",
             "trials = 10**20",
             lambda: binomial_interval(3, 10**20),
@@ -622,7 +650,7 @@ def _integer_cases() -> list[Case]:
         y[:2], y[2:4] = True, False
         out.append(
             Case(
-                5,
+                "big integers",
                 "ScoreCurve.from_scores",
                 f"int64 scores around 2**62, ties (seed {k})",
                 lambda y=y, s=s: ScoreCurve.from_scores(y, s).auc(),
@@ -639,7 +667,7 @@ def _integer_cases() -> list[Case]:
 
     out.append(
         Case(
-            5,
+            "big integers",
             "evaluate",
             "int64 scores, integer threshold 2**53 + 2",
             counts,
@@ -648,7 +676,7 @@ def _integer_cases() -> list[Case]:
     )
     out.append(
         Case(
-            5,
+            "big integers",
             "MultiLabel.from_scores",
             "int64 scores, integer threshold 2**53 + 1",
             lambda: (
@@ -661,7 +689,7 @@ def _integer_cases() -> list[Case]:
     )
     out.append(
         Case(
-            5,
+            "big integers",
             "ScoreCurve.confusion_matrix",
             "integer threshold 2**53 + 1",
             lambda: ScoreCurve.from_scores(y, s).confusion_matrix(threshold=big + 1).as_dict(),
@@ -672,7 +700,7 @@ def _integer_cases() -> list[Case]:
 
     out.append(
         Case(
-            5,
+            "big integers",
             "binomial_interval",
             "trials = 2**53 + 1 (exact integer)",
             lambda: binomial_interval(3, big + 1),
@@ -682,7 +710,7 @@ def _integer_cases() -> list[Case]:
     return out
 
 
-# ------------------------------------------------------------ item 6: multiclass
+# -------------------------------------------------------------------- multi-class
 def _multiclass_cases() -> list[Case]:
     from opsstats import MultiLabel
 
@@ -696,7 +724,7 @@ def _multiclass_cases() -> list[Case]:
 
     return [
         _refuse(
-            6,
+            "multi-class",
             "MultiLabel.from_multiclass",
             "a true class not in classes (predictions)",
             lambda: MultiLabel.from_multiclass(t, p, classes=["a", "b", "c"]),
@@ -704,7 +732,7 @@ def _multiclass_cases() -> list[Case]:
             "'d'",
         ),
         _refuse(
-            6,
+            "multi-class",
             "MultiLabel.from_multiclass",
             "a true class not in classes (scores)",
             lambda: MultiLabel.from_multiclass(t, y_score=scores, classes=["a", "b", "c"]),
@@ -712,7 +740,7 @@ def _multiclass_cases() -> list[Case]:
             "'d'",
         ),
         Case(
-            6,
+            "multi-class",
             "MultiLabel.from_multiclass",
             "every class listed",
             counted,
@@ -724,7 +752,7 @@ def _multiclass_cases() -> list[Case]:
     ]
 
 
-# ------------------------------------------------------- item 7: one set of draws
+# -------------------------------------------------------------- one set of draws
 def _draws_cases() -> list[Case]:
     from opsstats import Uniform, evaluate
 
@@ -789,35 +817,35 @@ def _draws_cases() -> list[Case]:
 
     return [
         Case(
-            7,
+            "one set of draws",
             "evaluate",
             "OPS interval = value interval mapped (Dirichlet)",
             mapped("dirichlet"),
             expect=bool,
         ),
         Case(
-            7,
+            "one set of draws",
             "evaluate",
             "OPS interval = value interval mapped (bootstrap)",
             mapped("bootstrap"),
             expect=bool,
         ),
         Case(
-            7,
+            "one set of draws",
             "evaluate",
             "a row's interval with more metrics in the call",
             invariant_point,
             expect=bool,
         ),
         Case(
-            7,
+            "one set of draws",
             "evaluate",
             "a curve row's interval with more quantities",
             invariant_curve,
             expect=bool,
         ),
         Case(
-            7,
+            "one set of draws",
             "evaluate",
             "a group's interval with other groups in the call",
             invariant_groups,
@@ -826,7 +854,7 @@ def _draws_cases() -> list[Case]:
     ]
 
 
-# ------------------------------------------------------------- item 8: the rest
+# ----------------------------------------------------------------- silent values
 def _small_cases() -> list[Case]:
     from opsstats import (
         ConfusionMatrix,
@@ -843,7 +871,7 @@ def _small_cases() -> list[Case]:
     cplx = np.array([0.1 + 1j, 0.5, 0.9])
     out = [
         _refuse(
-            8,
+            "silent values",
             "EmpiricalCurves",
             "an alpha of 1.5",
             lambda: EmpiricalCurves([([0.0, 1.5], [1.0, 0.0])]),
@@ -851,7 +879,7 @@ def _small_cases() -> list[Case]:
             "1.5",
         ),
         _refuse(
-            8,
+            "silent values",
             "EmpiricalCurves",
             "a beta of -0.2",
             lambda: EmpiricalCurves([([0.0, 0.4, 1.0], [1.0, -0.2, -0.2])]),
@@ -859,7 +887,7 @@ def _small_cases() -> list[Case]:
             "-0.2",
         ),
         _refuse(
-            8,
+            "silent values",
             "ScoreCurve.from_scores",
             "complex scores",
             lambda: ScoreCurve.from_scores([0, 1, 1], cplx),
@@ -867,7 +895,7 @@ def _small_cases() -> list[Case]:
             "complex",
         ),
         _refuse(
-            8,
+            "silent values",
             "ScoreCurve.from_counts",
             "complex thresholds",
             lambda: ScoreCurve.from_counts(cplx, [1, 0, 1], [0, 1, 1]),
@@ -875,7 +903,7 @@ def _small_cases() -> list[Case]:
             "complex",
         ),
         _refuse(
-            8,
+            "silent values",
             "evaluate",
             "a complex score column",
             lambda: evaluate(pd.DataFrame({"y": [0, 1, 1], "s": cplx}), truth="y", score="s"),
@@ -883,7 +911,7 @@ def _small_cases() -> list[Case]:
             "complex",
         ),
         _refuse(
-            8,
+            "silent values",
             "MultiLabel.from_scores",
             "complex scores",
             lambda: MultiLabel.from_scores(np.eye(3, dtype=bool), np.eye(3) * (1 + 1j)),
@@ -891,7 +919,7 @@ def _small_cases() -> list[Case]:
             "complex",
         ),
         _refuse(
-            8,
+            "silent values",
             "Uniform.ops",
             "a complex value",
             lambda: Uniform().ops("f1", 0.5 + 0.1j, prevalence=0.2),
@@ -899,7 +927,7 @@ def _small_cases() -> list[Case]:
             "complex",
         ),
         _refuse(
-            8,
+            "silent values",
             "Uniform.ops",
             "a complex prevalence",
             lambda: Uniform().ops("f1", 0.5, prevalence=0.2 + 0.1j),
@@ -907,7 +935,7 @@ def _small_cases() -> list[Case]:
             "complex",
         ),
         _refuse(
-            8,
+            "silent values",
             "ConfusionMatrix",
             "a complex count",
             lambda: ConfusionMatrix(tp=3 + 1j, fp=1, fn=1, tn=1),
@@ -915,7 +943,7 @@ def _small_cases() -> list[Case]:
             "(3+1j)",
         ),
         _refuse(
-            8,
+            "silent values",
             "ScoreCurve.from_scores",
             "complex weights",
             lambda: ScoreCurve.from_scores([0, 1, 1], [0.1, 0.2, 0.3], sample_weight=cplx),
@@ -923,7 +951,7 @@ def _small_cases() -> list[Case]:
             "complex",
         ),
         _refuse(
-            8,
+            "silent values",
             "EmpiricalPoints",
             "complex error rates",
             lambda: EmpiricalPoints(cplx * 0.5, [0.1, 0.2, 0.3]),
@@ -935,7 +963,7 @@ def _small_cases() -> list[Case]:
     for pts, shown in [(2.7, "2.7"), (0, "0"), (-3, "-3"), ([0.0, 0.5], "0.0"), (True, "True")]:
         out.append(
             _refuse(
-                8,
+                "silent values",
                 "standardized_curve",
                 f"points={pts!r}",
                 lambda pts=pts: standardized_curve(curve, points=pts, reference=dbt),
@@ -953,7 +981,7 @@ def _small_cases() -> list[Case]:
     for beta in (1e200, 1e-200, 1e154, 3.0):
         out.append(
             Case(
-                8,
+                "silent values",
                 "ConfusionMatrix.metric",
                 f"fbeta with beta = {beta:g}",
                 lambda beta=beta: cm.metric("fbeta", beta=beta),
@@ -962,7 +990,7 @@ def _small_cases() -> list[Case]:
         )
     out.append(
         Case(
-            8,
+            "silent values",
             "ConfusionMatrix.ops",
             "fbeta with beta = 1e200 (= OPS of recall)",
             lambda: cm.ops("fbeta", beta=1e200).estimate,
@@ -971,7 +999,7 @@ def _small_cases() -> list[Case]:
     )
     out.append(
         Case(
-            8,
+            "silent values",
             "ConfusionMatrix.from_rates",
             "beta = 1e-9 (a cell of 1e-7)",
             lambda: ConfusionMatrix.from_rates(n=1000, prevalence=0.1, alpha=0.2, beta=1e-9).beta,
@@ -980,7 +1008,7 @@ def _small_cases() -> list[Case]:
     )
     out.append(
         Case(
-            8,
+            "silent values",
             "ConfusionMatrix.from_rates",
             "beta = 1e-7 at n = 10**6",
             lambda: ConfusionMatrix.from_rates(n=10**6, prevalence=0.01, alpha=0.2, beta=1e-7).fn,
@@ -989,7 +1017,7 @@ def _small_cases() -> list[Case]:
     )
     out.append(
         Case(
-            8,
+            "silent values",
             "ConfusionMatrix.from_rates",
             "whole counts still snap",
             lambda: ConfusionMatrix.from_rates(
@@ -1003,7 +1031,7 @@ def _small_cases() -> list[Case]:
     )
     out.append(
         Case(
-            8,
+            "silent values",
             "evaluate",
             "F1 of an all-positive group, nothing predicted positive",
             lambda: evaluate(df, truth="y", pred="p", by="g", metrics=["f1"], ci=None)[
@@ -1015,7 +1043,7 @@ def _small_cases() -> list[Case]:
     df2 = df.assign(p=[1, 1, 0, 0, 1, 0, 0, 1, 1, 1])
     out.append(
         Case(
-            8,
+            "silent values",
             "evaluate",
             "F1 of an all-positive group, half predicted positive",
             lambda: evaluate(df2, truth="y", pred="p", by="g", metrics=["f1"], ci=None)[
@@ -1033,7 +1061,7 @@ def _small_cases() -> list[Case]:
 
     out.append(
         Case(
-            8,
+            "silent values",
             "evaluate",
             "an all-positive group with scores only: no F1 made up",
             one_class_without_labels,
@@ -1047,7 +1075,7 @@ def _small_cases() -> list[Case]:
     P[:4, 0] = False
     out.append(
         Case(
-            8,
+            "silent values",
             "MultiLabel.ops",
             "F1 of a label without negatives",
             lambda: (
@@ -1064,7 +1092,7 @@ def _small_cases() -> list[Case]:
     ):
         out.append(
             Case(
-                8,
+                "silent values",
                 "ScoreCurve.interval",
                 f"perfect separation, {method}: [1, 1] warns",
                 lambda method=method, interval=interval: _warned(
@@ -1077,7 +1105,7 @@ def _small_cases() -> list[Case]:
     return out
 
 
-# ---------------------------------------------------------- item 9: resource limits
+# --------------------------------------------------------------- resource limits
 def _resource_cases() -> list[Case]:
     from opsstats import BinormalCurves, DirectedBinaryTree, MultiLabel, evaluate
     from opsstats.ops import standardized_curve
@@ -1091,7 +1119,7 @@ def _resource_cases() -> list[Case]:
     R = REFUSAL_MEMORY
     return [
         _refuse(
-            9,
+            "resource limits",
             "ConfusionMatrix.interval",
             "n_resamples = 1e9",
             lambda: cm.interval("f1", n_resamples=big),
@@ -1101,7 +1129,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "ConfusionMatrix.ops",
             "n_resamples = 1e9",
             lambda: cm.ops("f1", ci="dirichlet", n_resamples=big),
@@ -1111,7 +1139,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "ScoreCurve.interval",
             "n_resamples = 1e9",
             lambda: curve.interval("roc_auc", n_resamples=big),
@@ -1121,7 +1149,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "ScoreCurve.ops",
             "n_resamples = 1e9",
             lambda: curve.ops("pr_auc", ci="bootstrap", n_resamples=big, reference=_small_dbt()),
@@ -1131,7 +1159,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "evaluate",
             "n_resamples = 1e9",
             lambda: evaluate(df, truth="y", pred="p", metrics=["f1"], n_resamples=big),
@@ -1141,7 +1169,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "MultiLabel.ops",
             "n_resamples = 1e8",
             lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4)).ops(
@@ -1153,7 +1181,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "DirectedBinaryTree",
             "n_curves = 1e9",
             lambda: DirectedBinaryTree(n_curves=big).ops("pr_auc", 0.5, prevalence=0.1),
@@ -1163,7 +1191,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "DirectedBinaryTree",
             "depth = 14 (the old documented maximum)",
             lambda: DirectedBinaryTree(depth=14).ops("pr_auc", 0.5, prevalence=0.1),
@@ -1173,7 +1201,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "DirectedBinaryTree",
             "depth = 40",
             lambda: DirectedBinaryTree(depth=40).ops("pr_auc", 0.5, prevalence=0.1),
@@ -1183,7 +1211,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "BinormalCurves",
             "n_points = 1e6",
             lambda: BinormalCurves(n_points=10**6).ops("pr_auc", 0.5, prevalence=0.1),
@@ -1193,7 +1221,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "standardized_curve",
             "points = 1e6",
             lambda: standardized_curve(curve, points=10**6, reference=_small_dbt()),
@@ -1203,7 +1231,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "plot_curve",
             "points = 1e7",
             lambda: plot_curve(curve, points=10**7, reference=_small_dbt()),
@@ -1213,7 +1241,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "plot_distribution",
             "bins = 1e9",
             lambda: plot_distribution(cm.interval("f1", n_resamples=200, rng=0), bins=big),
@@ -1223,7 +1251,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "ConfusionMatrix.summary",
             "digits = 100000",
             lambda: cm.summary(digits=100_000).as_text(),
@@ -1233,7 +1261,7 @@ def _resource_cases() -> list[Case]:
             R,
         ),
         _refuse(
-            9,
+            "resource limits",
             "OPSResult.to_string",
             "digits = 100000",
             lambda: cm.ops("f1").to_string(digits=100_000),
@@ -1245,7 +1273,7 @@ def _resource_cases() -> list[Case]:
     ]
 
 
-# ------------------------------------------------------------ item 10: markedness
+# ---------------------------------------------------- markedness at tiny prevalence
 def _markedness_cases() -> list[Case]:
     from benchmarks.markedness_reference import markedness_ops
     from opsstats import BetaErrors, Uniform
@@ -1255,7 +1283,7 @@ def _markedness_cases() -> list[Case]:
         pi = 10.0**-k
         out.append(
             Case(
-                10,
+                "markedness at tiny prevalence",
                 "Uniform.ops",
                 f"markedness {pi:g} at prevalence {pi:g}",
                 lambda pi=pi: Uniform().ops("markedness", pi, prevalence=pi).estimate,
@@ -1265,7 +1293,7 @@ def _markedness_cases() -> list[Case]:
         )
     out.append(
         Case(
-            10,
+            "markedness at tiny prevalence",
             "BetaErrors.ops",
             "markedness 1e-9 at prevalence 1e-9 (quadrature)",
             lambda: BetaErrors(1, 1, 1, 1).ops("markedness", 1e-9, prevalence=1e-9).estimate,
@@ -1276,7 +1304,7 @@ def _markedness_cases() -> list[Case]:
     return out
 
 
-# ------------------------------------------------------- item 15: unhelpful errors
+# -------------------------------------------------------------- unhelpful errors
 def _message_cases() -> list[Case]:
     import pyarrow as pa
 
@@ -1304,7 +1332,7 @@ def _message_cases() -> list[Case]:
     table = pa.table({"y": np.arange(200_000) % 2, "s": np.linspace(0, 1, 200_000)})
     out = [
         _refuse(
-            15,
+            "unhelpful errors",
             "ConfusionMatrix.from_predictions",
             "nullable Int64 y_true with <NA>",
             lambda: ConfusionMatrix.from_predictions(na_int, [1, 0, 0, 1]),
@@ -1312,7 +1340,7 @@ def _message_cases() -> list[Case]:
             "missing",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ConfusionMatrix.from_predictions",
             "nullable boolean y_pred with <NA>",
             lambda: ConfusionMatrix.from_predictions([True, False, True, False], na_bool),
@@ -1320,7 +1348,7 @@ def _message_cases() -> list[Case]:
             "missing",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ScoreCurve.from_scores",
             "nullable Float64 scores with <NA>",
             lambda: ScoreCurve.from_scores([1, 0, 1, 0], na_float),
@@ -1328,7 +1356,7 @@ def _message_cases() -> list[Case]:
             "missing",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "evaluate",
             "a truth column with <NA>",
             lambda: evaluate(
@@ -1338,7 +1366,7 @@ def _message_cases() -> list[Case]:
             "missing",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "evaluate",
             "a score column with <NA>",
             lambda: evaluate(
@@ -1348,7 +1376,7 @@ def _message_cases() -> list[Case]:
             "missing",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ScoreCurve.from_scores",
             "ragged scores",
             lambda: ScoreCurve.from_scores([1, 0, 1], [[0.1, 0.2], [0.3], [0.5]]),
@@ -1356,7 +1384,7 @@ def _message_cases() -> list[Case]:
             "different lengths",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ScoreCurve.from_scores",
             "a list column as scores",
             lambda: ScoreCurve.from_scores([1, 0, 1], lists["s"]),
@@ -1364,7 +1392,7 @@ def _message_cases() -> list[Case]:
             "a list",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "evaluate",
             "a list (Parquet) score column",
             lambda: evaluate(lists, truth="y", score="s"),
@@ -1372,7 +1400,7 @@ def _message_cases() -> list[Case]:
             "a list",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "evaluate",
             "non-numeric scores",
             lambda: evaluate(frame, truth="y", score="s"),
@@ -1380,7 +1408,7 @@ def _message_cases() -> list[Case]:
             "'0.9'",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ScoreCurve.from_scores",
             "string scores",
             lambda: ScoreCurve.from_scores([1, 0, 1], ["a", "b", "c"]),
@@ -1388,7 +1416,7 @@ def _message_cases() -> list[Case]:
             "'a'",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ScoreCurve.from_counts",
             "string thresholds",
             lambda: ScoreCurve.from_counts(["a", "b"], [1, 0], [0, 1]),
@@ -1396,7 +1424,7 @@ def _message_cases() -> list[Case]:
             "'a'",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "MultiLabel.from_scores",
             "string scores",
             lambda: MultiLabel.from_scores(
@@ -1406,7 +1434,7 @@ def _message_cases() -> list[Case]:
             "'a'",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ConfusionMatrix.summary",
             "digits = -1",
             lambda: cm.summary(digits=-1).as_text(),
@@ -1414,7 +1442,7 @@ def _message_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ScoreCurve.summary",
             "digits = -1",
             lambda: curve.summary(digits=-1).as_text(),
@@ -1422,7 +1450,7 @@ def _message_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "OPSResult.to_string",
             "digits = -1",
             lambda: cm.ops("f1").to_string(digits=-1),
@@ -1430,7 +1458,7 @@ def _message_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "IntervalResult.to_string",
             "digits = -1",
             lambda: cm.interval("recall", method="wilson").to_string(digits=-1),
@@ -1438,7 +1466,7 @@ def _message_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "Summary.as_text",
             "digits = 2.5",
             lambda: Summary("t", pd.DataFrame({"v": [1.0]})).as_text(digits=2.5),
@@ -1446,7 +1474,7 @@ def _message_cases() -> list[Case]:
             "2.5",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "MultiLabelOPS.to_string",
             "digits = -1",
             lambda: (
@@ -1458,7 +1486,7 @@ def _message_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "Uniform.ops",
             "values and prevalences of shapes (3,) and (2,)",
             lambda: Uniform().ops("f1", [0.1, 0.2, 0.3], prevalence=[0.1, 0.2]),
@@ -1466,7 +1494,7 @@ def _message_cases() -> list[Case]:
             "(3,)",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "DirectedBinaryTree.ops",
             "values and prevalences of shapes (3,) and (2,)",
             lambda: _small_dbt().ops("pr_auc", [0.1, 0.2, 0.3], prevalence=[0.1, 0.2]),
@@ -1474,7 +1502,7 @@ def _message_cases() -> list[Case]:
             "(3,)",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "EmpiricalPoints.ops",
             "values and prevalences of shapes (2, 2) and (3,)",
             lambda: EmpiricalPoints([0.1, 0.2], [0.2, 0.1]).ops(
@@ -1484,7 +1512,7 @@ def _message_cases() -> list[Case]:
             "(2, 2)",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "BinormalCurves",
             "separation = 3",
             lambda: BinormalCurves(separation=3),
@@ -1492,7 +1520,7 @@ def _message_cases() -> list[Case]:
             "3",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "EmpiricalCurves",
             "a list of one int",
             lambda: EmpiricalCurves([5]),
@@ -1500,7 +1528,7 @@ def _message_cases() -> list[Case]:
             "5",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "standardized_curve",
             "points = 0",
             lambda: standardized_curve(curve, points=0, reference=_small_dbt()),
@@ -1508,7 +1536,7 @@ def _message_cases() -> list[Case]:
             "0",
         ),
         Case(  # counted by the engine (opsstats.frames), the rows of the pandas path
-            15,
+            "unhelpful errors",
             "evaluate",
             "a 200,000-row pyarrow Table as data",
             lambda: evaluate(
@@ -1521,7 +1549,7 @@ def _message_cases() -> list[Case]:
             expect=bool,
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "ConfusionMatrix",
             "a 200,000-element array as tp",
             lambda: ConfusionMatrix(tp=np.zeros(200_000), fp=1, fn=1, tn=1),
@@ -1529,17 +1557,17 @@ def _message_cases() -> list[Case]:
             "shape (200000,)",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "MultiLabel.ops",
             "weights of the wrong length (a long list)",
             lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4)).ops(
                 "f1", weights=list(range(100_000))
             ),
             "weights",
-            "100000 items",
+            "got 100000",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "DirectedBinaryTree.ops",
             "a 200,000-row DataFrame as the metric",
             lambda: _small_dbt().ops(pd.DataFrame({"a": np.zeros(200_000)}), 0.5, prevalence=0.1),
@@ -1547,7 +1575,7 @@ def _message_cases() -> list[Case]:
             "shape (200000, 1)",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "Uniform.ops",
             "a prevalence of nan",
             lambda: Uniform().ops("f1", 0.5, prevalence=float("nan")),
@@ -1555,7 +1583,7 @@ def _message_cases() -> list[Case]:
             "nan",
         ),
         _refuse(
-            15,
+            "unhelpful errors",
             "DirectedBinaryTree",
             "n_curves = 2.5",
             lambda: DirectedBinaryTree(n_curves=2.5),
@@ -1566,7 +1594,7 @@ def _message_cases() -> list[Case]:
     return out
 
 
-# ------------------------------------------------------ item 16: default metrics
+# --------------------------------------------------------------- default metrics
 def _default_cases() -> list[Case]:
     from opsstats import evaluate
 
@@ -1594,9 +1622,27 @@ def _default_cases() -> list[Case]:
         )
 
     return [
-        Case(16, "evaluate", "default metrics with predictions only", pred_only, expect=bool),
-        Case(16, "evaluate", "default metrics with scores only", scores_only, expect=bool),
-        Case(16, "evaluate", "default metrics with scores and a threshold", both, expect=bool),
+        Case(
+            "default metrics",
+            "evaluate",
+            "default metrics with predictions only",
+            pred_only,
+            expect=bool,
+        ),
+        Case(
+            "default metrics",
+            "evaluate",
+            "default metrics with scores only",
+            scores_only,
+            expect=bool,
+        ),
+        Case(
+            "default metrics",
+            "evaluate",
+            "default metrics with scores and a threshold",
+            both,
+            expect=bool,
+        ),
     ]
 
 
@@ -1637,7 +1683,7 @@ def _entry_point_cases() -> list[Case]:
     dbt = _small_dbt(50)
     out = [
         Case(
-            0,
+            "ordinary",
             "ConfusionMatrix.from_predictions",
             "counts vs scikit-learn",
             lambda: cm.as_dict(),
@@ -1646,35 +1692,35 @@ def _entry_point_cases() -> list[Case]:
             ),
         ),
         Case(
-            0,
+            "ordinary",
             "ConfusionMatrix.metric",
             "MCC vs scikit-learn",
             lambda: cm.metric("mcc"),
             expect=lambda v: _close(v, _sklearn("mcc", y, p)),
         ),
         Case(
-            0,
+            "ordinary",
             "ConfusionMatrix.metrics",
             "balanced accuracy vs scikit-learn",
             lambda: cm.metrics()["balanced_accuracy"],
             expect=lambda v: _close(v, float(skm.balanced_accuracy_score(y, p))),
         ),
         Case(
-            0,
+            "ordinary",
             "ConfusionMatrix.ops",
             "OPS of recall = recall (Uniform)",
             lambda: cm.ops("recall").estimate,
             expect=lambda v: _close(v, cm.metric("recall")),
         ),
         Case(
-            0,
+            "ordinary",
             "ConfusionMatrix.interval",
             "Wilson interval of recall vs statsmodels",
             lambda: tuple(cm.interval("recall", method="wilson").ci),
             expect=lambda ci: _close(ci[0], 1 - _wilson(cm.fn, cm.tp + cm.fn)[1]),
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix",
             "a negative count",
             lambda: ConfusionMatrix(tp=-1, fp=1, fn=1, tn=1),
@@ -1682,7 +1728,7 @@ def _entry_point_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix",
             "a NaN count",
             lambda: ConfusionMatrix(tp=float("nan"), fp=1, fn=1, tn=1),
@@ -1690,7 +1736,7 @@ def _entry_point_cases() -> list[Case]:
             "nan",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix",
             "a string count",
             lambda: ConfusionMatrix(tp="3", fp=1, fn=1, tn=1),
@@ -1698,7 +1744,7 @@ def _entry_point_cases() -> list[Case]:
             "'3'",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix.from_rates",
             "alpha = 1.5",
             lambda: ConfusionMatrix.from_rates(n=100, prevalence=0.2, alpha=1.5, beta=0.1),
@@ -1706,7 +1752,7 @@ def _entry_point_cases() -> list[Case]:
             "1.5",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix.from_rates",
             "n = inf",
             lambda: ConfusionMatrix.from_rates(n=float("inf"), prevalence=0.2, alpha=0.5, beta=0.1),
@@ -1714,7 +1760,7 @@ def _entry_point_cases() -> list[Case]:
             "inf",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix.interval",
             "confidence_level = 1.5",
             lambda: cm.interval("f1", confidence_level=1.5),
@@ -1722,7 +1768,7 @@ def _entry_point_cases() -> list[Case]:
             "1.5",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix.interval",
             "rng = -1",
             lambda: cm.interval("f1", rng=-1),
@@ -1730,15 +1776,15 @@ def _entry_point_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix.metric",
             "an unknown metric",
             lambda: cm.metric("f2_score_typo"),
-            "metric",
+            "name",
             "'f2_score_typo'",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ConfusionMatrix.metric",
             "fbeta with beta = nan",
             lambda: cm.metric("fbeta", beta=float("nan")),
@@ -1746,42 +1792,42 @@ def _entry_point_cases() -> list[Case]:
             "nan",
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve.auc",
             "ROC AUC vs scikit-learn",
             lambda: curve.auc(),
             expect=lambda v: _close(v, _sklearn("roc_auc", y, s)),
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve.auc",
             "PR AUC (step) vs average precision",
             lambda: curve.auc("pr"),
             expect=lambda v: _close(v, _sklearn("pr_auc", y, s)),
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve.from_counts",
             "the same curve as from_scores",
             lambda: ScoreCurve.from_counts(s, y.astype(int), (~y).astype(int)) == curve,
             expect=bool,
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve",
             "rebuilt from its own arrays",
             lambda: ScoreCurve(curve.thresholds, curve.tps, curve.fps) == curve,
             expect=bool,
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve.value_at",
             "recall at fpr = 1 is 1",
             lambda: curve.value_at("recall", at={"fpr": 1.0}),
             expect=lambda v: v == 1.0,
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve.confusion_matrix",
             "at a threshold = from_predictions",
             lambda: (
@@ -1791,7 +1837,7 @@ def _entry_point_cases() -> list[Case]:
             expect=bool,
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve.interval",
             "DeLong variance vs the jackknife's",
             lambda: (
@@ -1801,7 +1847,7 @@ def _entry_point_cases() -> list[Case]:
             expect=lambda v: _close(v[0], v[1], 1e-9),
         ),
         Case(
-            0,
+            "ordinary",
             "ScoreCurve.ops",
             "OPS of the PR AUC = share of reference values below",
             lambda: curve.ops("pr_auc", reference=dbt).estimate,
@@ -1818,7 +1864,7 @@ def _entry_point_cases() -> list[Case]:
             ),
         ),
         _refuse(
-            0,
+            "ordinary",
             "ScoreCurve.from_scores",
             "one class only",
             lambda: ScoreCurve.from_scores([1, 1, 1], [0.1, 0.2, 0.3]),
@@ -1826,7 +1872,7 @@ def _entry_point_cases() -> list[Case]:
             "only the positive",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ScoreCurve.from_scores",
             "NaN scores",
             lambda: ScoreCurve.from_scores([1, 0, 1], [0.1, float("nan"), 0.3]),
@@ -1834,7 +1880,7 @@ def _entry_point_cases() -> list[Case]:
             "nan",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ScoreCurve.from_scores",
             "negative weights",
             lambda: ScoreCurve.from_scores([1, 0, 1], [0.1, 0.2, 0.3], sample_weight=[1, -1, 1]),
@@ -1842,7 +1888,7 @@ def _entry_point_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ScoreCurve.from_counts",
             "negative counts",
             lambda: ScoreCurve.from_counts([0.1, 0.2], [1, -1], [1, 1]),
@@ -1850,16 +1896,23 @@ def _entry_point_cases() -> list[Case]:
             "-1",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ScoreCurve",
             "thresholds not decreasing",
             lambda: ScoreCurve([0.1, 0.2], [1, 2], [1, 1]),
             "thresholds",
             "0.1",
         ),
-        _refuse(0, "ScoreCurve.auc", "an unknown curve", lambda: curve.auc("det"), "kind", "'det'"),
         _refuse(
-            0,
+            "ordinary",
+            "ScoreCurve.auc",
+            "an unknown curve",
+            lambda: curve.auc("det"),
+            "kind",
+            "'det'",
+        ),
+        _refuse(
+            "ordinary",
             "ScoreCurve.value_at",
             "at recall = 2",
             lambda: curve.value_at("precision", at={"recall": 2.0}),
@@ -1867,7 +1920,7 @@ def _entry_point_cases() -> list[Case]:
             "2.0",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ScoreCurve.value_at",
             "top_k = 10**6",
             lambda: curve.value_at("lift", top_k=10**6),
@@ -1875,7 +1928,7 @@ def _entry_point_cases() -> list[Case]:
             "1000000",
         ),
         _refuse(
-            0,
+            "ordinary",
             "ScoreCurve.interval",
             "an unknown method",
             lambda: curve.interval("roc_auc", method="magic"),
@@ -1883,21 +1936,21 @@ def _entry_point_cases() -> list[Case]:
             "'magic'",
         ),
         Case(
-            0,
+            "ordinary",
             "Uniform.ops",
             "F1 0.6 at 0.1 (the paper's Example 2)",
             lambda: Uniform().ops("f1", 0.6, prevalence=0.1).estimate,
             expect=lambda v: abs(v - 0.957672) < 5e-7,
         ),
         Case(
-            0,
+            "ordinary",
             "BetaErrors.ops",
             "Beta(1, 1)^2 is Uniform (MCC)",
             lambda: BetaErrors(1, 1, 1, 1).ops("mcc", 0.4, prevalence=0.1).estimate,
             expect=lambda v: _close(v, Uniform().ops("mcc", 0.4, prevalence=0.1).estimate, 1e-9),
         ),
         Case(
-            0,
+            "ordinary",
             "BetterThanChance.ops",
             "MCC 0.4: 2 u - 1 of Uniform's u",
             lambda: BetterThanChance().ops("mcc", 0.4, prevalence=0.1).estimate,
@@ -1906,7 +1959,7 @@ def _entry_point_cases() -> list[Case]:
             ),
         ),
         Case(
-            0,
+            "ordinary",
             "EmpiricalPoints.ops",
             "share of the pool below",
             lambda: (
@@ -1917,7 +1970,7 @@ def _entry_point_cases() -> list[Case]:
             expect=lambda v: v == 0.5,
         ),
         Case(
-            0,
+            "ordinary",
             "EmpiricalCurves.ops",
             "share of the pool below",
             lambda: (
@@ -1930,7 +1983,7 @@ def _entry_point_cases() -> list[Case]:
             expect=lambda v: v == 0.5,
         ),
         Case(
-            0,
+            "ordinary",
             "BinormalCurves.ops",
             "ROC AUC 0.5 near the middle",
             lambda: (
@@ -1939,14 +1992,14 @@ def _entry_point_cases() -> list[Case]:
             expect=lambda v: abs(v - 0.5) < 0.05,
         ),
         Case(
-            0,
+            "ordinary",
             "DirectedBinaryTree.reference_values",
             "sorted, G values",
             lambda: dbt.reference_values(dbt._quantity("roc_auc", None, None, {}), 0.3),
             expect=lambda v: v.size == 1000 and bool(np.all(np.diff(v) >= 0)),
         ),
         _refuse(
-            0,
+            "ordinary",
             "Uniform.ops",
             "prevalence = 0",
             lambda: Uniform().ops("f1", 0.5, prevalence=0.0),
@@ -1954,7 +2007,7 @@ def _entry_point_cases() -> list[Case]:
             "0.0",
         ),
         _refuse(
-            0,
+            "ordinary",
             "Uniform.ops",
             "value outside F1's range",
             lambda: Uniform().ops("f1", 1.5, prevalence=0.2),
@@ -1962,16 +2015,18 @@ def _entry_point_cases() -> list[Case]:
             "1.5",
         ),
         _refuse(
-            0,
+            "ordinary",
             "Uniform.ops",
             "ties = 'random'",
             lambda: Uniform().ops("f1", 0.5, prevalence=0.2, ties="random"),
             "ties",
             "'random'",
         ),
-        _refuse(0, "BetaErrors", "a shape of 0", lambda: BetaErrors(0, 1, 1, 1), "a_alpha", "0"),
         _refuse(
-            0,
+            "ordinary", "BetaErrors", "a shape of 0", lambda: BetaErrors(0, 1, 1, 1), "a_alpha", "0"
+        ),
+        _refuse(
+            "ordinary",
             "EmpiricalPoints",
             "alpha and beta of different lengths",
             lambda: EmpiricalPoints([0.1, 0.2], [0.1]),
@@ -1979,10 +2034,15 @@ def _entry_point_cases() -> list[Case]:
             "2 and 1",
         ),
         _refuse(
-            0, "DirectedBinaryTree", "depth = 0", lambda: DirectedBinaryTree(depth=0), "depth", "0"
+            "ordinary",
+            "DirectedBinaryTree",
+            "depth = 0",
+            lambda: DirectedBinaryTree(depth=0),
+            "depth",
+            "0",
         ),
         _refuse(
-            0,
+            "ordinary",
             "DirectedBinaryTree.ops",
             "an unknown curve quantity",
             lambda: dbt.ops("det_auc", 0.5, prevalence=0.2),
@@ -1990,7 +2050,7 @@ def _entry_point_cases() -> list[Case]:
             "det_auc",
         ),
         Case(
-            0,
+            "ordinary",
             "MultiLabel.ops",
             "macro OPS of recall = mean of per-label recall",
             lambda: (
@@ -2013,7 +2073,7 @@ def _entry_point_cases() -> list[Case]:
             ),
         ),
         Case(
-            0,
+            "ordinary",
             "MultiLabel.evaluate",
             "per-label F1 vs scikit-learn",
             lambda: (
@@ -2028,7 +2088,7 @@ def _entry_point_cases() -> list[Case]:
             ),
         ),
         _refuse(
-            0,
+            "ordinary",
             "MultiLabel.from_predictions",
             "shapes (200, 3) and (200, 2)",
             lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth()[:, :2]),
@@ -2036,7 +2096,7 @@ def _entry_point_cases() -> list[Case]:
             "(200, 3)",
         ),
         _refuse(
-            0,
+            "ordinary",
             "MultiLabel.ops",
             "average = 'median'",
             lambda: MultiLabel.from_predictions(_multilabel_truth(), _multilabel_truth(seed=4)).ops(
@@ -2046,14 +2106,14 @@ def _entry_point_cases() -> list[Case]:
             "'median'",
         ),
         Case(
-            0,
+            "ordinary",
             "binomial_interval",
             "Clopper-Pearson vs statsmodels",
             lambda: binomial_interval(8, 20),
             expect=lambda ci: _close(ci[0], _beta_ci(8, 20)[0]),
         ),
         _refuse(
-            0,
+            "ordinary",
             "binomial_interval",
             "successes > trials",
             lambda: binomial_interval(5, 3),
@@ -2061,7 +2121,7 @@ def _entry_point_cases() -> list[Case]:
             "5",
         ),
         _refuse(
-            0,
+            "ordinary",
             "binomial_interval",
             "NaN trials",
             lambda: binomial_interval(1, float("nan")),
@@ -2069,21 +2129,21 @@ def _entry_point_cases() -> list[Case]:
             "nan",
         ),
         Case(
-            0,
+            "ordinary",
             "get_metric",
             "an alias",
             lambda: get_metric("Sensitivity").name,
             expect=lambda v: v == "recall",
         ),
         Case(
-            0,
+            "ordinary",
             "resolve_metric",
             "F2 at (0.1, 0.2, 0.3)",
             lambda: float(resolve_metric("fbeta", beta=2)(0.1, 0.2, 0.3)),
             expect=lambda v: _close(v, 5 * 0.07 / (5 * 0.07 + 4 * 0.03 + 0.18)),
         ),
         _refuse(
-            0,
+            "ordinary",
             "register_metric",
             "a range (1, 0)",
             lambda: register_metric(
@@ -2093,7 +2153,7 @@ def _entry_point_cases() -> list[Case]:
             "(1, 0)",
         ),
         _refuse(
-            0,
+            "ordinary",
             "register_metric",
             "direction = 'up'",
             lambda: register_metric("fuzz_bad", lambda p, a, b: a, direction="up", range=(0, 1)),
@@ -2101,7 +2161,7 @@ def _entry_point_cases() -> list[Case]:
             "'up'",
         ),
         _refuse(
-            0,
+            "ordinary",
             "register_metric",
             "an existing name",
             lambda: register_metric("f1", lambda p, a, b: a, direction="higher", range=(0, 1)),
@@ -2109,7 +2169,7 @@ def _entry_point_cases() -> list[Case]:
             "'f1'",
         ),
         _refuse(
-            0,
+            "ordinary",
             "plot_unit_square",
             "prevalence = 1.5",
             lambda: plot_unit_square("f1", 0.5, 1.5),
@@ -2117,7 +2177,7 @@ def _entry_point_cases() -> list[Case]:
             "1.5",
         ),
         _refuse(
-            0,
+            "ordinary",
             "plot_ops_function",
             "prevalences with a string",
             lambda: plot_ops_function("f1", prevalences="abc"),
@@ -2125,7 +2185,7 @@ def _entry_point_cases() -> list[Case]:
             "'abc'",
         ),
         _refuse(
-            0,
+            "ordinary",
             "plot_forest",
             "a list instead of a frame",
             lambda: plot_forest([1, 2, 3]),
@@ -2133,7 +2193,7 @@ def _entry_point_cases() -> list[Case]:
             "[1, 2, 3]",
         ),
         _refuse(
-            0,
+            "ordinary",
             "plot_standardized_curve",
             "a ConfusionMatrix instead of a curve",
             lambda: plot_standardized_curve(cm),
@@ -2142,6 +2202,562 @@ def _entry_point_cases() -> list[Case]:
         ),
     ]
     return out
+
+
+# ------------------------------------------------- the entry points added since
+def _long_frame(n: int = 300, seed: int = 11) -> pd.DataFrame:
+    """Two classifiers' scores of the same rows (``m``), matched by ``id``."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    rows = pd.DataFrame({"id": np.arange(n), "y": y})
+    return pd.concat(
+        [rows.assign(m="A", s=rng.normal(1.2 * y, 1)), rows.assign(m="B", s=rng.normal(0.6 * y, 1))]
+    )
+
+
+def _new_threshold_cases() -> list[Case]:
+    from opsstats import compare_groups, evaluate
+    from opsstats.sklearn import cross_evaluate, make_ops_scorer, metric_score, ops_score
+
+    df = _frame()
+    y, s = df["y"].to_numpy(), df["s"].to_numpy()
+    long = _long_frame()
+    g = "thresholds of the new entry points"
+    out = []
+    for name, v, shown in (("nan", float("nan"), "nan"), ("inf", float("inf"), "inf")):
+        out += [
+            _refuse(
+                g,
+                "sklearn.ops_score",
+                f"threshold {name}",
+                lambda v=v: ops_score(y, s, metric="f1", threshold=v),
+                "threshold",
+                shown,
+            ),
+            _refuse(
+                g,
+                "sklearn.make_ops_scorer",
+                f"threshold {name}",
+                lambda v=v: make_ops_scorer("f1", threshold=v),
+                "threshold",
+                shown,
+            ),
+            _refuse(
+                g,
+                "evaluate",
+                f"compare=, threshold {name}",
+                lambda v=v: evaluate(
+                    long, truth="y", score="s", compare="m", threshold=v, metrics=["f1"]
+                ),
+                "threshold",
+                shown,
+            ),
+            _refuse(
+                g,
+                "compare_groups",
+                f"threshold {name}",
+                lambda v=v: compare_groups(
+                    long, truth="y", score="s", compare_by="m", threshold=v, metrics=["f1"]
+                ),
+                "threshold",
+                shown,
+            ),
+        ]
+    out.append(
+        _refuse(
+            g,
+            "sklearn.cross_evaluate",
+            "threshold nan, refused before any fold is fitted",
+            lambda: cross_evaluate(None, np.zeros((len(y), 1)), y, threshold=float("nan")),
+            "threshold",
+            "nan",
+        )
+    )
+
+    def scorer_value() -> bool:  # F1 at a threshold: scikit-learn's on the same labels
+        return _close(metric_score(y, s, metric="f1", threshold=0.25), _sklearn("f1", y, s >= 0.25))
+
+    out.append(
+        Case(
+            g,
+            "sklearn.metric_score",
+            "threshold 0.25 (F1 vs scikit-learn)",
+            scorer_value,
+            expect=bool,
+        )
+    )
+    return out
+
+
+def _p_value_cases() -> list[Case]:
+    from statsmodels.stats.multitest import multipletests
+
+    from opsstats.comparison import adjust_p_values
+
+    g = "p-values"
+    out = [
+        _refuse(
+            g,
+            "comparison.adjust_p_values",
+            "a negative p-value",
+            lambda: adjust_p_values([-0.1, 0.5]),
+            "p_values",
+            "-0.1",
+        ),
+        _refuse(
+            g,
+            "comparison.adjust_p_values",
+            "a p-value above 1",
+            lambda: adjust_p_values([0.01, 1.5]),
+            "p_values",
+            "1.5",
+        ),
+        _refuse(
+            g,
+            "comparison.adjust_p_values",
+            "strings",
+            lambda: adjust_p_values(["a", "b"]),
+            "p_values",
+            "'a'",
+        ),
+        _refuse(
+            g,
+            "comparison.adjust_p_values",
+            "a 2-D array",
+            lambda: adjust_p_values([[0.1, 0.2]]),
+            "p_values",
+        ),
+        _refuse(
+            g,
+            "comparison.adjust_p_values",
+            "an unknown method",
+            lambda: adjust_p_values([0.1, 0.2], method="hochberg"),
+            "method",
+            "'hochberg'",
+        ),
+    ]
+    p = [0.01, 0.04, float("nan"), 0.03, 0.2]
+    for method in ("holm", "bonferroni"):
+
+        def agrees(method: str = method) -> bool:  # statsmodels, NaN left out of the count
+            got = adjust_p_values(p, method=method)
+            ok = [i for i, v in enumerate(p) if v == v]
+            want = multipletests([p[i] for i in ok], method=method)[1]
+            return bool(np.isnan(got[2]) and np.allclose(got[ok], want, rtol=1e-15, atol=0))
+
+        out.append(
+            Case(g, "comparison.adjust_p_values", f"{method} vs statsmodels", agrees, expect=bool)
+        )
+    return out
+
+
+def _power_cases() -> list[Case]:
+    from scipy.stats import norm
+
+    from opsstats.comparison import obuchowski_variance, power_roc_test, power_roc_test_params
+
+    g = "binormal parameters"
+    base = {"a1": 1.2, "b1": 1.0, "a2": 0.8, "b2": 1.2, "rn": 0.5, "ra": 0.5, "delta": 0.05}
+
+    def params(**changed: Any) -> Any:
+        return power_roc_test_params(**{**base, **changed}, power=0.8)
+
+    out = [
+        _refuse(
+            g,
+            "comparison.power_roc_test_params",
+            "correlation 2",
+            lambda: params(rn=2.0),
+            "rn",
+            "2.0",
+        ),
+        _refuse(
+            g,
+            "comparison.power_roc_test_params",
+            "a NaN parameter",
+            lambda: params(a1=float("nan")),
+            "a1",
+            "nan",
+        ),
+        _refuse(
+            g,
+            "comparison.power_roc_test_params",
+            "an FPR range reversed",
+            lambda: params(fpr1=(0.2, 0.0)),
+            "fpr1",
+            "0.2",
+        ),
+        _refuse(
+            g,
+            "comparison.power_roc_test_params",
+            "an FPR range past 1",
+            lambda: params(fpr1=(0.0, 1.5)),
+            "fpr1",
+            "1.5",
+        ),
+        _refuse(
+            g,
+            "comparison.power_roc_test_params",
+            "a negative b",
+            lambda: params(b1=-1.0),
+            "b1",
+            "-1.0",
+        ),
+        _refuse(
+            g,
+            "comparison.power_roc_test_params",
+            "a string parameter",
+            lambda: params(a2="0.8"),
+            "a2",
+            "'0.8'",
+        ),
+        _refuse(
+            g,
+            "comparison.obuchowski_variance",
+            "a negative b",
+            lambda: obuchowski_variance(1.2, -1.0, 1.0, (0.0, 0.2)),
+            "b",
+            "-1.0",
+        ),
+        _refuse(
+            g,
+            "comparison.obuchowski_variance",
+            "an FPR range past 1",
+            lambda: obuchowski_variance(1.2, 1.0, 1.0, (0.0, 1.5)),
+            "fpr",
+            "1.5",
+        ),
+        _refuse(
+            g,
+            "comparison.power_roc_test_params",
+            "a significance level above 1",
+            lambda: power_roc_test_params(
+                1.2, 1.0, 1.2, 1.0, 0.5, 0.5, 0.001, ncases=50, power=0.9, sig_level=None
+            ),
+            "power",
+            "not reached",
+        ),
+        _refuse(
+            g,
+            "comparison.power_roc_test",
+            "a significance level above 1",
+            lambda: power_roc_test(0.52, ncases=50, ncontrols=50, power=0.9, sig_level=None),
+            "power",
+            "not reached",
+        ),
+    ]
+    # pROC's power.roc.test(list(A1=1.2, B1=1, A2=0.8, B2=1.2, rn=0.5, ra=0.5, delta=d),
+    # power=0.8): ncases = 100.9935 (its documentation's example)
+    d = norm.cdf(1.2 / 2**0.5) - norm.cdf(0.8 / (1 + 1.2**2) ** 0.5)
+    out.append(
+        Case(
+            g,
+            "comparison.power_roc_test_params",
+            "pROC's example (ncases 100.9935)",
+            lambda: power_roc_test_params(**{**base, "delta": d}, power=0.8).ncases,
+            expect=lambda v: abs(v - 100.9935) < 5e-5,
+        )
+    )
+    return out
+
+
+def _weights_and_labels_cases() -> list[Case]:
+    from opsstats import MultiLabel
+    from opsstats.metrics.multiclass import cohen_kappa
+
+    y = _multilabel_truth()
+    p = np.random.default_rng(9).random(y.shape) < 0.4
+    g = "label weights and names"
+
+    def normalized() -> bool:  # weights 1e308, 1e308, 1: the mean of the first two labels
+        ml = MultiLabel.from_predictions(y, p)
+        r = ml.ops("f1", weights=[1e308, 1e308, 1])
+        each = ml.ops("f1", average="macro").table["ops"].to_numpy()
+        return _close(r.estimate, (each[0] + each[1]) / 2, 1e-12)
+
+    mixed = np.array(["a", 1, "a", 1, 2, "a"], dtype=object)
+    return [
+        Case(g, "MultiLabel.ops", "weights [1e308, 1e308, 1]", normalized, expect=bool),
+        _refuse(
+            g,
+            "MultiLabel.ops",
+            "weights 'abc'",
+            lambda: MultiLabel.from_predictions(y, p).ops("f1", weights="abc"),
+            "weights",
+        ),
+        _refuse(
+            g,
+            "MultiLabel.from_predictions",
+            "labels [['a'], ['b'], ['c']]",
+            lambda: MultiLabel.from_predictions(y, p, labels=[["a"], ["b"], ["c"]]),
+            "labels",
+            "['a']",
+        ),
+        _refuse(
+            g,
+            "MultiLabel.from_predictions",
+            "zero rows",
+            lambda: MultiLabel.from_predictions(y[:0], p[:0]),
+            "y_true",
+            "(0, 3)",
+        ),
+        _refuse(
+            g,
+            "MultiLabel.from_predictions",
+            "zero labels",
+            lambda: MultiLabel.from_predictions(y[:, :0], p[:, :0]),
+            "y_true",
+            "(200, 0)",
+        ),
+        _refuse(
+            g,
+            "metrics.multiclass.cohen_kappa",
+            "classes mixing strings and integers",
+            lambda: cohen_kappa(mixed, mixed[::-1]),
+            "y_true",
+            "strings",
+        ),
+    ]
+
+
+def _count_array_cases() -> list[Case]:
+    from opsstats import Uniform
+    from opsstats.comparison import unpaired_ops_tests
+
+    g = "count arrays"
+    a, b = ([40, 35], [10, 12], [10, 15], [140, 138]), ([30, 31], [20, 22], [20, 19], [130, 128])
+
+    def estimates() -> bool:  # each pair's OPS difference, from the closed-form Uniform OPS
+        r = unpaired_ops_tests(a, b, "f1", n_draws=200, rng=0)
+        want = []
+        for k in range(2):
+            ops = []
+            for tp, fp, fn, tn in ((c[k] for c in a), (c[k] for c in b)):
+                f1 = 2 * tp / (2 * tp + fp + fn)
+                ops.append(Uniform().ops("f1", f1, prevalence=(tp + fn) / (tp + fp + fn + tn)))
+            want.append(ops[0].estimate - ops[1].estimate)
+        return bool(np.allclose(r["estimate"], want, rtol=0, atol=1e-12))
+
+    return [
+        _refuse(
+            g,
+            "comparison.unpaired_ops_tests",
+            "tp of length 2, the others of length 1",
+            lambda: unpaired_ops_tests(
+                ([40, 30], [10], [10], [140]), ([30], [20], [20], [130]), rng=0
+            ),
+            "counts_a[tp]",
+            "length",
+        ),
+        _refuse(
+            g,
+            "comparison.unpaired_ops_tests",
+            "a negative count",
+            lambda: unpaired_ops_tests(
+                ([-40], [10], [10], [140]), ([30], [20], [20], [130]), rng=0
+            ),
+            "counts_a[tp]",
+            "-40",
+        ),
+        Case(
+            g,
+            "comparison.unpaired_ops_tests",
+            "estimates vs the closed-form OPS",
+            estimates,
+            expect=bool,
+        ),
+    ]
+
+
+def _plan_cases() -> list[Case]:
+    from opsstats.comparison import ops_sample_size
+
+    g = "sample size"
+    return [
+        _refuse(
+            g,
+            "comparison.ops_sample_size",
+            "a half-width not reachable (1e-9)",
+            lambda: ops_sample_size(
+                "f1",
+                prevalence=0.2,
+                alpha=0.1,
+                beta=0.2,
+                half_width=1e-9,
+                n_sims=20,
+                n_draws=100,
+                rng=0,
+            ),
+            "half_width",
+            "1e-09",
+            ("not reached",),
+        ),
+    ]
+
+
+def _curve_argument_cases() -> list[Case]:
+    from opsstats.comparison import binormal_fit, delong_unpaired, power_roc_test_curves
+    from opsstats.curves import binormal_smooth, calibrate
+    from opsstats.sklearn import ops_score
+
+    a = np.arange(10.0)
+    df = _frame()
+    y = df["y"].to_numpy()
+    g = "a curve expected"
+    shown = "array of shape (10,)"
+    return [
+        _refuse(
+            g,
+            "comparison.delong_unpaired",
+            "two arrays",
+            lambda: delong_unpaired(a, a),
+            "curve_a",
+            shown,
+        ),
+        _refuse(g, "comparison.binormal_fit", "an array", lambda: binormal_fit(a), "curve", shown),
+        _refuse(
+            g, "curves.binormal_smooth", "an array", lambda: binormal_smooth(a), "curve", shown
+        ),
+        _refuse(g, "curves.calibrate", "an array", lambda: calibrate(a), "curve", shown),
+        _refuse(
+            g,
+            "comparison.power_roc_test_curves",
+            "constant scores: `y_score`, not `auc`",
+            lambda: power_roc_test_curves(y, [np.zeros(len(y))], power=0.9),
+            "y_score",
+            "0.5",
+        ),
+        _refuse(
+            g,
+            "sklearn.ops_score",
+            "ragged labels",
+            lambda: ops_score([0, 1, [1, 0]], [0, 1, 1], metric="f1"),
+            "y_true",
+            "ragged",
+        ),
+    ]
+
+
+def _new_resource_cases() -> list[Case]:
+    from opsstats import evaluate
+    from opsstats.comparison import ops_sample_size
+    from opsstats.curves import binormal_smooth
+
+    big = 10**9
+    memory = ("would need about",)
+    plan = {"prevalence": 0.2, "alpha": 0.1, "beta": 0.2, "half_width": 0.05}
+    long = _long_frame()
+    R = REFUSAL_MEMORY
+    return [
+        _refuse(
+            "resource limits",
+            "comparison.ops_sample_size",
+            "n_sims = 1e9",
+            lambda: ops_sample_size("f1", **plan, n_sims=big),
+            "n_sims",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            "resource limits",
+            "comparison.ops_sample_size",
+            "n_draws = 1e9",
+            lambda: ops_sample_size("f1", **plan, n_draws=big),
+            "n_draws",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            "resource limits",
+            "curves.binormal_smooth",
+            "n = 1e9",
+            lambda: binormal_smooth(_curve(), n=big),
+            "n",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+        _refuse(
+            "resource limits",
+            "evaluate",
+            "compare=, n_resamples = 1e9",
+            lambda: evaluate(long, truth="y", score="s", compare="m", n_resamples=big),
+            "n_resamples",
+            "1,000,000,000",
+            memory,
+            R,
+        ),
+    ]
+
+
+def _cancellation_cases() -> list[Case]:
+    from opsstats import ConfusionMatrix
+    from opsstats.metrics import get_metric
+
+    g = "cancellation"
+    tp, fp, fn = 1_224_040, 1_506_713, 911_631
+    tn = 1_122_158  # TP TN - FP FN = -583 of products near 1.4e12: MCC -2.6e-10
+    pos, neg = tp + fn, fp + tn
+    p, a, b = pos / (pos + neg), fp / neg, fn / pos
+
+    def forward(name: str) -> bool:
+        """The registry's formula on float64 (pi, alpha, beta) against the same formula
+        in Fraction arithmetic on those floats: a stable form keeps a few ulps."""
+        fp_, fa, fb = Fraction(p), Fraction(a), Fraction(b)
+        c = (fp_ * (1 - fb), (1 - fp_) * fa, fp_ * fb, (1 - fp_) * (1 - fa))
+        cross = c[0] * c[3] - c[1] * c[2]
+        if name == "mcc":
+            den = (c[0] + c[1]) * (c[0] + c[2]) * (c[3] + c[1]) * (c[3] + c[2])
+            exact = float(cross) / float(den) ** 0.5  # the product, not the difference
+        else:
+            exact = float(
+                2 * cross / ((c[0] + c[1]) * (c[1] + c[3]) + (c[0] + c[2]) * (c[2] + c[3]))
+            )
+        got = float(get_metric(name).func(p, a, b))
+        return abs(got - exact) <= 1e-14 * abs(exact)
+
+    def counts(name: str) -> bool:  # ConfusionMatrix against the counts' exact value
+        cross = Fraction(tp * tn - fp * fn)
+        if name == "mcc":
+            den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+            exact = float(cross) / float(den) ** 0.5
+        else:
+            exact = float(2 * cross / ((tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)))
+        got = ConfusionMatrix(tp=tp, fp=fp, fn=fn, tn=tn).metric(name)
+        return abs(got - exact) <= 1e-6 * abs(exact)
+
+    return [
+        Case(
+            g,
+            "metrics.get_metric",
+            "MCC formula near 0, float64 inputs",
+            lambda: forward("mcc"),
+            expect=bool,
+        ),
+        Case(
+            g,
+            "metrics.get_metric",
+            "kappa formula near 0, float64 inputs",
+            lambda: forward("cohen_kappa"),
+            expect=bool,
+        ),
+        Case(
+            g,
+            "ConfusionMatrix.metric",
+            "MCC near 0 at counts near 1e6",
+            lambda: counts("mcc"),
+            expect=bool,
+        ),
+        Case(
+            g,
+            "ConfusionMatrix.metric",
+            "kappa near 0 at counts near 1e6",
+            lambda: counts("cohen_kappa"),
+            expect=bool,
+        ),
+    ]
 
 
 def _prevalence_cases() -> list[Case]:
@@ -2162,7 +2778,9 @@ def _prevalence_cases() -> list[Case]:
     )
     from opsstats.curves import ops_prevalence_invariant
     from opsstats.metrics import register_metric
+    from opsstats.plotting import plot_ops_function
 
+    g = "prevalence"
     rng = np.random.default_rng(28)
     y = rng.random(400) < 0.1
     y[:2], y[2:4] = True, False
@@ -2174,21 +2792,21 @@ def _prevalence_cases() -> list[Case]:
     frame = pd.DataFrame({"y": y.astype(int), "s": s, "g": np.arange(400) % 2})
     return [
         Case(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "F1 at 0.5 vs scikit-learn on reweighted rows",
             lambda: cm.at_prevalence(0.5).metric("f1"),
             expect=lambda v: _close(v, float(skm.f1_score(y, p, sample_weight=w))),
         ),
         Case(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "alpha and beta kept exactly",
             lambda: (cm.at_prevalence(0.5).alpha, cm.at_prevalence(0.5).beta),
             expect=lambda ab: ab == (cm.alpha, cm.beta),
         ),
         _refuse(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "prevalence 0",
             lambda: cm.at_prevalence(0),
@@ -2196,7 +2814,7 @@ def _prevalence_cases() -> list[Case]:
             "0.0",
         ),
         _refuse(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "prevalence 1",
             lambda: cm.at_prevalence(1.0),
@@ -2204,7 +2822,7 @@ def _prevalence_cases() -> list[Case]:
             "1.0",
         ),
         _refuse(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "a NaN prevalence",
             lambda: cm.at_prevalence(float("nan")),
@@ -2212,7 +2830,7 @@ def _prevalence_cases() -> list[Case]:
             "nan",
         ),
         _refuse(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "a string prevalence",
             lambda: cm.at_prevalence("0.5"),
@@ -2220,7 +2838,7 @@ def _prevalence_cases() -> list[Case]:
             "'0.5'",
         ),
         _refuse(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "a boolean prevalence",
             lambda: cm.at_prevalence(True),
@@ -2228,7 +2846,7 @@ def _prevalence_cases() -> list[Case]:
             "True",
         ),
         _refuse(
-            0,
+            g,
             "ConfusionMatrix.at_prevalence",
             "a class absent",
             lambda: ConfusionMatrix(tp=0, fp=2, fn=0, tn=5).at_prevalence(0.3),
@@ -2236,14 +2854,14 @@ def _prevalence_cases() -> list[Case]:
             mentions=("both classes",),
         ),
         Case(
-            0,
+            g,
             "ScoreCurve.at_prevalence",
             "average precision at 0.5 vs scikit-learn on reweighted rows",
             lambda: curve.at_prevalence(0.5).auc("pr"),
             expect=lambda v: _close(v, float(skm.average_precision_score(y, s, sample_weight=w))),
         ),
         _refuse(
-            0,
+            g,
             "ScoreCurve.at_prevalence",
             "prevalence above 1",
             lambda: curve.at_prevalence(1.5),
@@ -2251,21 +2869,21 @@ def _prevalence_cases() -> list[Case]:
             "1.5",
         ),
         _refuse(
-            0,
+            g,
             "ScoreCurve.at_prevalence",
             "a list prevalence",
             lambda: curve.at_prevalence([0.5]),
             "prevalence",
         ),
         Case(
-            0,
+            g,
             "ops_prevalence_profile",
             "OPS of precision flat across prevalences",
             lambda: ops_prevalence_profile(cm, "precision", [0.01, 0.5, 0.99]).ops_range,
             expect=lambda r: 0 <= r < 1e-9,
         ),
         Case(
-            0,
+            g,
             "ops_prevalence_profile",
             "OPS of F1 at 0.5 = the Uniform OPS of F1(0.5, alpha, beta)",
             lambda: (
@@ -2284,7 +2902,7 @@ def _prevalence_cases() -> list[Case]:
             ),
         ),
         _refuse(
-            0,
+            g,
             "ops_prevalence_profile",
             "a prevalence of 0",
             lambda: ops_prevalence_profile(cm, "f1", [0.0, 0.5]),
@@ -2292,14 +2910,38 @@ def _prevalence_cases() -> list[Case]:
             "0.0",
         ),
         _refuse(
-            0,
+            g,
             "ops_prevalence_profile",
             "a NaN prevalence",
             lambda: ops_prevalence_profile(cm, "f1", [float("nan")]),
             "prevalences",
         ),
         _refuse(
-            0,
+            g,
+            "ops_prevalence_profile",
+            "a string for rng (was numpy's SeedSequence error)",
+            lambda: ops_prevalence_profile(cm, "f1", [0.5], ci="dirichlet", rng="abc"),
+            "rng",
+            "'abc'",
+        ),
+        _refuse(
+            g,
+            "ops_prevalence_profile",
+            "True for rng (was taken as the seed 1)",
+            lambda: ops_prevalence_profile(cm, "f1", [0.5], ci="dirichlet", rng=True),
+            "rng",
+            "True",
+        ),
+        _refuse(
+            g,
+            "plotting.plot_ops_function",
+            "a prevalence of 1.5 among the prevalences (was named `prevalence`)",
+            lambda: plot_ops_function("f1", prevalences=[0.2, 1.5]),
+            "prevalences",
+            "1.5",
+        ),
+        _refuse(
+            g,
             "ops_prevalence_profile",
             "an array for obj",
             lambda: ops_prevalence_profile(np.zeros(3), "f1"),
@@ -2307,7 +2949,7 @@ def _prevalence_cases() -> list[Case]:
             "array of shape (3,)",
         ),
         _refuse(
-            0,
+            g,
             "ops_prevalence_profile",
             "an unknown metric",
             lambda: ops_prevalence_profile(cm, "f2"),
@@ -2315,7 +2957,7 @@ def _prevalence_cases() -> list[Case]:
             "'f2'",
         ),
         _refuse(
-            0,
+            g,
             "ops_prevalence_profile",
             "too many prevalences",
             lambda: ops_prevalence_profile(cm, "f1", np.linspace(0.001, 0.999, 5000)),
@@ -2323,14 +2965,14 @@ def _prevalence_cases() -> list[Case]:
             "5,000",
         ),
         Case(
-            0,
+            g,
             "PrevalenceProfile.summary",
             "the summary names the metric and the verdict",
             lambda: str(ops_prevalence_profile(cm, "mcc", [0.5]).summary()),
             expect=lambda t: "Matthews correlation coefficient" in t and "not invariant" in t,
         ),
         Case(
-            0,
+            g,
             "evaluate",
             "standardized F1 per group vs scikit-learn on reweighted rows",
             lambda: evaluate(
@@ -2362,7 +3004,7 @@ def _prevalence_cases() -> list[Case]:
             ),
         ),
         _refuse(
-            0,
+            g,
             "evaluate",
             "prevalence 1",
             lambda: evaluate(frame, truth="y", score="s", threshold=1.0, prevalence=1),
@@ -2370,7 +3012,7 @@ def _prevalence_cases() -> list[Case]:
             "1.0",
         ),
         _refuse(
-            0,
+            g,
             "evaluate",
             "a string prevalence",
             lambda: evaluate(frame, truth="y", score="s", threshold=1.0, prevalence="half"),
@@ -2378,7 +3020,7 @@ def _prevalence_cases() -> list[Case]:
             "'half'",
         ),
         Case(
-            0,
+            g,
             "ops_prevalence_invariant",
             "PR AUC not invariant, ROC AUC and precision at a recall invariant",
             lambda: (
@@ -2389,7 +3031,7 @@ def _prevalence_cases() -> list[Case]:
             expect=lambda r: r == (False, True, True),
         ),
         _refuse(
-            0,
+            g,
             "ops_prevalence_invariant",
             "an unknown quantity",
             lambda: ops_prevalence_invariant("qr_auc"),
@@ -2397,7 +3039,7 @@ def _prevalence_cases() -> list[Case]:
             "'qr_auc'",
         ),
         _refuse(
-            0,
+            g,
             "register_metric",
             "prevalence_invariant not a boolean",
             lambda: register_metric(
@@ -2411,7 +3053,7 @@ def _prevalence_cases() -> list[Case]:
             "'yes'",
         ),
         _refuse(
-            0,
+            g,
             "register_metric",
             "monotone not a boolean",
             lambda: register_metric(
@@ -2421,7 +3063,7 @@ def _prevalence_cases() -> list[Case]:
             "1",
         ),
         _refuse(
-            0,
+            g,
             "compare_test_sets",
             "a curve where a confusion matrix is compared",
             lambda: compare_test_sets({"a": curve, "b": cm}, metric="f1"),
@@ -2429,7 +3071,7 @@ def _prevalence_cases() -> list[Case]:
             "ScoreCurve",
         ),
         Case(
-            0,
+            g,
             "compare_test_sets",
             "one classifier standardized twice: difference exactly 0",
             lambda: (
@@ -2476,6 +3118,15 @@ def _build() -> list[Case]:
         _message_cases,
         _default_cases,
         _entry_point_cases,
+        _new_threshold_cases,
+        _p_value_cases,
+        _power_cases,
+        _weights_and_labels_cases,
+        _count_array_cases,
+        _plan_cases,
+        _curve_argument_cases,
+        _new_resource_cases,
+        _cancellation_cases,
         _prevalence_cases,
     )
     cases: list[Case] = []
@@ -2484,7 +3135,7 @@ def _build() -> list[Case]:
     return cases
 
 
-#: The table. Item 0 marks the ordinary cases of every entry point (not an issue item).
+#: The table. Group "ordinary" holds the ordinary cases of every entry point.
 CASES: list[Case] = _build()
 
 __all__ = ["OUTCOMES", "Case", "CASES", "classify", "census"]

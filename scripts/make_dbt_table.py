@@ -1,0 +1,415 @@
+"""Make the shipped table of the default DBT reference,
+``opsstats/reference/data/dbt_default.npz`` (docs/method.md#dbt-table).
+
+What it computes, from ``DirectedBinaryTree()`` (depth 9, G = 100,000, seed 20231) by the
+package's own passes over the curves (the arithmetic of a direct OPS):
+
+1. the ROC AUC of every curve, sorted;
+2. the PR AUC (step) and the lift AUC (step) of every curve at the nodes k / 16 of
+   s = logit(prevalence) that prevalences 0.001 to 0.999 read, and at the nodes k / 4
+   the tails need: kept are the sorted values at the ranks of ``rank_set`` and, at the
+   nodes k / 4, the values of every curve that is among the 2 x 512 lowest or highest
+   at some node k / 16;
+3. the FPR at each recall of ``at_recall_x()`` (the band's x values and the standardized
+   curve's k / 21), sorted, at the ranks of ``rank_set(G, 128, 0.007)`` and every rank
+   of the 128 lowest and highest: a metric at a recall is a function of the FPR there
+   (the FNR is 1 - recall), at every prevalence;
+4. the ROC and PR band's quantile ranks (``BAND_QUANTILES``, numpy's linear rule) at the
+   54 x values of a plot: recall at each FPR (ROC), FPR and FNR at each recall (PR);
+5. a check of the table against direct passes at ``--check`` prevalences drawn between
+   the nodes (seeded): the OPS counts of values at random ranks, in units of the Monte
+   Carlo standard error, and of operating points; written into the file's metadata and
+   printed.
+
+The metadata also records the parameters, the fingerprint of the reference's curves
+(``opsstats.reference._dbt_table.fingerprint``) that the package checks before using
+the table, the git commit and a hash of the sources that define the values.
+
+Run time: 2,010 s for the committed table on two busy cores (load 10 to 20; the file's
+metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25; memory
+about 1.5 GB.
+
+Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``; with
+``--recheck``, only step 5 on an existing table (after a change to how it is read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+import opsstats
+from opsstats.curves._geometry import CurveArea, OperatingPoint
+from opsstats.metrics import resolve_metric
+from opsstats.reference._dbt_table import (
+    BAND_QUANTILES,
+    FORMAT,
+    TABLE_PATH,
+    DBTTable,
+    at_recall_x,
+    band_x,
+    fingerprint,
+    quantile_ranks,
+)
+from opsstats.reference._interpolation import expit, logit
+from opsstats.reference._streamed import CHUNK
+from opsstats.reference.dbt import DirectedBinaryTree
+
+RANGE = (0.001, 0.999)
+STEP = 1 / 16  # the middle ranks' nodes
+TAIL_STEP = 1 / 4  # the tail curves' nodes
+TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
+RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
+BITS = {"mid": 24, "tail": 30, "roc": 36, "log": 44}  # 2**-bits for values below 1
+TAIL_DIFFERENCES = 4
+AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
+AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
+SOURCES = [
+    "reference/dbt.py",
+    "reference/_streamed.py",
+    "reference/_dbt_table.py",
+    "reference/_interpolation.py",
+    "curves/_geometry.py",
+    "metrics/_definitions.py",
+]
+
+
+def rank_set(g: int, tail: int, ratio: float) -> np.ndarray:
+    """Ranks from ``tail`` to ``g - 1 - tail``: every rank near the ends, then steps of
+    ``ratio`` times the distance from the nearer end (the error of a linear
+    interpolation between stored ranks, in units of the standard error of the count,
+    is then about sqrt(ratio) / 2 wherever it is read)."""
+    out, k = [tail], tail
+    while k < g // 2:
+        k += max(1, int(ratio * (k + 1)))
+        out.append(min(k, g // 2))
+    low = np.array(out)
+    return np.unique(np.r_[low, g - 1 - low]).astype(np.int32)
+
+
+def node_range(step: float, before: int, after: int) -> range:
+    """The nodes k (at s = k * step) that interpolation at s in RANGE reads: floor(s /
+    step) - before to floor(s / step) + after."""
+    lo, hi = (float(logit(np.array(p))) for p in RANGE)
+    return range(int(np.floor(lo / step)) - before, int(np.floor(hi / step)) + after + 1)
+
+
+def quantize(values: np.ndarray, bits: int) -> tuple[np.ndarray, int]:
+    """Integers round(values * 2**b), b = bits less the bits of the largest value above
+    1, and b."""
+    b = bits - max(0, int(np.ceil(np.log2(max(1.0, float(np.max(np.abs(values))))))))
+    return np.round(values * 2.0**b).astype(np.int64), b
+
+
+def narrow(codes: np.ndarray) -> np.ndarray:
+    return codes.astype(np.int32) if np.abs(codes).max() < 2**31 else codes
+
+
+def differences(q: np.ndarray, times: int, axis: int) -> np.ndarray:
+    for _ in range(times):
+        q = np.diff(q, axis=axis, prepend=0)
+    return q
+
+
+def passes(ref, pairs, per_pass):
+    """``ref._one_pass`` over the pairs, ``per_pass`` pairs at a time."""
+    for start in range(0, len(pairs), per_pass):
+        batch = pairs[start : start + per_pass]
+        yield from zip(batch, ref._one_pass(batch), strict=True)
+
+
+def areas(ref, log) -> tuple[dict, dict]:
+    """The middle table and the tail curves' values of the PR and lift AUC."""
+    g = ref.n_curves
+    ranks = rank_set(g, TAIL, RATIO)
+    mid_nodes = node_range(STEP, 1, 2)
+    tail_nodes = node_range(TAIL_STEP, 2, 3)
+    ratio = round(TAIL_STEP / STEP)
+    every = sorted(set(mid_nodes) | {k * ratio for k in tail_nodes})
+    arrays, entries = {}, {}
+    for name, q in AREAS.items():
+        t0 = time.perf_counter()
+        mid = np.empty((len(mid_nodes), ranks.size))
+        at_tail_nodes, low_ids, high_ids = {}, set(), set()
+        pairs = [(q, expit(k * STEP)) for k in every]
+        for k, ((_, pi), v) in zip(every, passes(ref, pairs, 24), strict=True):
+            if np.isnan(v).any():
+                raise ValueError(f"{q.label} undefined on some curves at {pi}")
+            part = np.argpartition(v, [2 * TAIL, g - 2 * TAIL - 1])
+            low_ids.update(part[: 2 * TAIL].tolist())
+            high_ids.update(part[g - 2 * TAIL :].tolist())
+            if k in mid_nodes:
+                mid[k - mid_nodes.start] = np.sort(v)[ranks]
+            if k % ratio == 0 and k // ratio in tail_nodes:
+                at_tail_nodes[k // ratio] = v
+        low, high = sorted(low_ids), sorted(high_ids)
+        tails = {
+            "low": np.stack([at_tail_nodes[k][low] for k in tail_nodes]),
+            "high": np.stack([at_tail_nodes[k][high] for k in tail_nodes]),
+        }
+        codes, bits = quantize(mid, BITS["mid"])
+        arrays[f"{name}.mid"] = narrow(differences(differences(codes, 1, 0), 1, 1))
+        _, tail_bits = quantize(np.r_[tails["low"].ravel(), tails["high"].ravel()], BITS["tail"])
+        for end, values in tails.items():
+            codes = np.round(values * 2.0**tail_bits).astype(np.int64)
+            # the first row of each order of differences, then the last order's rows
+            head = []
+            for _ in range(TAIL_DIFFERENCES):
+                head.append(codes[0])
+                codes = np.diff(codes, axis=0)
+            arrays[f"{name}.{end}.head"] = np.stack(head)
+            arrays[f"{name}.{end}"] = narrow(codes)
+        entries[name] = {
+            "bits": bits,
+            "step": STEP,
+            "nodes": [mid_nodes.start, mid_nodes.stop - 1],
+            "tail": TAIL,
+            "tail_step": TAIL_STEP,
+            "tail_nodes": [tail_nodes.start, tail_nodes.stop - 1],
+            "tail_bits": tail_bits,
+            "tail_differences": TAIL_DIFFERENCES,
+            "tail_curves": [len(low), len(high)],
+            "tail_curve_ids": {"low": low, "high": high},
+        }
+        log(
+            f"{q.label}: {len(every)} nodes, {ranks.size} ranks, tail curves {len(low)} + "
+            f"{len(high)}, {time.perf_counter() - t0:.0f} s"
+        )
+    arrays["ranks"] = ranks
+    return arrays, entries
+
+
+def roc(ref, log) -> tuple[dict, dict]:
+    t0 = time.perf_counter()
+    ((_, v),) = passes(ref, [(CurveArea("roc", "trapezoid"), 0.5)], 1)
+    codes, bits = quantize(np.sort(v), BITS["roc"])
+    log(f"ROC AUC: {time.perf_counter() - t0:.0f} s")
+    return {"roc": narrow(differences(codes, 1, 0))}, {"roc": {"bits": bits}}
+
+
+def at_recall(ref, log) -> tuple[dict, dict]:
+    """The sorted FPR at each recall of ``at_recall_x()``, at stored ranks."""
+    t0 = time.perf_counter()
+    g, xs = ref.n_curves, at_recall_x()
+    ranks = np.r_[np.arange(AT_TAIL), rank_set(g, AT_TAIL, AT_RATIO), np.arange(g - AT_TAIL, g)]
+    fpr = resolve_metric("fpr")
+    pairs = [(OperatingPoint(fpr, "recall", float(u)), 0.5) for u in xs]
+    values = np.stack([np.sort(v)[ranks] for _, v in passes(ref, pairs, xs.size)])
+    codes, bits = quantize(np.log(values), BITS["log"])  # FPR > 0 at a recall > 0
+    log(f"FPR at {xs.size} recalls, {ranks.size} ranks: {time.perf_counter() - t0:.0f} s")
+    arrays = {"at.recall": narrow(differences(codes, 1, 1)), "at.recall.ranks": ranks}
+    return arrays, {"at.recall": {"bits": bits, "x": xs.tolist()}}
+
+
+def band_ranks(g: int) -> np.ndarray:
+    ranks = set()
+    for q in BAND_QUANTILES:
+        lo, hi, _ = quantile_ranks(g, q)
+        ranks.update([lo, hi, g - 1 - lo, g - 1 - hi])
+    return np.array(sorted(ranks), dtype=np.int64)
+
+
+def bands(ref, log) -> tuple[dict, dict]:
+    """The ROC and PR band's quantile ranks at the 54 x values of a plot."""
+    t0 = time.perf_counter()
+    g, xs = ref.n_curves, band_x()
+    ranks = band_ranks(g)
+    recall, fpr, fnr = (resolve_metric(m) for m in ("recall", "fpr", "fnr"))
+    pairs = [(OperatingPoint(recall, "fpr", float(u)), 0.5) for u in xs]
+    pairs += [(OperatingPoint(fpr, "recall", float(u)), 0.5) for u in xs]
+    pairs += [(OperatingPoint(fnr, "recall", float(u)), 0.5) for u in xs]
+    values = [v for _, v in passes(ref, pairs, 60)]
+    n = xs.size
+    roc_band = np.stack([np.sort(v)[ranks] for v in values[:n]])
+    alpha, beta = [], []
+    for a, b in zip(values[n : 2 * n], values[2 * n :], strict=True):
+        order = np.argsort(a, kind="stable")
+        alpha.append(a[order][ranks])
+        beta.append(b[order][ranks])
+    log(f"ROC and PR band: {time.perf_counter() - t0:.0f} s")
+    arrays = {
+        "band.ranks": ranks,
+        "band.roc": roc_band,
+        "band.pr.alpha": np.stack(alpha),
+        "band.pr.beta": np.stack(beta),
+    }
+    band = {"x": xs.tolist(), "quantiles": list(BAND_QUANTILES), "points": 50}
+    return arrays, band
+
+
+def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) -> dict:
+    """|count(rebuilt < mu) - count(direct < mu)| / sqrt(G p (1 - p)) at values mu drawn
+    at random inside gaps of the direct values, at ranks log-uniform in the distance
+    from the nearer end; by that distance."""
+    g = direct.size
+    dist = np.exp(rng.uniform(0, np.log(g / 2), 20_000)).astype(int)
+    ranks = np.clip(np.where(rng.random(dist.size) < 0.5, dist - 1, g - 1 - dist), 0, g - 2)
+    mu = direct[ranks] + rng.random(ranks.size) * (direct[ranks + 1] - direct[ranks])
+    inside = (mu > direct[ranks]) & (mu < direct[ranks + 1])
+    ranks, mu = ranks[inside], mu[inside]
+    n_direct = np.searchsorted(direct, mu)
+    n_table = np.searchsorted(rebuilt, mu)
+    p = n_direct / g
+    z = np.abs(n_table - n_direct) / np.sqrt(g * p * (1 - p))
+    near = np.minimum(ranks + 1, g - 1 - ranks)
+    return {"z": z, "near": near}
+
+
+def check(ref, table, n_check, seed, log) -> dict:
+    """The table against direct passes at prevalences between the nodes."""
+    t0 = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    lo, hi = (float(logit(np.array(p))) for p in RANGE)
+    s = np.sort(rng.uniform(lo, hi, n_check))
+    pis = [expit(v) for v in s]
+    out: dict = {"prevalences": len(pis), "seed": seed}
+    zs, near = [], []
+    worst = {}
+    cases: list[tuple[float, str, float, int]] = []  # each pair's worst probe
+    # as the package reads the table: the pairs it does not cover (the lift AUC above
+    # its upper prevalence) are left to passes, and not checked here
+    pairs = [(q, pi) for pi in pis for q in AREAS.values() if table.covers(q, pi)]
+    out["pairs_checked"] = len(pairs)
+    for (q, pi), v in passes(ref, pairs, 30):
+        direct = np.sort(v)
+        r = z_scores(direct, table.values(q, pi), rng)
+        zs.append(r["z"])
+        near.append(r["near"])
+        worst[q.name] = max(worst.get(q.name, 0.0), float(r["z"].max()))
+        i = int(np.argmax(r["z"]))
+        cases.append((float(r["z"][i]), q.name, float(pi), int(r["near"][i])))
+    z, d = np.concatenate(zs), np.concatenate(near)
+    # precision at recall 0.9 and F1 at recall 0.5 (from the stored FPR), a few prevalences
+    worst_at = 0.0
+    points = [
+        OperatingPoint(resolve_metric("precision"), "recall", 0.9),
+        OperatingPoint(resolve_metric("f1"), "recall", 0.5),
+    ]
+    pairs = [(q, pi) for pi in pis[::4] for q in points]
+    for (q, pi), v in passes(ref, pairs, 30):
+        r = z_scores(np.sort(v), table.values(q, pi), rng)
+        worst_at = max(worst_at, float(r["z"].max()))
+    out["operating_points"] = {"max": worst_at}
+    out["areas"] = {
+        "probes": int(z.size),
+        "max": float(z.max()),
+        "p99.9": float(np.quantile(z, 0.999)),
+        "share_above_quarter": float(np.mean(z > 0.25)),
+        "max_by_quantity": worst,
+        "worst_pairs": [
+            {"z": z, "quantity": name, "prevalence": pi, "distance_from_the_end": d}
+            for z, name, pi, d in sorted(cases, reverse=True)[:8]
+        ],
+        "max_by_distance_from_the_end": {
+            f"{a}-{b - 1}": float(z[(d >= a) & (d < b)].max(initial=0.0))
+            for a, b in [(1, 16), (16, 512), (512, 5000), (5000, 50_001)]
+        },
+    }
+    log(f"check: {json.dumps(out)} ({time.perf_counter() - t0:.0f} s)")
+    return out
+
+
+def code_hash() -> dict:
+    root = Path(opsstats.__file__).parent
+    digest = hashlib.sha256()
+    for name in SOURCES:
+        digest.update((root / name).read_bytes())
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--", *SOURCES],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit, changed = "unknown", ""
+    return {
+        "commit": commit,
+        "sources_changed_since_commit": bool(changed),
+        "sources": SOURCES,
+        "sources_sha256": digest.hexdigest(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=TABLE_PATH)
+    parser.add_argument("--n-curves", type=int, default=100_000, help="for trying it out")
+    parser.add_argument("--check", type=int, default=40, help="prevalences checked")
+    parser.add_argument("--seed", type=int, default=20240611, help="of the check")
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="only check the table at --out again, as the package now reads it, and "
+        "record the result in it (its values unchanged)",
+    )
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+
+    def log(text: str) -> None:
+        print(f"[{time.perf_counter() - t0:6.0f} s] {text}", flush=True)
+
+    if args.recheck:
+        with np.load(args.out, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+        meta = json.loads(str(arrays.pop("meta")))
+        ref = DirectedBinaryTree(n_curves=meta["reference"]["n_curves"])
+        accuracy = check(ref, DBTTable(dict(arrays), meta), args.check, args.seed, log)
+        meta["accuracy"] = {**accuracy, "read_by": code_hash()}
+        np.savez_compressed(args.out, meta=np.array(json.dumps(meta)), **arrays)
+        log(f"rechecked {args.out}")
+        return
+
+    ref = DirectedBinaryTree(n_curves=args.n_curves)
+    arrays, entries = areas(ref, log)
+    more, roc_entry = roc(ref, log)
+    arrays.update(more)
+    entries.update(roc_entry)
+    more, at_entry = at_recall(ref, log)
+    arrays.update(more)
+    entries.update(at_entry)
+    more, band = bands(ref, log)
+    arrays.update(more)
+    meta = {
+        "format": FORMAT,
+        "reference": {
+            "class": "DirectedBinaryTree",
+            "depth": ref.depth,
+            "n_curves": ref.n_curves,
+            "seed": ref.seed,
+            "chunk": CHUNK,
+        },
+        "prevalence_range": list(RANGE),
+        "ranks": {"tail": TAIL, "ratio": RATIO},
+        "entries": entries,
+        "band": band,
+        "fingerprint": fingerprint(ref),
+        "code": code_hash(),
+        "generator": "scripts/make_dbt_table.py",
+    }
+    table = DBTTable(dict(arrays), meta)  # decoded as the package decodes it
+    meta["accuracy"] = check(ref, table, args.check, args.seed, log)
+    meta["generated"] = {
+        "date": datetime.date.today().isoformat(),
+        "seconds": round(time.perf_counter() - t0),
+        "opsstats": opsstats.__version__,
+        "numpy": np.__version__,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(args.out, meta=np.array(json.dumps(meta)), **arrays)
+    log(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+
+
+if __name__ == "__main__":
+    main()
