@@ -837,7 +837,7 @@ def test_duplicated_headers_are_refused(tmp_path, fmt):
         assert line.endswith("'y', 's'; rename the columns so that each name is used once")
 
 
-# ------------------------------------- the first hour: what a newcomer types (issue 29)
+# ---------------------------------------------- the first hour: what a newcomer types
 
 
 @pytest.fixture(scope="module")

@@ -134,7 +134,7 @@ def test_rounding_only_when_printed():
     assert "0.750" in rep.render("text", digits=3) and "0.7500" not in rep.render("text", 3)
 
 
-# ------------------------------------------- tables that fit the terminal (issue 29)
+# --------------------------------------------------------- tables that fit the terminal
 
 WIDE_80 = """\
 Evaluation of scores 's' at threshold 0.5 against 'y' (n = 240)
