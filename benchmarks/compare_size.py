@@ -36,6 +36,12 @@ class counts fixed at round(pi n), at least 2 positives):
   with n): the ``paired_auc`` data compared by ``method="dirichlet"``, the paired
   Bayesian bootstrap, 2000 draws.
 
+* ``paired_pr_auc_three`` (n in {100, 1000} only): three classifiers of the
+  ``paired_auc`` kind (scores trivariate normal per class, unit variances, every
+  correlation 0.5, means 0 and 1), compared by the default as one table; the rates are
+  those of its pair A - B, whose draws the three classifiers share (one set of resampled
+  rows for all three), beside ``paired_pr_auc``, where the two are compared alone.
+
 * ``paired_auc_proc`` and ``unpaired_auc_proc`` (not defaults): the ``paired_auc`` and
   ``unpaired_auc`` data compared by ``method="delong"``, pROC's tests, beside the
   defaults that replace them.
@@ -50,7 +56,8 @@ Rates undefined in a repetition (a statistic with zero variance, a metric 0/0 in
 draw) are counted in ``undefined`` and left out of the rates.
 
 Run (the committed table; about 22 minutes here, two thirds of it the paired PR AUC
-bootstrap at n = 10000; ``--designs`` runs some of the designs)::
+bootstrap at n = 10000, and 8.6 CPU minutes more for ``paired_pr_auc_three``;
+``--designs`` runs some of the designs)::
 
     nice -n 10 python benchmarks/compare_size.py --reps 1000 --seed 20261124 \
         --out benchmarks/results/compare_size.csv --md benchmarks/results/compare_size.md
@@ -92,9 +99,10 @@ DESIGNS = (
     "paired_pr_auc",
     "paired_auc_proc",
     "unpaired_auc_proc",
+    "paired_pr_auc_three",
 )
 #: designs run on fewer sizes (their cost grows with n: one weight per row and draw)
-DESIGN_NS = {"paired_auc_dirichlet": (100, 1000)}
+DESIGN_NS = {"paired_auc_dirichlet": (100, 1000), "paired_pr_auc_three": (100, 1000)}
 OTHER_PREVALENCE = 0.25
 THRESHOLD = 0.8
 FIELDS = (
@@ -129,14 +137,25 @@ def _scores(y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return z + y[:, None]
 
 
+def _three_scores(y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Three columns, every correlation 0.5: sqrt(1/2) (common + own) per column."""
+    z = rng.standard_normal((y.size, 4))
+    return np.sqrt(0.5) * (z[:, :1] + z[:, 1:]) + y[:, None]
+
+
 def _paired(design: str, n: int, pi: float, reps: int, rng: np.random.Generator):
     y = _classes(n, pi)
     out = []
     for _ in range(reps):
-        s = _scores(y, rng)
+        s = _three_scores(y, rng) if design == "paired_pr_auc_three" else _scores(y, rng)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            if design == "paired_auc":
+            if design == "paired_pr_auc_three":
+                table = compare(
+                    y, {"A": s[:, 0], "B": s[:, 1], "C": s[:, 2]}, metric="pr_auc", rng=rng
+                )
+                r = table.results[0]  # A - B
+            elif design == "paired_auc":
                 r = compare(y, {"A": s[:, 0], "B": s[:, 1]})
             elif design == "paired_auc_proc":
                 r = compare(y, {"A": s[:, 0], "B": s[:, 1]}, method="delong")
@@ -235,6 +254,8 @@ _TITLES = {
     "paired_auc_proc": "Paired ROC AUC, not a default: pROC's DeLong test (normal), Wald interval",
     "unpaired_auc_proc": "Unpaired ROC AUC, not a default: pROC's DeLong test (t, pROC's df "
     "over the rows)",
+    "paired_pr_auc_three": "Paired PR AUC, the pair A - B of a table of three classifiers "
+    "(the draws shared by the three): the default, as for two",
     "paired_pr_auc": "Paired PR AUC (average precision): the paired stratified bootstrap, "
     "percentile interval expanded to t on k - 1 df, tail p-value; below 10 rows in a class, "
     "the jackknife-t",

@@ -8,12 +8,15 @@ test set's prevalence (Zhao, Bui, Yu and Dzieciolowski).
 from . import curves, metrics, reference
 from ._citation import cite
 from ._version import __version__
+from .classifier_change import ErrorRatesChange, classifier_change_test
 from .comparison import ComparisonResult, compare, compare_test_sets
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
+from .decomposition import Decomposition, decompose
 from .exceptions import SmallCountWarning, UndefinedMetricWarning
 from .grouped import evaluate
 from .grouped_comparisons import compare_groups
+from .monitoring import MonitorResult, monitor
 from .multilabel import MultiLabel
 from .profile import PrevalenceProfile, ops_prevalence_profile
 from .reference import (
@@ -35,9 +38,15 @@ __all__ = [
     "compare",
     "compare_test_sets",
     "compare_groups",
+    "monitor",
+    "MonitorResult",
     "ComparisonResult",
     "ops_prevalence_profile",
     "PrevalenceProfile",
+    "decompose",
+    "Decomposition",
+    "classifier_change_test",
+    "ErrorRatesChange",
     "cite",
     "Uniform",
     "BetaErrors",

@@ -40,6 +40,10 @@ UPCALLS: dict[str, str] = {
     "plot_forest": "opsstats.plotting.forest:plot_forest",
     # PrevalenceProfile.plot
     "plot_prevalence_profile": "opsstats.plotting.prevalence_profile:plot_prevalence_profile",
+    # MonitorResult.plot
+    "plot_monitor": "opsstats.plotting.monitor:plot_monitor",
+    # Decomposition.plot
+    "plot_decomposition": "opsstats.plotting.decomposition:plot_decomposition",
 }
 
 

@@ -10,18 +10,24 @@ column (``0.5540-0.5910``).
 
 from __future__ import annotations
 
+import functools
 import html
 import itertools
 import re
 import shutil
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._validation import check_digits
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 #: Prose (titles, notes, one-line results) wraps at the terminal's width, at most this
 #: many columns (longer lines are hard to read); tables use the whole width.
@@ -63,7 +69,99 @@ def wrap_line(text: str, width: int | None = None) -> str:
     return "\n".join(_wrap(text, min(text_width(), TEXT_WIDTH) if width is None else width, "    "))
 
 
-__all__ = ["Summary", "printable", "text_width"]
+__all__ = [
+    "Summary",
+    "format_unit",
+    "printable",
+    "text_width",
+    "unit_decimals",
+    "whole_frame",
+]
+
+#: The most decimals :func:`unit_decimals` asks for (float64 resolves about 16).
+MAX_DECIMALS = 15
+
+
+def unit_decimals(values: Any, digits: int) -> int:
+    """The decimals to print numbers of [0, 1] with, together (an estimate and its
+    interval's ends): ``digits``, or more where one of them lies within
+    ``10 ** -(digits - 1)`` (at most 0.1) of 0 or 1 without being 0 or 1, so that it
+    shows two significant digits of its distance to that end.
+
+    The rule for every OPS (and every value of [0, 1]) the package prints: an OPS of a
+    good model is 0.998, models differ in the fourth decimal, and at 3 decimals 0.99962
+    and an interval 0.99931-0.99987 would print as ``1.000 (1.000-1.000)``, an interval
+    of no width at a value the model does not reach. 0 and 1 themselves, and values
+    outside (0, 1), keep ``digits``; at most ``MAX_DECIMALS``.
+
+    Examples
+    --------
+    >>> unit_decimals([0.95, 0.93, 0.97], 3), unit_decimals([0.9983], 3)
+    (3, 4)
+    >>> unit_decimals([0.99962, 0.99931, 0.99987], 3), unit_decimals([1.0, 0.98], 3)
+    (5, 3)
+    """
+    k = digits
+    near = min(0.1, 10.0 ** -(digits - 1))
+    for v in np.ravel(np.asarray(values, dtype=float)):
+        if 0.0 < v < 1.0:
+            gap = min(v, 1.0 - v)
+            if gap < near:
+                k = max(k, min(MAX_DECIMALS, int(np.floor(-np.log10(gap))) + 2))
+    return k
+
+
+def format_unit(values: Any, digits: int) -> list[str]:
+    """Numbers of [0, 1] as text with the decimals of :func:`unit_decimals`, all alike
+    (NaN as ``nan``).
+
+    Examples
+    --------
+    >>> format_unit([0.99962, 0.99931, 0.99987], 3)
+    ['0.99962', '0.99931', '0.99987']
+    >>> format_unit([0.9927, 0.9983], 4)
+    ['0.9927', '0.9983']
+    """
+    k = unit_decimals(values, digits)
+    return [f"{float(v):.{k}f}" for v in np.ravel(np.asarray(values, dtype=float))]
+
+
+def whole_frame(*args: Any, **kwargs: Any) -> pd.DataFrame:
+    """A DataFrame (``pd.DataFrame(*args, **kwargs)``) that prints every one of its
+    columns, in blocks of columns at most ``TEXT_WIDTH`` wide, as R prints a data.frame,
+    where pandas would print ``...`` for the columns that do not fit a terminal: for the
+    small tables a user prints whole (the best threshold's row). Anything derived from it
+    (a selection, a copy) is a plain DataFrame again. Its class, ``WholeFrame`` of this
+    module, is made on first use, so that importing the package does not import pandas.
+
+    Examples
+    --------
+    >>> wide = whole_frame({f"column_{i}": [0.5] for i in range(12)})
+    >>> with pd.option_context("display.max_columns", 4):
+    ...     "..." in repr(wide), "..." in repr(pd.DataFrame(wide))
+    (False, True)
+    """
+    return _whole_frame_class()(*args, **kwargs)
+
+
+@functools.cache
+def _whole_frame_class() -> type[pd.DataFrame]:
+    """The class of :func:`whole_frame`, made once, named as a class of this module
+    (``opsstats._summary.WholeFrame``, which :func:`__getattr__` finds: it pickles)."""
+
+    class WholeFrame(pd.DataFrame):
+        def __repr__(self) -> str:
+            return self.to_string(line_width=TEXT_WIDTH)
+
+    WholeFrame.__qualname__ = "WholeFrame"
+    return WholeFrame
+
+
+def __getattr__(name: str) -> Any:
+    if name == "WholeFrame":  # the class of whole_frame, made (and pandas imported) now
+        return _whole_frame_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Characters that would move the cursor, end a line, or change how a terminal shows what
 #: follows: the C0 and C1 controls (newline, carriage return, tab, escape, ...), DEL, the
@@ -111,7 +209,9 @@ def _fmt(value: object, digits: int) -> str:
             return "NaN"
         if np.isinf(v):
             return "Inf" if v > 0 else "-Inf"
-        return f"{v:.{digits}g}" if abs(v) >= 10**digits or abs(v) < 1e-3 else f"{v:.{digits}f}"
+        if abs(v) >= 10**digits or abs(v) < 1e-3:
+            return f"{v:.{digits}g}"
+        return format_unit([v], digits)[0]  # 0.99983 as 0.99983, not 1.0000
     return str(value)
 
 

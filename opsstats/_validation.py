@@ -26,13 +26,20 @@ The rules they enforce (docs/method.md#inputs-and-limits):
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+from ._describe import describe, format_bytes
+from ._lazy import lazy_module
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = [
     "check_rng",
@@ -93,91 +100,6 @@ MAX_GRID_POINTS = 1_000
 MAX_BINS = 1_000_000
 #: Digits of printed numbers (a float64 carries 17 significant digits).
 MAX_DIGITS = 17
-
-_SCALAR_REPR = 60  # characters of a repr shown in a message
-
-
-# ------------------------------------------------------------------------ describing
-def format_bytes(n: float) -> str:
-    """A byte count for messages: ``"512 B"``, ``"3.1 MiB"``, ``"22 GiB"``."""
-    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            value = n / size
-            return f"{value:.2g} {unit}" if value < 10 else f"{value:,.0f} {unit}"
-    return f"{n:.0f} B"
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= _SCALAR_REPR else text[: _SCALAR_REPR - 3] + "..."
-
-
-def _type_name(value: Any) -> str:
-    t = type(value)
-    module = t.__module__.split(".")[0]
-    if module in ("builtins", "numpy", "opsstats"):
-        return t.__name__
-    return f"{module} {t.__name__}"
-
-
-def describe(value: Any) -> str:
-    """A short, readable description of a received value for error messages.
-
-    Scalars and short strings are shown as their repr; arrays, data frames and other
-    sized objects by their type, shape (or length) and dtype, never by their content, so
-    that a message about a 200,000-row frame stays one line.
-
-    Examples
-    --------
-    >>> describe(1.5), describe("abc"), describe(None)
-    ('1.5', "'abc'", 'None')
-    >>> describe(np.zeros((3, 2)))
-    'an array of shape (3, 2) and dtype float64'
-    >>> describe(pd.DataFrame({"a": range(200_000)}))
-    'a pandas DataFrame of shape (200000, 1)'
-    >>> describe(list(range(1000)))
-    'a list of 1000 items'
-    >>> describe(2**1030)
-    'an integer of 311 digits'
-    """
-    if value is None or isinstance(value, bool | np.bool_):
-        return repr(bool(value)) if value is not None else "None"
-    if isinstance(value, np.generic) and not isinstance(value, np.void):
-        value = value.item()  # np.float64(0.5) is shown as 0.5, np.str_('a') as 'a'
-    if isinstance(value, numbers.Integral):
-        bits = int(value).bit_length()
-        if bits <= 64:
-            return repr(value)
-        digits = len(str(abs(int(value)))) if bits < 4000 else int(bits * math.log10(2)) + 1
-        return f"an integer of {digits} digits"
-    if isinstance(value, numbers.Number):
-        return _short(repr(value))
-    if isinstance(value, str | bytes):
-        return _short(repr(value))
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape} and dtype {value.dtype}"
-    shape = getattr(value, "shape", None)
-    if isinstance(shape, tuple) and not callable(shape):
-        dtype = getattr(value, "dtype", None)
-        suffix = f" and dtype {dtype}" if dtype is not None and not callable(dtype) else ""
-        return f"a {_type_name(value)} of shape {shape}{suffix}"
-    if isinstance(value, list | tuple | set | frozenset | dict):
-        items = list(itertools.islice(value.items() if isinstance(value, dict) else value, 9))
-        flat = [x for item in items for x in (item if isinstance(value, dict) else (item,))]
-        if len(value) <= 8 and all(
-            x is None or isinstance(x, numbers.Number | str | bytes) for x in flat
-        ):
-            text = repr(value)
-            if len(text) <= _SCALAR_REPR:
-                return text
-        return f"a {type(value).__name__} of {len(value)} items"
-    if hasattr(value, "__len__") and not isinstance(value, type):
-        try:
-            return f"a {_type_name(value)} of length {len(value)}"
-        except TypeError:
-            pass
-    if type(value).__module__.split(".")[0] in ("builtins", "opsstats"):
-        return _short(repr(value))
-    return f"a {_type_name(value)} object"
 
 
 def _is_real_scalar(value: Any) -> bool:
@@ -272,20 +194,25 @@ def check_count(name: str, value: Any, *, integer: bool = False) -> float | int:
     return x
 
 
-def check_threshold(value: Any, *, name: str = "threshold") -> int | float:
+def check_threshold(value: Any, *, name: str = "threshold", ends: bool = False) -> int | float:
     """A finite real threshold (predict positive where score >= threshold).
 
     The one check of every threshold (``evaluate``, ``MultiLabel.from_scores``,
     ``ScoreCurve.confusion_matrix``): NaN, infinite, complex, boolean and non-numeric
     values are refused, since scores are finite numbers and a threshold outside their
     range is a mistake more often than a wish. Integers are returned as ``int``, so
-    that integer scores above 2**53 are compared exactly.
+    that integer scores above 2**53 are compared exactly. With ``ends`` (a curve's
+    thresholds), +inf and -inf are accepted: the curve's two ends, nothing and
+    everything predicted positive, the first threshold of scikit-learn's
+    ``roc_curve`` and pROC's ``coords``.
     """
     if isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_):
         return int(value)
     if not _is_real_scalar(value):
         raise TypeError(f"`{name}` must be a real number; got {describe(value)}.")
     x = float(value)
+    if ends and np.isinf(x):
+        return x
     if not np.isfinite(x):
         raise ValueError(
             f"`{name}` must be a finite number (scores are finite, so a threshold of "
@@ -448,7 +375,10 @@ def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
 
 # ---------------------------------------------------------------------------- arrays
 def _is_pandas(values: Any) -> bool:
-    return isinstance(values, pd.Series | pd.Index | pd.api.extensions.ExtensionArray)
+    # without pandas imported nothing is a pandas object: numpy input does not import it
+    return "pandas" in sys.modules and isinstance(
+        values, pd.Series | pd.Index | pd.api.extensions.ExtensionArray
+    )
 
 
 def _from_pandas(what: str, values: Any) -> np.ndarray:

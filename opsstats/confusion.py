@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._labels import positive_mask
+from ._lazy import lazy_module
 from ._seam import upcall
 from ._summary import Summary, wrap_line
 from ._validation import (
@@ -24,6 +25,11 @@ from .exceptions import UndefinedMetricWarning
 from .metrics import BoundMetric, Metric, available_metrics, get_metric
 from .metrics._registry import bind
 from .metrics._zero_division import check_zero_division, undefined
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ConfusionMatrix"]
 
@@ -59,9 +65,7 @@ class _Standardizable:
     _standard: float | None
     prevalence: Any
     n: Any
-
-    def _counts_repr(self) -> str:  # pragma: no cover - defined by each class
-        raise NotImplementedError
+    _counts_repr: Callable[[], str]  # each class's counts, as its repr writes them
 
     @property
     def origin(self) -> Any:
@@ -497,7 +501,7 @@ class ConfusionMatrix(_Standardizable):
         prevalence: str = "fixed",
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         ties: str = "strict",
         **params: Any,
     ) -> Any:
@@ -567,7 +571,7 @@ class ConfusionMatrix(_Standardizable):
         prevalence: str = "fixed",
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         **params: Any,
     ) -> Any:
         """Confidence or credible interval for alpha, beta or a metric.
@@ -601,8 +605,10 @@ class ConfusionMatrix(_Standardizable):
             For ``"bootstrap"``: resample within each class (prevalence fixed).
         rng : None, int or numpy.random.Generator
             The same ``rng`` gives the same interval, bit for bit.
-        progress : bool
-            Show a progress bar on stderr.
+        progress : bool or None
+            A progress bar of the draws on stderr: True from the start, False none,
+            None (the default) as the environment variable ``OPSSTATS_PROGRESS`` says
+            (by default a bar in a terminal once the draws have run for a second).
         **params
             Metric parameters.
 
@@ -616,8 +622,10 @@ class ConfusionMatrix(_Standardizable):
         -----
         A Dirichlet interval is extended to the point estimate when the estimate lies
         outside it, which happens at a count of 0 (e.g. precision 0 with TP = 0): Brown,
-        Cai and DasGupta's boundary rule for the Jeffreys binomial interval. The draws
-        in ``result.draws`` are in draw order.
+        Cai and DasGupta's boundary rule for the Jeffreys binomial interval; the method
+        string then ends "extended to contain the estimate"
+        (docs/method.md#containing-the-estimate). The draws in ``result.draws`` are in
+        draw order.
 
         Equal-tailed Dirichlet intervals with the Jeffreys prior reach their nominal
         coverage closely for alpha and beta (they are the Jeffreys binomial intervals up

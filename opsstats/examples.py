@@ -5,13 +5,18 @@ the paper evaluates one classifier on its General, Elder and Hospital test sets.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
+from ._lazy import lazy_module
 from ._validation import check_probability
 from .datasets import load_affairs
 from .report import report
 from .uncertainty._draws import check_rng
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["AffairsExample", "affairs_example", "FEATURES"]
 

@@ -18,14 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import narwhals as nw
 import numpy as np
-import pandas as pd
 
 from opsstats._labels import positive_mask
 from opsstats._validation import MAX_BINS, MAX_COUNT, check_size, check_threshold, describe
+
+from ._lazy import lazy_module
+
+if TYPE_CHECKING:
+    import narwhals as nw
+    import pandas as pd
+else:
+    nw = lazy_module("narwhals")
+    pd = lazy_module("pandas")
 
 __all__ = ["CountTables", "count_tables", "JointCounts", "joint_counts", "is_frame"]
 
@@ -241,8 +248,8 @@ def count_tables(
         Count per score bin instead: ``bins`` equal-width bins between the smallest and
         the largest score, computed by the engine (`docs/method.md#binned-curves`).
     max_distinct : int, optional
-        Bin (into ``bins`` bins, default 1,000) only when some group has more distinct
-        scores than this.
+        Bin (into ``bins`` bins, default 1,000) only when some group (all rows without
+        ``by``) has more distinct scores than this.
     weight : str, optional
         A column of non-negative frequency weights: the counts are sums of weights.
 
@@ -314,12 +321,7 @@ def count_tables(
     per_score, n_bins = None, None
     if curves and score is not None:
         if max_distinct is not None:
-            distinct = _collect(
-                marked.group_by(by or [_POS], drop_null_keys=False).agg(
-                    nw.col(score).n_unique().alias(_N)
-                )
-            )[_N].max()
-            if int(distinct) > max_distinct:
+            if _more_distinct(marked, score, by, max_distinct):
                 n_bins = bins or DEFAULT_BINS
         elif bins is not None:
             n_bins = bins
@@ -337,6 +339,32 @@ def count_tables(
 
 DEFAULT_BINS = 1000
 _BIN = "__opsstats_bin"
+
+
+def _more_distinct(lf: Any, score: str, by: list[str], limit: int) -> bool:
+    """Whether some group (all rows without ``by``) has more than ``limit`` distinct
+    scores. An exact count holds every distinct score, as many as the rows for
+    continuous scores; so a DuckDB relation is first asked for HyperLogLog estimates
+    (``approx_count_distinct``: one pass, a few kB per group; relative error a few
+    percent): an estimate above twice the limit answers yes, every one below half of it
+    no, and only between them, or on another engine, the exact count decides, which then
+    holds at most about twice the limit per group."""
+    if lf.implementation is nw.Implementation.DUCKDB:
+        estimate = f"approx_count_distinct({_sql_name(score)})"
+        found = lf.to_native().aggregate(estimate, ", ".join(map(_sql_name, by))).fetchall()
+        most = max((row[0] for row in found), default=0)
+        if most > 2 * limit:
+            return True
+        if most < limit / 2:
+            return False
+    unique = nw.col(score).n_unique().alias(_N)
+    counted = lf.group_by(by, drop_null_keys=False).agg(unique) if by else lf.select(unique)
+    return int(_collect(counted)[_N].max()) > limit
+
+
+def _sql_name(name: str) -> str:
+    """A SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _binned(lf: Any, score: str, bins: int) -> Any:

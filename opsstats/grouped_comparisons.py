@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._labels import positive_mask
+from ._lazy import lazy_module
 from ._validation import (
     check_1d,
     check_choice,
@@ -28,13 +28,20 @@ from ._validation import (
     check_threshold,
     describe,
 )
-from .comparison import METHODS, compare, compare_test_sets
+from .comparison import METHODS
 from .comparison._inputs import check_alternative
+from .comparison.paired import _compare
 from .comparison.result import ComparisonResult, ComparisonTable
+from .comparison.unpaired import _compare_test_sets
 from .exceptions import SmallCountWarning
 from .metrics import resolve_metric
 from .ops import _check_reference
 from .uncertainty._draws import root_seed, unit_rng
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["compare_groups"]
 
@@ -140,6 +147,52 @@ def compare_groups(
     >>> bool(out["difference"].iloc[0] > 0 and out["p_value"].iloc[0] < 0.05)
     True
     """
+    return _compare_groups(
+        data,
+        (ops,),
+        truth=truth,
+        compare_by=compare_by,
+        score=score,
+        pred=pred,
+        threshold=threshold,
+        metrics=metrics,
+        by=by,
+        id=id,
+        method=method,
+        alternative=alternative,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        point_reference=point_reference,
+        curve_reference=curve_reference,
+        pos_label=pos_label,
+        rng=rng,
+    )[0]
+
+
+def _compare_groups(
+    data: pd.DataFrame,
+    flags: tuple[bool, ...],
+    *,
+    truth: str,
+    compare_by: str,
+    score: str | None = None,
+    pred: str | None = None,
+    threshold: float | None = None,
+    metrics: Any = None,
+    by: str | Sequence[str] | None = None,
+    id: str | None = None,
+    method: str = "auto",
+    alternative: str = "two-sided",
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    point_reference: Any = None,
+    curve_reference: Any = None,
+    pos_label: Any = None,
+    rng: Any = None,
+) -> list[pd.DataFrame]:
+    """:func:`compare_groups` of the values (``ops`` False) and of the OPS (True), one
+    table per entry of ``flags``: each comparison's draws made once and mapped to both
+    (``evaluate(..., compare=COLUMN)``), with the rows and numbers of separate calls."""
     if not isinstance(data, pd.DataFrame):
         raise TypeError(
             "`data` must be a pandas DataFrame for comparisons (a paired comparison needs "
@@ -180,50 +233,55 @@ def compare_groups(
         positive_mask(data[truth], name="truth", pos_label=pos_label)
     root = root_seed(rng)
     groups = [((), data)] if not by_cols else data.groupby(by_cols, sort=True, dropna=False)
-    frames = []
+    frames: list[list[pd.DataFrame]] = [[] for _ in flags]
     for key, group in groups:
         key = key if isinstance(key, tuple) else (key,)
         for metric in metrics:
-            frames.append(
-                _one(
-                    group,
-                    key,
-                    metric,
-                    by_cols,
-                    truth=truth,
-                    compare_by=compare_by,
-                    score=score,
-                    pred=pred,
-                    threshold=threshold,
-                    id=id,
-                    options={
-                        "ops": ops,
-                        "method": method,
-                        "alternative": alternative,
-                        "confidence_level": confidence_level,
-                        "n_resamples": n_resamples,
-                        "references": (point_reference, curve_reference),
-                        "pos_label": pos_label,
-                        "rng": unit_rng(root, key, repr(metric), "comparison"),
-                    },
-                )
+            ones = _one(
+                group,
+                key,
+                metric,
+                by_cols,
+                flags,
+                truth=truth,
+                compare_by=compare_by,
+                score=score,
+                pred=pred,
+                threshold=threshold,
+                id=id,
+                options={
+                    "method": method,
+                    "alternative": alternative,
+                    "confidence_level": confidence_level,
+                    "n_resamples": n_resamples,
+                    "references": (point_reference, curve_reference),
+                    "pos_label": pos_label,
+                    "rng": unit_rng(root, key, repr(metric), "comparison"),
+                },
             )
-    return pd.concat(frames, ignore_index=True)
+            for rows, one in zip(frames, ones, strict=True):
+                rows.append(one)
+    return [pd.concat(rows, ignore_index=True) for rows in frames]
 
 
-def _one(group, key, metric, by_cols, *, truth, compare_by, score, pred, threshold, id, options):
+def _one(
+    group, key, metric, by_cols, flags, *, truth, compare_by, score, pred, threshold, id, options
+):
+    """The rows of one group and metric, one frame per entry of ``flags``."""
     curve = _is_curve(metric)
     name, at = (metric[0], metric[1]) if isinstance(metric, tuple) else (metric, None)
     head = {**dict(zip(by_cols, key, strict=True)), "metric": str(name)}
     if isinstance(at, dict):
         head["metric"] = f"{name} at " + ", ".join(f"{k} {v:g}" for k, v in at.items())
-    head["ops"] = options["ops"]
+    heads = [{**head, "ops": flag} for flag in flags]
     point_ref, curve_ref = options.pop("references")
-    options["reference"] = curve_ref if curve else point_ref
+    # the reference ranks the OPS; the values have none
+    options["references"] = tuple((curve_ref if curve else point_ref) if f else None for f in flags)
     if curve and score is None:
-        return _failed(head, f"{head['metric']} needs scores (`score`)")
+        return [_failed(h, f"{head['metric']} needs scores (`score`)") for h in heads]
     if not curve and pred is None and threshold is None:
-        return _failed(head, f"{head['metric']} needs predicted labels (`pred`, or `threshold`)")
+        reason = f"{head['metric']} needs predicted labels (`pred`, or `threshold`)"
+        return [_failed(h, reason) for h in heads]
     # scores (a curve quantity, or labels made by compare's `threshold`) or labels
     from_scores = curve or pred is None
     column = score if from_scores else pred
@@ -231,40 +289,47 @@ def _one(group, key, metric, by_cols, *, truth, compare_by, score, pred, thresho
     # in sorted order, whatever the order of the rows
     levels = list(pd.Series(pd.unique(group[compare_by])).sort_values())
     if len(levels) < 2:
-        return _failed(
-            head, f"`compare_by` ({compare_by!r}) has {len(levels)} level(s) in this group"
-        )
+        reason = f"`compare_by` ({compare_by!r}) has {len(levels)} level(s) in this group"
+        return [_failed(h, reason) for h in heads]
 
     def values(part: pd.DataFrame) -> np.ndarray:
         return part[column].to_numpy()
 
+    common = {"metric": name, "at": at, "rule": None, "rope": None, "prior": "jeffreys"}
+    common |= {"adjust": "holm", "params": {}, **options}
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("ignore", SmallCountWarning)
             warnings.simplefilter("always", UserWarning)
             if id is not None:
                 y, columns = _paired(group, truth, compare_by, id, levels, values)
-                kw = {"y_score": columns} if from_scores else {"y_pred": columns}
-                result = compare(y, **kw, metric=name, at=at, **labels, **options)
+                scores, preds = (columns, None) if from_scores else (None, columns)
+                results = _compare(y, scores, preds, flags, **labels, **common)
             else:
                 sets = {
                     str(level): (part[truth].to_numpy(), values(part))
                     for level, part in group.groupby(compare_by, sort=True)
                 }
-                result = compare_test_sets(sets, metric=name, at=at, **labels, **options)
+                results = _compare_test_sets(sets, flags, **labels, **common)
     except (ValueError, TypeError) as exc:
-        return _failed(head, str(exc))
-    frame = _frame(result)
-    for k, v in reversed(head.items()):
-        frame.insert(0, k, v)
+        return [_failed(h, str(exc)) for h in heads]
     # a difference, interval or test left undefined says why: the warnings of its
-    # comparison (kept in the row, and passed on)
+    # comparison (kept in the row, and passed on once)
     notes = list(dict.fromkeys(str(w.message) for w in caught))
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    undefined = frame[["difference", "ci_low", "ci_high", "p_value"]].isna().any(axis=1)
-    frame["reason"] = np.where(undefined, "; ".join(notes), "")
-    return frame
+    frames = []
+    for h, result in zip(heads, results, strict=True):
+        if isinstance(result, Exception):
+            frames.append(_failed(h, str(result)))
+            continue
+        frame = _frame(result)
+        for k, v in reversed(h.items()):
+            frame.insert(0, k, v)
+        undefined = frame[["difference", "ci_low", "ci_high", "p_value"]].isna().any(axis=1)
+        frame["reason"] = np.where(undefined, "; ".join(notes), "")
+        frames.append(frame)
+    return frames
 
 
 def _paired(group, truth, compare_by, id, levels, values):

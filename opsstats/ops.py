@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._validation import (
     MAX_GRID_POINTS,
     check_1d,
@@ -31,6 +31,11 @@ from .reference.base import CurveReference, PointReference, ReferenceDistributio
 from .reference.dbt import DirectedBinaryTree
 from .reference.uniform import Uniform
 from .results import OPSResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["confusion_matrix_ops", "curve_ops", "standardized_curve", "default_reference"]
 

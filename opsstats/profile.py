@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import special
 
+from ._lazy import lazy_module
+from ._progress import counted
 from ._seam import upcall
 from ._summary import Summary
 from ._validation import (
@@ -33,12 +33,17 @@ from .curves._geometry import ops_prevalence_invariant
 from .metrics import get_metric
 from .ops import _check_reference
 
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
+
 __all__ = ["PrevalenceProfile", "ops_prevalence_profile", "DEFAULT_PREVALENCES"]
 
 #: The default grid: 25 prevalences equally spaced in logit from 0.01 to 0.99 (the
 #: object's own prevalence is added).
-DEFAULT_PREVALENCES = tuple(
-    float(p) for p in special.expit(np.linspace(special.logit(0.01), special.logit(0.99), 25))
+DEFAULT_PREVALENCES = tuple(  # the logistic function in numpy: no scipy.special at import
+    float(p) for p in 1.0 / (1.0 + np.exp(-np.linspace(np.log(1 / 99), np.log(99), 25)))
 )
 
 
@@ -289,7 +294,7 @@ def ops_prevalence_profile(
         }
     rows = []
     method = ""
-    for pi in grid:
+    for pi in counted(grid, grid.size, "prevalence profile"):
         std = origin.at_prevalence(float(pi))
         # the same seed at every prevalence: the same draws of the same rows
         r = std.ops(metric_arg, reference=ref, **options, rng=seed)

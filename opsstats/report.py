@@ -11,18 +11,22 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ._csv import to_csv
+from ._lazy import lazy_module
 from ._summary import Summary
 from ._validation import check_digits
 from .grouped import evaluate
 from .grouped._result import counts_frame, evaluation_summary, evaluation_title
 from .plotting import plot_forest
 
-__all__ = ["EvaluationReport", "report"]
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
+
+__all__ = ["EvaluationReport", "report", "json_rows"]
 
 _POINT_DEFAULT = ["f1", "mcc", "precision", "recall", "balanced_accuracy"]
 _CURVE_DEFAULT = ["roc_auc", "pr_auc"]
@@ -32,12 +36,31 @@ def _json_value(value: Any) -> tuple[Any, str | None]:
     """A JSON-ready value and, for an infinite number (written as null), its sign."""
     if hasattr(value, "item") and not isinstance(value, str):
         value = value.item()  # numpy scalars
+    if value is pd.NA:  # a missing value of a nullable column (a boolean flag)
+        return None, None
     if isinstance(value, float):
         if math.isnan(value):
             return None, None
         if math.isinf(value):
             return None, "inf" if value > 0 else "-inf"
     return value, None
+
+
+def json_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows ready for strict JSON: NaN and missing values as None, an
+    infinite number as None named with its sign in the row's ``infinite`` object
+    (:meth:`EvaluationReport.to_json` says more)."""
+    rows = []
+    for record in table.to_dict("records"):
+        row: dict[str, Any] = {}
+        infinite: dict[str, str] = {}
+        for key, value in record.items():
+            row[str(key)], sign = _json_value(value)
+            if sign is not None:
+                infinite[str(key)] = sign
+        row["infinite"] = infinite
+        rows.append(row)
+    return rows
 
 
 @dataclass(frozen=True)
@@ -147,16 +170,7 @@ class EvaluationReport:
         >>> row["value"], row["infinite"], row["ops"]
         (None, {'value': 'inf'}, 1.0)
         """
-        rows = []
-        for record in self.table.to_dict("records"):
-            row: dict[str, Any] = {}
-            infinite: dict[str, str] = {}
-            for key, value in record.items():
-                row[str(key)], sign = _json_value(value)
-                if sign is not None:
-                    infinite[str(key)] = sign
-            row["infinite"] = infinite
-            rows.append(row)
+        rows = json_rows(self.table)
         settings = {k: _json_value(v)[0] for k, v in self.settings.items()}
         return json.dumps(
             {"title": self.title, "settings": settings, "rows": rows},

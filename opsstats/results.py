@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import lazy_module
 from ._seam import upcall
-from ._summary import Summary, wrap_line
+from ._summary import Summary, format_unit, wrap_line
 from ._validation import check_digits
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ConfidenceInterval", "OPSResult", "IntervalResult"]
 
@@ -122,19 +127,24 @@ class OPSResult(_PlotsDraws):
         return "; ".join(parts)
 
     def to_string(self, digits: int = 4) -> str:
-        """One line that says the number and how it was made."""
+        """One line that says the number and how it was made; the OPS and its interval
+        with ``digits`` decimals, more where one is within ``10 ** -(digits - 1)`` of 0
+        or 1 (:func:`~opsstats._summary.unit_decimals`): 0.99983 prints as 0.99983."""
         digits = check_digits(digits)
         if np.ndim(self.estimate) != 0:
             n = np.size(self.estimate)
             return f"OPS of {n} values of {self.metric} ({self._how(digits)}); see .to_frame()"
+        # the OPS and its interval with decimals enough to tell them from 0 and 1
+        ends = [] if self.ci is None else [self.ci.low, self.ci.high]
+        est, *ci = format_unit([self.estimate, *ends], digits)
         line = (
             f"OPS({self.metric} = {_num(self.value, digits)} at prevalence "
-            f"{_num(self.prevalence, digits)}) = {self.estimate:.{digits}f}"
+            f"{_num(self.prevalence, digits)}) = {est}"
         )
         if self.ci is not None:
             line += (
-                f", {100 * cast(float, self.confidence_level):g}% CI {self.ci.low:.{digits}f}-"
-                f"{self.ci.high:.{digits}f} ({self.ci_method})"
+                f", {100 * cast(float, self.confidence_level):g}% CI {ci[0]}-{ci[1]} "
+                f"({self.ci_method})"
             )
         return f"{line} [{self._how(digits)}]"
 
@@ -239,12 +249,14 @@ class IntervalResult(_PlotsDraws):
         return self.ci.high
 
     def to_string(self, digits: int = 4) -> str:
-        """E.g. ``F1 score = 0.6366, 95% CI 0.6051-0.6667 (Dirichlet-multinomial, ...)``."""
+        """E.g. ``F1 score = 0.6366, 95% CI 0.6051-0.6667 (Dirichlet-multinomial, ...)``;
+        more decimals where a number of (0, 1) is near 0 or 1
+        (:func:`~opsstats._summary.unit_decimals`)."""
         digits = check_digits(digits)
+        est, low, high = format_unit([self.estimate, self.ci.low, self.ci.high], digits)
         text = (
-            f"{self.quantity} = {self.estimate:.{digits}f}, "
-            f"{100 * self.confidence_level:g}% CI {self.ci.low:.{digits}f}-"
-            f"{self.ci.high:.{digits}f} ({self.method})"
+            f"{self.quantity} = {est}, "
+            f"{100 * self.confidence_level:g}% CI {low}-{high} ({self.method})"
         )
         if self.n_undefined:
             text += (

@@ -288,6 +288,23 @@ def _file_is_figure(name: str) -> Callable[[str, Path], str | None]:
 # the table
 
 
+def _html_offline(name: str) -> Callable[[str, Path], str | None]:
+    """The HTML file ``name`` loads nothing from outside (every ``src`` and ``href`` an
+    embedded PNG; no script, link element, style import or ``url(``) and embeds its
+    figures; a hostile period value such as ``http://...`` may appear, escaped, as text."""
+
+    def check(stdout: str, folder: Path) -> str | None:
+        text = (folder / name).read_text(encoding="utf-8")
+        if re.search(r"<script|<link|@import|url\(", text, re.IGNORECASE):
+            return f"{name} loads something from outside"
+        refs = re.findall(r'(?:src|href)\s*=\s*"([^"]*)"', text, re.IGNORECASE)
+        if not refs or not all(r.startswith("data:image/png;base64,") for r in refs):
+            return f"{name} does not embed its figures"
+        return None
+
+    return check
+
+
 def _report(file: str, *flags: str) -> list[str]:
     return ["report", f"{{dir}}/{file}", *flags]
 
@@ -421,6 +438,31 @@ def fixed_cases() -> list[Case]:
     add(Case("threshold with pred",
              _report("good.csv", "--truth", "y", "--pred", "p", "--threshold", "0.5"),
              "either"))
+    # monitor: hostile period values in every format, the HTML report, bad input
+    mon = ("--truth", "y", "--pred", "p", "--metric", "f1", "--n-resamples", "100")
+    for fmt, check in (("csv", _csv_reads_back), ("text", _no_forged_lines),
+                       ("html", _no_forged_lines), ("json", _json_strict)):
+        add(Case(f"monitor hostile periods {fmt}",
+                 ["monitor", "{dir}/hostile.csv", *mon, "--time", "g", "--format", fmt], "ok",
+                 check))
+    add(Case("monitor html report and plot",
+             ["monitor", "{dir}/hostile.csv", *mon, "--time", "g", "--html",
+              "{dir}/monitor.html", "--plot", "{dir}/monitor.png"], "ok",
+             _html_offline("monitor.html"), ("monitor.html", "monitor.png")))
+    add(Case("monitor no time column", ["monitor", "{dir}/good.csv", *mon, "--time", "month"],
+             "error"))
+    add(Case("monitor one period", ["monitor", "{dir}/one_class.csv", *mon, "--time", "y"],
+             "error"))
+    add(Case("monitor periods of one class each",
+             ["monitor", "{dir}/perfect.csv", *mon, "--time", "y", "--format", "csv"], "ok",
+             _csv_reads_back))
+    add(Case("monitor time is truth", ["monitor", "{dir}/good.csv", *mon, "--time", "y"],
+             "ok"))
+    add(Case("monitor bad baseline",
+             ["monitor", "{dir}/good.csv", *mon, "--time", "g", "--baseline", "west"], "error"))
+    add(Case("monitor html is a directory",
+             ["monitor", "{dir}/good.csv", *mon, "--time", "g", "--html", "{dir}/adir.csv"],
+             "error"))
     # fmt: on
     return c
 
@@ -459,6 +501,20 @@ MINIMAL_ARGV = {
         "200",
     ],
     "example": ["example", "--ci", "none", "--format", "csv"],
+    "monitor": [
+        "monitor",
+        "{dir}/good.csv",
+        "--truth",
+        "y",
+        "--pred",
+        "p",
+        "--time",
+        "g",
+        "--metric",
+        "f1",
+        "--n-resamples",
+        "200",
+    ],
 }
 
 #: Bad values of an option, by its argparse ``dest`` (options with ``choices`` get an
@@ -688,7 +744,9 @@ def classify(case: Case, outcome: Outcome, folder: Path) -> tuple[str, str]:
         bad = [
             line
             for line in err_lines
-            if not line.startswith(("opsstats: warning: ", "figure written to "))
+            if not line.startswith(
+                ("opsstats: warning: ", "figure written to ", "report written to ")
+            )
         ]
         if case.expect == "error":
             return "wrong", "accepted: " + (outcome.stdout.splitlines() or [""])[0][:80]

@@ -17,8 +17,10 @@ in ``tests/fuzz_entry_points.py``. ``tests/test_fuzz_api.py`` asserts both;
 ``benchmarks/fuzz_census.py`` runs both (against this code or an older checkout, each
 case in a worker process with a memory and time limit) and counts the outcomes. The
 cases use only public API that an older checkout has too, so that it can be run on them,
-except those of ``_prevalence_cases`` (the API of the prevalence work, added since) and
-``_compare_threshold_cases`` (``threshold=`` of the comparisons, added since).
+except those of ``_prevalence_cases``, ``_monitor_cases`` (the API of the prevalence
+work and of monitoring, added since), ``_proc_habits_cases`` (the entry points added
+for pROC users) and ``_compare_threshold_cases`` (``threshold=`` of the comparisons,
+added since).
 """
 
 from __future__ import annotations
@@ -295,6 +297,8 @@ def _threshold_cases() -> list[Case]:
                 shown,
             )
         )
+        if name in ("inf", "-inf"):  # a curve's two ends: nothing, everything positive
+            continue
         out.append(
             _refuse(
                 "thresholds",
@@ -305,6 +309,27 @@ def _threshold_cases() -> list[Case]:
                 shown,
             )
         )
+
+    def curve_ends() -> bool:
+        # +inf and -inf are the curve's ends (scikit-learn's roc_curve starts at inf):
+        # the counts of the rule score >= t, by Python's own comparison
+        curve = _curve()
+        top = curve.confusion_matrix(threshold=float("inf"))
+        bottom = curve.confusion_matrix(threshold=-float("inf"))
+        return (top.tp, top.fp, bottom.fn, bottom.tn) == (0, 0, 0, 0) and (
+            bottom.tp,
+            bottom.fp,
+        ) == (curve.n_positive, curve.n_negative)
+
+    out.append(
+        Case(
+            1,
+            "ScoreCurve.confusion_matrix",
+            "threshold inf and -inf (the ends)",
+            curve_ends,
+            expect=bool,
+        )
+    )
 
     def evaluate_counts() -> bool:
         table = evaluate(df, truth="y", score="s", threshold=0.25, metrics=["f1"], ci=None)
@@ -3092,6 +3117,118 @@ def _prevalence_cases() -> list[Case]:
     ]
 
 
+def _monitor_cases() -> list[Case]:
+    """``opsstats.monitor``: its bad inputs refused naming the argument, and values
+    checked against scikit-learn on each period's rows and against the exact zero of an
+    unchanged classifier (a period whose positives are the baseline's twice over: the
+    same alpha and beta at another prevalence)."""
+    from sklearn import metrics as skm
+
+    from opsstats import monitor
+
+    rng = np.random.default_rng(29)
+    y = rng.random(600) < 0.15
+    y[:3], y[3:6] = True, False
+    s = np.round(rng.normal(y * 1.3, 1.0), 3)
+    a = pd.DataFrame({"y": y.astype(int), "s": s, "m": "a"})
+    # period b: a's rows with every positive twice: alpha and beta exactly a's
+    b = pd.concat([a, a[a["y"] == 1]], ignore_index=True).assign(m="b")
+    frame = pd.concat([a, b], ignore_index=True)
+    kw: dict[str, Any] = {"truth": "y", "score": "s", "threshold": 1.0, "metrics": ["f1"]}
+
+    def table(**extra: Any) -> pd.DataFrame:
+        return monitor(frame, time="m", rng=0, n_resamples=200, **{**kw, **extra}).table
+
+    return [
+        Case(
+            "monitor",
+            "monitor",
+            "raw F1 per period vs scikit-learn",
+            lambda: table()["value"].tolist(),
+            expect=lambda v: all(
+                abs(got - skm.f1_score(g["y"], g["s"] >= 1.0)) < 1e-12
+                for got, (_, g) in zip(v, frame.groupby("m"), strict=True)
+            ),
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "the same alpha and beta at another prevalence: change and classifier part 0",
+            lambda: table().iloc[1],
+            expect=lambda r: (
+                r["change"] == 0.0
+                and r["classifier_part"] == 0.0
+                and r["value"] != table().iloc[0]["value"]
+                and not r["classifier_changed"]
+            ),
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "time not a str",
+            lambda: monitor(frame, time=3, **kw),
+            argument="time",
+            received="3",
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "time not a column",
+            lambda: monitor(frame, time="month", **kw),
+            argument="time",
+            received="'month'",
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "one period",
+            lambda: monitor(a, time="m", **kw),
+            argument="time",
+            mentions=("1 period",),
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "baseline not a period",
+            lambda: monitor(frame, time="m", baseline="c", **kw),
+            argument="baseline",
+            received="'c'",
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "baseline prevalence 1",
+            lambda: monitor(frame, time="m", baseline=1.0, **kw),
+            argument="baseline",
+            received="1.0",
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "adjust unknown",
+            lambda: monitor(frame, time="m", adjust="bh", **kw),
+            argument="adjust",
+            received="'bh'",
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "time among by",
+            lambda: monitor(frame, time="m", by=["m"], **kw),
+            argument="by",
+            mentions=("time",),
+        ),
+        Case(
+            "monitor",
+            "monitor",
+            "missing periods",
+            lambda: monitor(frame.assign(m=frame["m"].where(frame.index > 0)), time="m", **kw),
+            argument="time",
+            mentions=("missing",),
+        ),
+    ]
+
+
 def _wilson(x: int, n: int) -> tuple[float, float]:
     from statsmodels.stats.proportion import proportion_confint
 
@@ -3176,6 +3313,253 @@ def _compare_threshold_cases() -> list[Case]:
     return out
 
 
+# ------------------------------------------------- what a pROC user reaches for
+def _proc_habits_cases() -> list[Case]:
+    """The entry points added for pROC users (the unpaired Venkatraman test, the best
+    threshold within a partial-AUC range, the power of two partial AUCs, case weights in
+    the multi-class AUC): a value checked independently and the everyday bad inputs.
+    They use the API added with them, so an older checkout fails them."""
+    from opsstats import ScoreCurve
+    from opsstats.comparison import power_roc_test_curves, venkatraman_unpaired_test
+    from opsstats.curves.multiclass import multiclass_roc_auc
+
+    rng = np.random.default_rng(29)
+    y = rng.random(200) < 0.4
+    y[:2], y[2:4] = True, False
+    s = np.round(rng.normal(y * 1.0, 1.0), 2)
+    s2 = np.round(0.7 * s + rng.normal(0, 0.7, 200), 2)
+    curve = ScoreCurve.from_scores(y, s)
+    k = rng.integers(0, 3, 150)
+    k[:3] = [0, 1, 2]
+    probs = rng.dirichlet(np.ones(3), 150)
+    wk = rng.integers(0, 4, 150)
+
+    def best_in_range() -> bool:
+        # brute force: every threshold rule "score >= t" whose FPR is at most 0.1
+        b = curve.best_threshold(fpr_range=(0, 0.1))
+        P, N = int(y.sum()), int((~y).sum())
+        best = max(
+            Fraction(int((s[y] >= t).sum()), P) - Fraction(int((s[~y] >= t).sum()), N)
+            for t in [np.inf, *np.unique(s)]
+            if Fraction(int((s[~y] >= t).sum()), N) <= Fraction(1, 10)
+        )
+        return _close(float(b["youden"].iloc[0]), float(best))
+
+    return [
+        Case(
+            "pROC habits",
+            "venkatraman_unpaired_test",
+            "two identical test sets: E = 0, p = 1",
+            lambda: venkatraman_unpaired_test({"a": (y, s), "b": (y, s)}, n_resamples=100, rng=0),
+            expect=lambda r: r.statistic == 0.0 and r.p_value == 1.0,
+        ),
+        _refuse(
+            "pROC habits",
+            "venkatraman_unpaired_test",
+            "one test set",
+            lambda: venkatraman_unpaired_test({"a": (y, s)}),
+            "test_sets",
+            received="dict",
+        ),
+        _refuse(
+            "pROC habits",
+            "venkatraman_unpaired_test",
+            "NaN score",
+            lambda: venkatraman_unpaired_test({"a": (y, np.r_[np.nan, s[1:]]), "b": (y, s)}),
+            "test_sets['a'][1]",
+        ),
+        Case(
+            "pROC habits",
+            "ScoreCurve.best_threshold",
+            "fpr_range: Youden's J by brute force over the rules",
+            best_in_range,
+            expect=bool,
+        ),
+        _refuse(
+            "pROC habits",
+            "ScoreCurve.best_threshold",
+            "fpr_range of text",
+            lambda: curve.best_threshold(fpr_range="low"),
+            "fpr_range",
+            received="'low'",
+        ),
+        _refuse(
+            "pROC habits",
+            "power_roc_test_curves",
+            "fpr_range with DeLong's variance",
+            lambda: power_roc_test_curves(y, {"a": s, "b": s2}, power=0.8, fpr_range=(0, 0.2)),
+            "fpr_range",
+            mentions=("obuchowski",),
+        ),
+        Case(
+            "pROC habits",
+            "multiclass_roc_auc",
+            "integer sample_weight = repeated rows",
+            lambda: multiclass_roc_auc(k, probs, sample_weight=wk),
+            expect=lambda v: _close(
+                v, multiclass_roc_auc(np.repeat(k, wk), np.repeat(probs, wk, axis=0))
+            ),
+        ),
+        _refuse(
+            "pROC habits",
+            "multiclass_roc_auc",
+            "NaN sample_weight",
+            lambda: multiclass_roc_auc(k, probs, sample_weight=np.r_[np.nan, np.ones(149)]),
+            "sample_weight",
+        ),
+    ]
+
+
+def _change_cases() -> list[Case]:
+    """The decomposition of a change between two test sets and the test of "the
+    classifier changed" (docs/method.md#decomposition, #classifier-change): values
+    against scikit-learn on rows reweighted to the other set's prevalence, scipy's
+    chi-squared test, and the everyday bad inputs."""
+    from scipy import stats
+    from sklearn import metrics as skm
+
+    from opsstats import ConfusionMatrix, classifier_change_test, decompose
+
+    rng = np.random.default_rng(2028)
+    ys, ps = [], []
+    for pi in (0.1, 0.35):
+        y = rng.random(500) < pi
+        ys.append(y)
+        ps.append(np.round(rng.normal(y * 1.2, 1.0), 3) > 0.8)
+    cms = [ConfusionMatrix.from_predictions(y, p) for y, p in zip(ys, ps, strict=True)]
+    pi1 = cms[1].prevalence
+    # the before rows reweighted to the after set's prevalence
+    w = np.where(ys[0], pi1 / ys[0].mean(), (1 - pi1) / (1 - ys[0].mean()))
+    f1_before_at_after = float(skm.f1_score(ys[0], ps[0], sample_weight=w))
+    pairs = [(y.astype(int), p.astype(int)) for y, p in zip(ys, ps, strict=True)]
+    w1 = np.where(ys[1], cms[0].prevalence / pi1, (1 - cms[0].prevalence) / (1 - pi1))
+    d_std = float(skm.f1_score(ys[1], ps[1], sample_weight=w1)) - float(skm.f1_score(ys[0], ps[0]))
+    a, b = cms
+    x2 = sum(
+        stats.chi2_contingency(table, correction=False)[0]
+        for table in ([[a.fp, a.tn], [b.fp, b.tn]], [[a.fn, a.tp], [b.fn, b.tp]])
+    )
+    return [
+        Case(
+            "classifier change",
+            "decompose",
+            "a corner vs scikit-learn on reweighted rows",
+            lambda: decompose(*pairs, metric="f1", ci=None).corners[0][1],
+            expect=lambda v: _close(v, f1_before_at_after),
+        ),
+        Case(
+            "classifier change",
+            "decompose",
+            "the parts add up to the change of scikit-learn's F1",
+            lambda: decompose(*pairs, metric="f1", ci=None),
+            expect=lambda d: _close(
+                d.prevalence_part + d.classifier_part,
+                float(skm.f1_score(ys[1], ps[1])) - float(skm.f1_score(ys[0], ps[0])),
+            ),
+        ),
+        Case(
+            "classifier change",
+            "decompose",
+            "the same classifier twice: classifier part exactly 0",
+            lambda: decompose(cms[0], cms[0].at_prevalence(0.4), metric="mcc", ci=None),
+            expect=lambda d: d.classifier_part == 0.0,
+        ),
+        _refuse(
+            "classifier change",
+            "decompose",
+            "a string test set",
+            lambda: decompose(cms[0], "jan", metric="f1"),
+            "after",
+            "'jan'",
+        ),
+        _refuse(
+            "classifier change",
+            "decompose",
+            "an unknown ci",
+            lambda: decompose(*cms, metric="f1", ci="exact"),
+            "ci",
+            "'exact'",
+        ),
+        _refuse(
+            "classifier change",
+            "decompose",
+            "too few resamples",
+            lambda: decompose(*cms, metric="f1", n_resamples=10),
+            "n_resamples",
+            "10",
+        ),
+        _refuse(
+            "classifier change",
+            "decompose",
+            "a confidence level of 95",
+            lambda: decompose(*cms, metric="f1", confidence_level=95),
+            "confidence_level",
+            "95",
+        ),
+        _refuse(
+            "classifier change",
+            "decompose",
+            "a NaN threshold",
+            lambda: decompose(*pairs, metric="f1", threshold=float("nan")),
+            "threshold",
+            "nan",
+        ),
+        _refuse(
+            "classifier change",
+            "decompose",
+            "a class absent",
+            lambda: decompose(cms[0], ConfusionMatrix(tp=0, fp=3, fn=0, tn=9), metric="f1"),
+            "after",
+            mentions=("both classes",),
+        ),
+        Case(
+            "classifier change",
+            "classifier_change_test",
+            "D vs scikit-learn's F1 on the after rows reweighted to the before prevalence",
+            lambda: classifier_change_test(*pairs, metric="f1", rng=0).estimate,
+            expect=lambda v: _close(v, d_std),
+        ),
+        Case(
+            "classifier change",
+            "classifier_change_test",
+            "error rates: X-squared vs scipy's chi2_contingency",
+            lambda: classifier_change_test(*cms, metric="error_rates").statistic,
+            expect=lambda v: _close(v, float(x2)),
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "prevalence 0",
+            lambda: classifier_change_test(*cms, metric="f1", prevalence=0),
+            "prevalence",
+            "0",
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "a string prevalence",
+            lambda: classifier_change_test(*cms, metric="f1", prevalence="0.3"),
+            "prevalence",
+            "'0.3'",
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "error rates with a prevalence",
+            lambda: classifier_change_test(*cms, metric="error_rates", prevalence=0.3),
+            "prevalence",
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "error rates of a standardized matrix",
+            lambda: classifier_change_test(cms[0].at_prevalence(0.3), cms[1], metric="error_rates"),
+            "before",
+            mentions=("whole counts",),
+        ),
+    ]
+
+
 def _build() -> list[Case]:
     groups = (
         _threshold_cases,
@@ -3199,6 +3583,9 @@ def _build() -> list[Case]:
         _new_resource_cases,
         _cancellation_cases,
         _prevalence_cases,
+        _change_cases,
+        _monitor_cases,
+        _proc_habits_cases,
         _compare_threshold_cases,
     )
     cases: list[Case] = []

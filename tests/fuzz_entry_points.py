@@ -34,7 +34,9 @@ everything else is generated: each argument whose name or annotation has a kind 
 ``tests/fuzz_inputs.py`` gets every bad value of its kind, one at a time, and the
 generic oracle judges the outcome. A new kind of argument is a line in
 ``fuzz_inputs.NAMES`` (and, if new, its bad values in ``fuzz_inputs.BAD``).
-``free=("name",)`` marks arguments that take any value (a new metric's name). A call
+``free=("name",)`` marks arguments that take any value (a new metric's name);
+``kinds=(("threshold", "curve_threshold"),)`` gives an argument a kind other than its
+name's (a curve's threshold, where +inf and -inf are its ends). A call
 that changes the package's state (a registration) is given as a wrapper that undoes
 it, with ``target=`` the function whose signature the generator reads (see the
 registries' entries); ``refused=`` marks a method that its class cannot serve (its
@@ -332,6 +334,41 @@ def profile() -> Any:
     )
 
 
+@functools.cache
+def cm_after() -> Any:
+    """A second test set at another prevalence (the 'after' of a decomposition)."""
+    from opsstats import ConfusionMatrix
+
+    return ConfusionMatrix(tp=12, fp=30, fn=8, tn=90)
+
+
+@functools.cache
+def decomposition() -> Any:
+    """A decomposition of F1 between two test sets (small draws)."""
+    from opsstats import decompose
+
+    return decompose(cm(), cm_after(), metric="f1", n_resamples=200, rng=0)
+
+
+@functools.cache
+def error_rates_change() -> Any:
+    """The metric-free test of alpha and beta between two test sets."""
+    from opsstats import classifier_change_test
+
+    return classifier_change_test(cm(), cm_after(), metric="error_rates")
+
+
+@functools.cache
+def monitored() -> Any:
+    """A classifier monitored across the two values of ``g`` (small draws)."""
+    from opsstats import monitor
+
+    return monitor(
+        frame(), truth="y", score="s", threshold=0.5, time="g", metrics=["f1"],
+        n_resamples=200, rng=0,
+    )  # fmt: skip
+
+
 def _estimator() -> tuple[Any, np.ndarray, np.ndarray]:
     from sklearn.linear_model import LogisticRegression
 
@@ -387,6 +424,7 @@ class Entry:
     free: tuple[str, ...] = ()
     target: Callable[[], Callable[..., Any]] | None = None
     refused: str | None = None  # a method its class cannot serve: refused naming this
+    kinds: tuple[tuple[str, str], ...] = ()  # (argument, kind): the kind its name has not
 
 
 E = Entry
@@ -406,18 +444,22 @@ def _entries() -> list[Entry]:
         ScoreCurve,
         Uniform,
         cite,
+        classifier_change_test,
         compare,
         compare_groups,
         compare_test_sets,
+        decompose,
         evaluate,
         frames,
         metrics,
+        monitor,
         ops,
         ops_prevalence_profile,
         plotting,
     )
     from opsstats import comparison as cmp
     from opsstats import curves as cv
+    from opsstats import report as report_module
     from opsstats import sklearn as sk
     from opsstats import uncertainty as unc
     from opsstats.cli import main
@@ -484,7 +526,11 @@ def _entries() -> list[Entry]:
         E("ScoreCurve.aupc", lambda: (prob_curve().aupc, {})),
         E("ScoreCurve.aurc", lambda: (prob_curve().aurc, {})),
         E("ScoreCurve.best_threshold", lambda: (curve().best_threshold, {"method": "youden"})),
-        E("ScoreCurve.confusion_matrix", lambda: (curve().confusion_matrix, {"threshold": 0.5})),
+        E(
+            "ScoreCurve.confusion_matrix",
+            lambda: (curve().confusion_matrix, {"threshold": 0.5}),
+            kinds=(("threshold", "curve_threshold"),),
+        ),
         E("ScoreCurve.curve", lambda: (curve().curve, {"kind": "roc"})),
         E("ScoreCurve.det", lambda: (curve().det, {})),
         E("ScoreCurve.dm", lambda: (prob_curve().dm, {"kernel": 1})),
@@ -632,6 +678,61 @@ def _entries() -> list[Entry]:
         E("PrevalenceProfile.summary", lambda: (profile().summary, {"digits": 4})),
         E("PrevalenceProfile.to_frame", lambda: (profile().to_frame, {})),
         E("PrevalenceProfile.to_string", lambda: (profile().to_string, {"digits": 4})),
+        E(
+            "monitor",
+            lambda: (
+                monitor,
+                {
+                    "data": frame(),
+                    "truth": "y",
+                    "score": "s",
+                    "threshold": 0.5,
+                    "time": "g",
+                    "metrics": ["f1"],
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E(
+            "decompose",
+            lambda: (
+                decompose,
+                {
+                    "before": cm(),
+                    "after": cm_after(),
+                    "metric": "f1",
+                    "ci": "dirichlet",
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("Decomposition.plot", lambda: (decomposition().plot, {})),
+        E("Decomposition.summary", lambda: (decomposition().summary, {"digits": 4})),
+        E("Decomposition.to_frame", lambda: (decomposition().to_frame, {})),
+        E("Decomposition.to_string", lambda: (decomposition().to_string, {"digits": 4})),
+        E(
+            "classifier_change_test",
+            lambda: (
+                classifier_change_test,
+                {
+                    "before": cm(),
+                    "after": cm_after(),
+                    "metric": "f1",
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E("ErrorRatesChange.summary", lambda: (error_rates_change().summary, {"digits": 4})),
+        E("ErrorRatesChange.to_frame", lambda: (error_rates_change().to_frame, {})),
+        E("ErrorRatesChange.to_string", lambda: (error_rates_change().to_string, {"digits": 4})),
+        E("MonitorResult.flagged", lambda: (monitored().flagged, {})),
+        E("MonitorResult.plot", lambda: (monitored().plot, {})),
+        E("MonitorResult.summary", lambda: (monitored().summary, {"digits": 4})),
+        E("MonitorResult.to_frame", lambda: (monitored().to_frame, {})),
+        E("MonitorResult.to_string", lambda: (monitored().to_string, {"digits": 4})),
         E(
             "evaluate",
             lambda: (
@@ -879,6 +980,17 @@ def _entries() -> list[Entry]:
             ),
         ),
         E(
+            "comparison.venkatraman_unpaired_test",
+            lambda: (
+                cmp.venkatraman_unpaired_test,
+                {
+                    "test_sets": {"a": (Y()[:30], S()[:30]), "b": (Y()[30:], S2()[30:])},
+                    "n_resamples": 200,
+                    "rng": 0,
+                },
+            ),
+        ),
+        E(
             "comparison.adjust_p_values",
             lambda: (cmp.adjust_p_values, {"p_values": [0.01, 0.04, 0.03], "method": "holm"}),
         ),
@@ -1030,6 +1142,7 @@ def _entries() -> list[Entry]:
             "curves.BinormalSmooth.partial_auc",
             lambda: (smooth().partial_auc, {"fpr_range": (0, 0.2)}),
         ),
+        E("curves.BinormalSmooth.to_string", lambda: (smooth().to_string, {"digits": 4})),
         E(
             "curves.BinormalSmooth.value_at",
             lambda: (smooth().value_at, {"metric": "recall", "at": {"fpr": 0.2}}),
@@ -1158,6 +1271,11 @@ def _entries() -> list[Entry]:
             "plotting.plot_ops_function",
             lambda: (plotting.plot_ops_function, {"metric": "f1", "prevalences": (0.2, 0.4)}),
         ),
+        E("plotting.plot_monitor", lambda: (plotting.plot_monitor, {"result": monitored()})),
+        E(
+            "plotting.plot_decomposition",
+            lambda: (plotting.plot_decomposition, {"decomposition": decomposition()}),
+        ),
         E(
             "plotting.plot_prevalence_profile",
             lambda: (plotting.plot_prevalence_profile, {"profile": profile()}),
@@ -1204,6 +1322,7 @@ def _entries() -> list[Entry]:
         E("report.EvaluationReport.to_csv", lambda: (evaluation_report().to_csv, {})),
         E("report.EvaluationReport.to_frame", lambda: (evaluation_report().to_frame, {})),
         E("report.EvaluationReport.to_json", lambda: (evaluation_report().to_json, {})),
+        E("report.json_rows", lambda: (report_module.json_rows, {"table": frame()})),
         E(
             "report.report",
             lambda: (
@@ -1589,8 +1708,11 @@ def generate(entry: Entry) -> list[Generated]:
     params = {p.name: p for p in _parameters(entry, func)}
     for name in kwargs:  # arguments through **kwargs (ops_score's threshold)
         params.setdefault(name, inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY))
+    given = dict(entry.kinds)
     kinds = {
-        name: kind_of(name, p.annotation) for name, p in params.items() if name not in entry.free
+        name: given.get(name) or kind_of(name, p.annotation)
+        for name, p in params.items()
+        if name not in entry.free
     }
     arrays = [n for n, k in kinds.items() if k in _ARRAY_KINDS and kwargs.get(n) is not None]
     cases = [Generated(entry.key, None, None)]

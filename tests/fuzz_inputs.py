@@ -350,6 +350,11 @@ BAD: dict[str, list[Bad]] = {
         Bad("-inf", -float("inf"), shown=("-inf",)),
         Bad("huge", 1e300, "either"),
     ],
+    # a curve's threshold (ScoreCurve.confusion_matrix): +inf and -inf are its two ends
+    "curve_threshold": [
+        *(b for b in _NUMBER_TYPES if b.name != "inf"),
+        Bad("huge", 1e300, "either"),
+    ],
     "confidence_level": [
         *_NUMBER_TYPES,
         Bad("0", 0.0, shown=("0",)),

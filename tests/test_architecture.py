@@ -146,3 +146,24 @@ def test_no_deferred_imports_of_opsstats_modules():
     graph the contracts check is the whole graph; upward calls go through the seam."""
     found = [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _deferred_imports(path)]
     assert found == []
+
+
+#: the most lines a module of the package may have (docs/architecture.md: one concept per
+#: module; a module that grows past it holds several and is split)
+MAX_MODULE_LINES = 800
+
+
+def _long_modules(package: Path, limit: int) -> list[str]:
+    return [
+        f"{path.relative_to(package.parent)}: {n} lines"
+        for path in sorted(package.rglob("*.py"))
+        if (n := len(path.read_text().splitlines())) > limit
+    ]
+
+
+def test_no_module_is_over_800_lines(tmp_path):
+    assert _long_modules(PACKAGE, MAX_MODULE_LINES) == []
+    # the check sees a long module
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    assert _long_modules(tmp_path / "pkg", MAX_MODULE_LINES) == ["pkg/long.py: 801 lines"]

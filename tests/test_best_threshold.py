@@ -22,7 +22,7 @@ _COLUMNS = {
     "fp": "fp",
     "tn": "tn",
     "fn": "fn",
-    "youden": "youden",
+    "youden": "proc_youden",  # pROC's youden column is se + r sp; ours is Youden's J
     "closest.topleft": "closest_topleft",
 }
 
@@ -65,11 +65,14 @@ def test_best_threshold_matches_proc_coords_best(dataset, params):
             assert have == pytest.approx(want, rel=1e-12, abs=1e-14), (row["quantity"], i)
 
 
-def test_weak_has_tied_optima_and_youden_is_j_plus_one():
+def test_weak_has_tied_optima_and_youden_is_j():
     curve = ScoreCurve.from_scores(*_data("weak"))
     b = curve.best_threshold()
     assert len(b) == 2 and np.allclose(b["threshold_midpoint"], [0.105, 0.125], rtol=1e-14)
-    assert np.allclose(b["youden"], b["sensitivity"] + b["specificity"])
+    # Youden's J = se + sp - 1 (0.1133 here); pROC's column, the sum, is J + 1 (1.1133)
+    np.testing.assert_allclose(b["youden"], b["sensitivity"] + b["specificity"] - 1, rtol=0)
+    np.testing.assert_allclose(b["proc_youden"], b["youden"] + 1, rtol=1e-15)
+    assert b["youden"].iloc[0] == pytest.approx(1.113333333333333 - 1, rel=1e-12)  # pROC 1.1133
     # the same points by brute force over every threshold rule "score >= t"
     y, s = _data("weak")
     P, N = (y == 1).sum(), (y == 0).sum()

@@ -9,6 +9,7 @@ import re
 import warnings
 from decimal import ROUND_CEILING, ROUND_FLOOR
 
+import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
@@ -16,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from opsstats import DirectedBinaryTree, ScoreCurve, evaluate
+from opsstats import DirectedBinaryTree, ScoreCurve, evaluate, frames
 from opsstats.curves._binning import bin_bounds
 from opsstats.curves._geometry import CurveArea, EqualErrorRate, Gini, parse_area, parse_at
 from opsstats.curves._partial import PartialArea
@@ -106,6 +107,31 @@ def test_max_distinct_bins_only_when_needed():
         curve_reference=REF,
     )
     assert "20 equal-width bins" in many["method"].iloc[0]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "polars"])
+def test_max_distinct_counts_the_distinct_scores_of_each_group(engine):
+    """The decision is the exact count's, whether DuckDB's estimate (HyperLogLog) is
+    beside the limit (the exact count decides) or far from it (the estimate does), and
+    whatever the engine; without groups the distinct scores of both classes together
+    count (240 here, 120 per class)."""
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(
+        {
+            "y": np.repeat([1, 0], 120),
+            "s": rng.permutation(240) / 7.0,  # 240 distinct, 120 in each class
+            "g": np.tile(["a", "b", "c"], 80),  # 80 distinct each
+        }
+    )
+    data = duckdb.from_df(frame) if engine == "duckdb" else pl.from_pandas(frame)
+    lf = frames._lazy(data)
+    exact = {(): frame["s"].nunique(), ("g",): frame.groupby("g")["s"].nunique().max()}
+    assert exact == {(): 240, ("g",): 80}
+    for by, most in exact.items():
+        for limit in (1, most // 3, most // 2, most - 1, most, most + 1, 2 * most, 4 * most):
+            assert frames._more_distinct(lf, "s", list(by), limit) == (most > limit), (by, limit)
+    table = frames.count_tables(data, truth="y", score="s", curves=True, max_distinct=200)
+    assert table.bins == frames.DEFAULT_BINS  # 240 > 200, although each class has 120
 
 
 @pytest.mark.parametrize(

@@ -618,3 +618,188 @@ def test_confusion_metric_of_scores_says_what_to_give():
         compare_test_sets({"jan": (y, sa), "feb": (y, sb)}, metric="pr_auc", threshold=0.5)
     with pytest.raises(ValueError, match=r"`threshold` must be a finite number"):
         compare(y, {"A": sa, "B": sb}, metric="f1", threshold=np.nan)
+
+
+# ---------------------------------------------------------------- many classifiers
+def _three(seed=8, n=240, decimals=1):
+    """Tied scores (rounded) of three classifiers on the same rows."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=(3, n)) + np.array([[1.0], [0.6], [0.8]]) * y, decimals)
+    return y, s
+
+
+def test_joint_cells_of_three_classifiers_partition_the_rows():
+    from opsstats.comparison.draws import _JointClass, row_cells
+    from opsstats.curves._geometry import parse_area
+
+    y, s = _three()
+    q = parse_area("pr_auc")
+    made = [row_cells(ScoreCurve.from_scores(y, v), y, v, q) for v in s]
+    for cls in (y, ~y):
+        joint = _JointClass([where[cls] for _, where in made], [c.k for c, _ in made])
+        # by hand: the distinct tuples of the rows' cells, in lexicographic order
+        rows = [tuple(int(w[i]) for _, w in made) for i in np.flatnonzero(cls)]
+        keys = sorted(set(rows))
+        counts = [rows.count(key) for key in keys]
+        assert joint.counts.tolist() == counts and joint.total == int(cls.sum())
+        # each classifier's observed cumulative counts from the joint cells' counts
+        x = joint.counts.astype(float)[:, None]
+        for m, (cells, _) in enumerate(made):
+            own = cells.pos if cls is y else cells.neg
+            np.testing.assert_array_equal(joint.cumulative(x, m)[0], np.cumsum(own))
+
+
+@pytest.mark.parametrize(
+    "metric, at, rule, method, ops",
+    [
+        ("pr_auc", None, None, "bootstrap", False),
+        ("pr_auc", None, None, "auto", True),
+        ("pr_auc", None, "trapezoid", "bootstrap", False),
+        ("pr_auc", None, None, "dirichlet", False),
+        ("roc_auc", None, None, "bootstrap", False),
+        ("lift_auc", None, None, "dirichlet", False),
+        ("precision", {"recall": 0.8}, None, "bootstrap", True),
+    ],
+)
+def test_a_pair_of_a_table_is_the_two_classifier_compare_on_the_same_draws(
+    metric, at, rule, method, ops
+):
+    """C scores every row as A does (2 A: the same order, so the same cells): the joint
+    cells of (A, B, C) are those of (A, B), so the table's draws are those of
+    compare(A, B) with the same rng, and its pair A - B that comparison's result."""
+    y, s = _three()
+    a, b = s[0], s[1]
+    kw = {"metric": metric, "at": at, "rule": rule, "method": method, "n_resamples": 300}
+    kw |= {"ops": ops, "reference": SMALL_DBT if ops else None}
+    table = compare(y, {"A": a, "B": b, "C": 2 * a}, rng=5, **kw)
+    two = compare(y, {"A": a, "B": b}, rng=5, **kw)
+    got = table.results[0]
+    assert got.names == ("A", "B") and "for all 3 classifiers" in got.method
+    assert got.method.replace("for all 3 classifiers", "for both") == two.method
+    for field in ("estimate", "estimate_a", "estimate_b", "p_value", "statistic"):
+        assert getattr(got, field) == pytest.approx(getattr(two, field), abs=1e-12), field
+    assert (got.ci.low, got.ci.high) == pytest.approx((two.ci.low, two.ci.high), abs=1e-12)
+    np.testing.assert_allclose(got.draws, two.draws, rtol=0, atol=1e-12)
+    assert np.all(table.results[1].draws == 0)  # A - C: the same curve in every draw
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "dirichlet"])
+def test_every_pair_with_the_first_classifier_when_each_row_is_a_cell(method):
+    """Distinct scores and the lift area (one cell per threshold): every row is a joint
+    cell of any set of classifiers with A first, so each pair (A, X) of the table draws
+    as compare(A, X) with the same rng does."""
+    y, s = _three(decimals=12)
+    cols = {"A": s[0], "B": s[1], "C": s[2]}
+    kw = {"metric": "lift_auc", "method": method, "n_resamples": 200}
+    table = compare(y, cols, rng=3, **kw)
+    for got in table.results[:2]:
+        two = compare(y, {n: cols[n] for n in got.names}, rng=3, **kw)
+        np.testing.assert_allclose(got.draws, two.draws, rtol=0, atol=1e-12)
+        assert (got.p_value, got.ci.low, got.ci.high) == pytest.approx(
+            (two.p_value, two.ci.low, two.ci.high), abs=1e-12
+        )
+
+
+def test_shared_draws_give_each_pair_the_law_of_row_resampling():
+    """Each pair of a table of three tied classifiers, against the slow resampling of
+    rows (its own draws): the same mean and sd of the difference of ROC AUCs."""
+    y, s = _three()
+    table = compare(
+        y, {"A": s[0], "B": s[1], "C": s[2]}, method="bootstrap", n_resamples=20000, rng=2
+    )
+    for r, (i, j) in zip(table.results, [(0, 1), (0, 2), (1, 2)], strict=True):
+        slow = _slow_paired_bootstrap(y, s[i], s[j], 3000, 1 + i + j)
+        # relative Monte Carlo error of the slow sd about 1/sqrt(2 * 3000) = 1.3%
+        assert np.std(r.draws, ddof=1) == pytest.approx(np.std(slow, ddof=1), rel=0.06)
+        assert np.mean(r.draws) == pytest.approx(np.mean(slow), abs=4 * np.std(slow) / 50)
+
+
+def test_many_classifiers_draw_once(monkeypatch):
+    """Ten classifiers: one call of the shared draws (all ten, each classifier's quantity
+    once per draw), and each of the 45 pairs' draws the difference of two of its rows."""
+    from opsstats.comparison import paired
+
+    calls = []
+    real = paired.shared_curve_draws
+
+    def spy(is_pos, scores, *args, **kwargs):
+        calls.append(real(is_pos, scores, *args, **kwargs))
+        return calls[-1]
+
+    monkeypatch.setattr(paired, "shared_curve_draws", spy)
+    rng = np.random.default_rng(6)
+    y = rng.random(300) < 0.2
+    cols = {f"m{i}": rng.normal(size=300) + y * (1 - 0.1 * i) for i in range(10)}
+    table = compare(y, cols, metric="pr_auc", n_resamples=200, rng=0)
+    assert len(calls) == 1 and calls[0].shape == (10, 200) and len(table.results) == 45
+    names = list(cols)
+    for r in table.results:
+        i, j = names.index(r.names[0]), names.index(r.names[1])
+        np.testing.assert_array_equal(r.draws, np.sort(calls[0][i] - calls[0][j]))
+
+
+def test_unpaired_sets_are_drawn_once(monkeypatch):
+    """Three test sets: each set drawn once for the pairs it is in, and the pair (a, b)
+    drawn as compare_test_sets of the two does (a first, then b)."""
+    from opsstats.comparison import unpaired
+
+    calls = []
+    real = unpaired.unpaired_curve_draws
+
+    def spy(curve, *args, **kwargs):
+        calls.append(curve.n)
+        return real(curve, *args, **kwargs)
+
+    monkeypatch.setattr(unpaired, "unpaired_curve_draws", spy)
+    rng = np.random.default_rng(9)
+    sets = {}
+    for name, n in (("a", 150), ("b", 200), ("c", 120)):
+        yy = rng.random(n) < 0.3
+        sets[name] = (yy, rng.normal(size=n) + yy)
+    kw = {"metric": "pr_auc", "n_resamples": 300}
+    table = compare_test_sets(sets, rng=4, **kw)
+    assert calls == [150, 200, 120]
+    two = compare_test_sets({k: sets[k] for k in "ab"}, rng=4, **kw)
+    got = table.results[0]
+    assert (got.p_value, got.ci.low, got.ci.high) == pytest.approx(
+        (two.p_value, two.ci.low, two.ci.high), abs=1e-12
+    )
+    np.testing.assert_array_equal(got.draws, two.draws)
+
+
+def test_warnings_point_at_the_caller():
+    """The warnings of compare and compare_test_sets name the line that called them."""
+    import warnings
+
+    from opsstats import SmallCountWarning
+
+    few = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 2, bool)
+    sa = np.linspace(0, 1, few.size)
+    separated = few.astype(float)
+    calls = [
+        (SmallCountWarning, lambda: compare(few, {"a": sa, "b": sa[::-1]}, method="delong")),
+        (
+            SmallCountWarning,
+            lambda: compare_test_sets({"a": (few, sa), "b": (few, sa)}, method="delong"),
+        ),
+        (
+            SmallCountWarning,
+            lambda: compare(few, {"a": sa, "b": sa[::-1]}, method="bootstrap", rng=0),
+        ),
+        (UserWarning, lambda: compare(few, {"a": sa, "b": np.zeros(few.size)})),
+        (UserWarning, lambda: compare(few, {"a": separated, "b": separated + 1})),  # DeLong
+        (UserWarning, lambda: compare(few, {"a": separated, "b": separated + 1}, method="delong")),
+        (
+            UserWarning,
+            lambda: compare(few, {"a": separated, "b": separated}, method="jackknife-t"),
+        ),
+    ]
+    for category, call in calls:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        mine = [w for w in caught if issubclass(w.category, category)]
+        assert mine and all(w.filename == __file__ for w in mine), [
+            (w.filename, str(w.message)[:60]) for w in caught
+        ]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -590,7 +591,7 @@ def test_ops_without_ci_is_unchanged_and_same_rng_same_ops_interval():
         ({"confidence_level": "95%"}, TypeError, "`confidence_level` must be a real number"),
         ({"rng": "seed"}, TypeError, "`rng` must be None, an int seed or a numpy Generator"),
         ({"stratified": "yes"}, TypeError, "`stratified` must be True or False; got 'yes'"),
-        ({"progress": 1}, TypeError, "`progress` must be True or False; got 1"),
+        ({"progress": 1}, TypeError, "`progress` must be True, False or None; got 1"),
         ({"rule": "simpson"}, ValueError, "`rule` must be one of 'trapezoid', 'step'"),
         ({"beta": 2}, TypeError, r"curve areas take no metric parameters; got \['beta'\]"),
         ({"at": {"recall": 0.5}, "top_k": 3}, TypeError, "give at most one of `at` and `top_k`"),
@@ -605,7 +606,7 @@ def test_interval_errors(kwargs, exc, match):
 @pytest.mark.parametrize(
     "name, kwargs, exc, match",
     [
-        ("auc", {}, ValueError, "unknown curve quantity 'auc'"),
+        ("aoc", {}, ValueError, "unknown curve quantity 'aoc'"),  # ("auc" is the ROC AUC)
         (
             "pr_auc",
             {"method": "delong"},
@@ -674,7 +675,11 @@ def test_weighted_curves_and_tiny_classes_are_refused():
         ),
         ({"ci": "delong"}, ValueError, "`method='delong'` gives an interval for the ROC AUC"),
         ({"ci": "bootstrap", "confidence_level": 0}, ValueError, "`confidence_level` must be in"),
-        ({"ci": "bootstrap", "progress": "no"}, TypeError, "`progress` must be True or False"),
+        (
+            {"ci": "bootstrap", "progress": "no"},
+            TypeError,
+            "`progress` must be True, False or None",
+        ),
     ],
 )
 def test_ops_interval_errors(kwargs, exc, match):
@@ -783,9 +788,15 @@ def test_auto_draws_the_dirichlet_posterior_below_100_rows_of_a_class(n_small):
     ):
         auto = curve.interval(name, rng=5, n_resamples=300)
         if n_small < 100:
-            assert auto == curve.interval(
+            explicit = curve.interval(
                 name, method="dirichlet", interval=kind, rng=5, n_resamples=300
             )
+            # the same interval, and the printed method says why the default chose it
+            assert auto.method == (
+                f"{explicit.method}; the default below 100 rows in the smaller class "
+                f"(here {n_small} positives)"
+            )
+            assert replace(auto, method=explicit.method) == explicit
             assert auto.method.startswith("Dirichlet posterior of each class's scores")
         else:
             assert auto == curve.interval(name, method=former, interval="logit-t")
@@ -1098,12 +1109,16 @@ def test_dirichlet_interval_is_the_quantiles_of_its_draws_and_reproducible():
 
 def test_dirichlet_separated_test_set_keeps_an_interval_below_one():
     """No special case: the pseudo-rows make a perfectly separated test set's posterior
-    reach well below 1, and its upper end stay below 1, as the equal-tailed Jeffreys
-    interval of k successes out of k does (the observed area, 1, is above it)."""
+    reach well below 1, as the equal-tailed Jeffreys interval of k successes out of k
+    does; its draws' upper quantile stays below the observed area, 1, and the interval is
+    extended to it, as the Jeffreys interval's boundary rule extends it to x / n = 1
+    (docs/method.md#containing-the-estimate)."""
     curve = ScoreCurve.from_scores([0, 0, 0, 0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.7, 0.8, 0.9])
     for name in ("roc_auc", "pr_auc"):
         r = curve.interval(name, method="dirichlet", rng=0)
-        assert r.estimate == 1.0 and 0.95 < r.ci.high < 1.0
+        assert r.estimate == 1.0 and r.ci.high == 1.0
+        assert 0.95 < np.quantile(r.draws, 0.975, method="linear") < 1.0
+        assert r.method.endswith("; extended to contain the estimate")
         assert 0.3 < r.ci.low < 0.9
 
 
@@ -1205,11 +1220,14 @@ def test_bias_extended_moves_the_lower_end_down_by_the_jackknife_bias():
         plain.method + ", lower end extended by the jackknife bias "
         f"estimate over the positives ({ext.details['bias_extension']:.3g})"
     )
-    # below 100 rows of a class this is the PR AUC default (the ROC AUC's stays plain)
-    assert curve.interval("pr_auc", rng=3, n_resamples=500) == ext
-    assert curve.interval("roc_auc", rng=3, n_resamples=500) == curve.interval(
-        "roc_auc", method="dirichlet", rng=3, n_resamples=500
-    )
+    # below 100 rows of a class this is the PR AUC default (the ROC AUC's stays plain),
+    # whose method says it chose the posterior for the small class
+    note = "; the default below 100 rows in the smaller class (here 8 positives)"
+    auto = curve.interval("pr_auc", rng=3, n_resamples=500)
+    assert auto.method == ext.method + note and replace(auto, method=ext.method) == ext
+    auto = curve.interval("roc_auc", rng=3, n_resamples=500)
+    explicit = curve.interval("roc_auc", method="dirichlet", rng=3, n_resamples=500)
+    assert replace(auto, method=auto.method.replace(note, "")) == explicit
 
 
 def test_jackknife_bias_of_average_precision_is_never_negative():
@@ -1267,7 +1285,10 @@ def test_ops_bias_extended_maps_the_extended_ends():
     ends = REF.ops("pr_auc", list(iv.ci), prevalence=curve.prevalence).estimate
     assert tuple(r.details["ci_without_reference_error"]) == pytest.approx(tuple(ends), abs=1e-12)
     assert r.ci_method.startswith(iv.method)
-    assert curve.ops("pr_auc", reference=REF, ci="auto", n_resamples=401, rng=4) == r
+    auto = curve.ops("pr_auc", reference=REF, ci="auto", n_resamples=401, rng=4)
+    note = "; the default below 100 rows in the smaller class (here 8 positives)"
+    assert auto.ci_method == r.ci_method.replace(iv.method, iv.method + note)
+    assert replace(auto, ci_method=r.ci_method) == r
 
 
 @pytest.mark.parametrize("name, kw", [("lift_auc", {}), ("precision", {"at": {"recall": 0.5}})])

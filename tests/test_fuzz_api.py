@@ -285,12 +285,12 @@ _CURVE = ScoreCurve.from_scores(_LABELS, _SCORES)
     )
 )
 def test_thresholds_of_any_value(t):
-    """A threshold is refused if it is NaN or infinite, else the counts are exactly those
-    of Python's own comparison of integers and floats."""
+    """A threshold is refused if it is NaN, else the counts are exactly those of Python's
+    own comparison of integers and floats (+inf and -inf: the curve's two ends)."""
     try:
         cm = _CURVE.confusion_matrix(threshold=t)
     except ValueError as exc:  # either outcome is drawn: no pytest.raises
-        assert not np.isfinite(t) and "`threshold`" in str(exc)  # noqa: PT017
+        assert np.isnan(t) and "`threshold`" in str(exc)  # noqa: PT017
         return
     pred = [int(s) >= t for s in _SCORES.tolist()]  # exact: Python compares int and float
     tp = sum(p and y for p, y in zip(pred, _LABELS, strict=True))

@@ -7,8 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from opsstats import compare, compare_groups, compare_test_sets, evaluate
+from opsstats import ScoreCurve, compare, compare_groups, compare_test_sets, evaluate
+from opsstats.reference import DirectedBinaryTree
 from opsstats.uncertainty._draws import unit_rng
+
+SMALL_DBT = DirectedBinaryTree(depth=4, n_curves=2000)
 
 
 def _long(seed=0, n=400):
@@ -197,3 +200,60 @@ def test_evaluate_compare_prints_a_readable_view():
     ax = out.plot()
     assert len(ax.get_yticks()) == len(out)
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_evaluate_compare_draws_once_for_values_and_ops(monkeypatch, paired):
+    """evaluate(compare=) is compare_groups of the values, then of the OPS, row for row
+    and number for number, from one set of draws per group and metric: the OPS draws
+    are the value draws mapped through the reference. A group with one positive keeps
+    each flag's own outcome (the jackknife-t and DeLong refuse the values, the bootstrap
+    draws the OPS); the curve reference ranks the OPS and leaves the values alone."""
+    from opsstats.comparison import paired as paired_module
+    from opsstats.comparison import unpaired as unpaired_module
+
+    data = _long(6, n=300)
+    lone = data["id"] < 40
+    data.loc[lone, "y"] = (data.loc[lone, "id"] == 0).astype(int)
+    data["part"] = np.where(lone, "one positive", "rest")
+    kw = {"truth": "y", "score": "s", "threshold": 0.5, "by": "part", "n_resamples": 200}
+    kw |= {"curve_reference": SMALL_DBT}
+    kw |= {"metrics": ["pr_auc", "roc_auc", "f1", ("precision", {"recall": 0.5})]}
+    kw |= {"id": "id"} if paired else {}
+    module = paired_module if paired else unpaired_module
+    name = "shared_curve_draws" if paired else "unpaired_curve_draws"
+    calls = []
+    real = getattr(module, name)
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    out = evaluate(data, compare="model", rng=3, **kw)
+    once = len(calls)
+    root = int(np.random.default_rng(3).integers(0, 2**63 - 1))
+    ref = pd.concat(
+        [compare_groups(data, compare_by="model", ops=o, rng=root, **kw) for o in (False, True)],
+        ignore_index=True,
+    )
+    pd.testing.assert_frame_equal(out, ref, check_exact=True)
+    failed = out[out["reason"] != ""]
+    if paired:  # the values of the areas with one positive: jackknife-t and DeLong refuse
+        assert failed["metric"].tolist() == ["pr_auc", "roc_auc"] and not failed["ops"].any()
+        assert (failed["part"] == "one positive").all()
+        assert "DeLong's test needs at least 2 positives" in failed["reason"].iloc[1]
+        assert out[out["ops"] & (out["part"] == "one positive")]["reason"].eq("").all()
+    else:
+        assert failed.empty
+    row = out[out["ops"] & (out["metric"] == "pr_auc") & (out["part"] == "rest")].iloc[0]
+    a = data[(data["model"] == "A") & (data["part"] == "rest")]
+    own = ScoreCurve.from_scores(a["y"], a["s"]).ops("pr_auc", reference=SMALL_DBT)
+    assert row["a"] == "A" and row["estimate_a"] == pytest.approx(own.estimate, abs=1e-12)
+    # draws made, paired (of all three models at once): per group one for PR AUC, one
+    # for precision at recall, one for the ROC AUC's OPS (its values by DeLong) = 6;
+    # in two calls 9 (the values of the PR AUC by the jackknife-t in the group of one
+    # positive). Unpaired, of each model's set: 3 per method, the ROC AUC's values
+    # drawn (Dirichlet) in the group of one positive: 3 * (3 + 4) = 21; in two calls 33.
+    assert once == (6 if paired else 21)
+    assert len(calls) - once == (9 if paired else 33)

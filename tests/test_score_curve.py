@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import pickle
+import re
 from pathlib import Path
 
 import numpy as np
@@ -517,7 +518,7 @@ def test_summary_text_and_frame():
     assert frame.loc[("data", "prevalence"), "value"] == 0.5
     text = str(summary)
     assert text.splitlines()[0] == "Score curve (n = 4, prevalence = 0.5)"
-    assert "AUC(PR, step)          0.8333" in text
+    assert re.search(r"\n +AUC\(PR, step\) +0\.8333\n", text), text
     assert "<strong>" in summary._repr_html_()
     out_of_range = ScoreCurve.from_scores([0, 1], [-2.0, 3.0], sample_weight=[0.5, 1.0])
     notes = out_of_range.summary().notes
@@ -675,9 +676,11 @@ class TestErrors:
             match="`ties` must be one of 'interpolate', 'include', 'exclude'; got 'random'",
         ):
             c.confusion_matrix(top_k=1, ties="random")
-        for bad in (np.nan, np.inf, -np.inf):
-            with pytest.raises(ValueError, match=r"`threshold` must be a finite number .*; got"):
-                c.confusion_matrix(threshold=bad)
+        with pytest.raises(ValueError, match=r"`threshold` must be a finite number .*; got"):
+            c.confusion_matrix(threshold=np.nan)
+        # +inf and -inf are the curve's two ends: nothing, everything predicted positive
+        assert c.confusion_matrix(threshold=np.inf) == ConfusionMatrix(tp=0, fp=0, fn=2, tn=2)
+        assert c.confusion_matrix(threshold=-np.inf) == ConfusionMatrix(tp=2, fp=2, fn=0, tn=0)
         with pytest.raises(TypeError, match="`threshold` must be a real number"):
             c.confusion_matrix(threshold="0.2")
         with pytest.raises(ValueError, match="`top_k` must be at most"):

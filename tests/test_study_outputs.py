@@ -32,6 +32,7 @@ _PROVENANCE = re.compile(
         ("coverage_shapes.py", "coverage_shapes"),
         ("compare_size.py", "compare_size"),
         ("prevalence_drift.py", "prevalence_drift"),
+        ("classifier_change_study.py", "classifier_change"),
     ],
 )
 def test_rendering_the_committed_rows_gives_the_committed_markdown(tmp_path, script, name):

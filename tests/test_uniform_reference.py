@@ -535,3 +535,20 @@ def test_quadrature_refuses_what_it_cannot_resolve():
             U.ops("markedness_rough_user_metric", 1e-9, prevalence=1e-9)
     finally:
         unregister_metric("markedness_rough_user_metric")
+
+
+def test_fowlkes_mallows_ops_of_a_tiny_value_does_not_overflow():
+    """FM = mu = 1e-160: mu^2 is subnormal and p (1 - mu^2) / (mu^2 q) overflows to inf, the
+    right end (the level set ends at alpha = 1); no overflow warning may escape (hypothesis
+    found one in test_property_bounded_and_monotone). By hand, for small mu the level set
+    is x*(a) ~ sqrt(mu^2 q a / p), so OPS ~ int_0^1 x*(a) da = (2/3) mu sqrt(q / p)."""
+    import warnings
+
+    from opsstats.reference._uniform_closed_forms import _ops_fowlkes_mallows
+
+    p, mu = 0.3, 1e-160
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        o = float(_ops_fowlkes_mallows(p, mu))
+        U.ops("fowlkes_mallows", [mu, 0.0], prevalence=p)
+    assert o == pytest.approx(2 / 3 * mu * np.sqrt((1 - p) / p), rel=1e-9)

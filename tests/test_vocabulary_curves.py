@@ -43,7 +43,7 @@ def test_binormal_smooth_matches_proc(dataset, quantity, params, value):
     sm = ScoreCurve.from_scores(y, s).smooth()
     want = float(value)
     if quantity == "auc":
-        got, tol = sm.auc, 1e-12
+        got, tol = sm.auc(), 1e-12
     elif quantity == "coef_intercept":
         got, tol = sm.intercept, 1e-9
     elif quantity == "coef_slope":
@@ -84,8 +84,8 @@ def test_smooth_auc_is_the_binormal_area_by_integration():
         0,
         1,
     )
-    assert sm.auc == pytest.approx(area, abs=1e-8)
-    assert sm.partial_auc(fpr_range=(0, 1)) == pytest.approx(sm.auc, abs=1e-6)
+    assert sm.auc() == pytest.approx(area, abs=1e-8)
+    assert sm.partial_auc(fpr_range=(0, 1)) == pytest.approx(sm.auc(), abs=1e-6)
 
 
 def test_bad_smooth_arguments():

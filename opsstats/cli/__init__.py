@@ -37,13 +37,13 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .. import plotting
 from .._csv import to_csv
+from .._lazy import lazy_module
 from .._validation import MAX_DIGITS
 from .._version import __version__
 from ..comparison import METHODS as COMPARE_METHODS
@@ -57,6 +57,7 @@ from ..plotting.forest import metric_text
 from ..report import EvaluationReport, report
 from ._arguments import (
     CI_CHOICES,
+    DEFAULT_MAX_DISTINCT,
     EXIT_ERROR,
     FORMATS,
     MAX_FOREST_ROWS,
@@ -64,7 +65,9 @@ from ._arguments import (
     MIN_RESAMPLES,
     CommandError,
     _Parser,
+    add_input_arguments,
     digit_count,
+    distinct_limit,
     finite_float,
     memory_size,
     open_unit_float,
@@ -74,6 +77,8 @@ from ._arguments import (
 )
 from ._duckdb_file import CSV_MISSING as CSV_MISSING  # the tests' markers
 from ._duckdb_file import _duckdb_error, read_file_relation
+from ._monitor import PLOT_HELP as MONITOR_PLOT_HELP
+from ._monitor import add_monitor_arguments, run_monitor
 from ._outputs import Output, run_command
 from ._outputs import StagedFiles as StagedFiles  # a part of every subcommand (above)
 from ._reading import (
@@ -86,6 +91,11 @@ from ._reading import (
     read_relation,
     read_table,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["main"]
 
@@ -100,6 +110,7 @@ _PLOT_HELP = {
     "operating point of --threshold (scores), or the unit square of the first metric "
     "(predicted labels)",
     "compare": "the difference of each pair with its interval (forest plot), a dotted line at 0",
+    "monitor": MONITOR_PLOT_HELP,
 }
 
 
@@ -152,17 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     rep = sub.add_parser("report", help="evaluate a CSV or Parquet file of predictions")
-    rep.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
-    rep.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
-    what = rep.add_mutually_exclusive_group(required=True)
-    what.add_argument("--score", metavar="COL", help="column of scores")
-    what.add_argument("--pred", metavar="COL", help="column of predicted labels")
-    rep.add_argument(
-        "--threshold",
-        type=finite_float,
-        metavar="T",
-        help="predict positive where score >= T (confusion-matrix metrics)",
-    )
+    add_input_arguments(rep)
     rep.add_argument(
         "--metric",
         action="append",
@@ -214,19 +215,31 @@ def build_parser() -> argparse.ArgumentParser:
         type=whole_number,
         metavar="K",
         help="curves from K equal-width score bins (counted by the engine); each curve "
-        "row then states the range of the unbinned value",
+        "row then states the range of the unbinned value. Alone: always; with "
+        "--max-distinct: only beyond it",
     )
     rep.add_argument(
         "--max-distinct",
-        type=whole_number,
+        type=distinct_limit,
         metavar="M",
-        help="bin (into --bins bins, default 1000) only when a group has more than M "
-        "distinct scores",
+        help=f"count each curve per distinct score while every group has at most M "
+        f"distinct scores (default {DEFAULT_MAX_DISTINCT}), else in --bins equal-width "
+        "bins (default M), each curve row then stating the range of the unbinned value, "
+        "so that memory does not grow with the rows; 'none' never bins (memory then grows "
+        "with the distinct scores)",
     )
     add_output_options(rep, "report")
     rep.set_defaults(run=_report)
 
     add_compare_parser(sub)
+
+    mon = sub.add_parser(
+        "monitor", help="a classifier across periods: did it change, or only the class balance?"
+    )
+    add_monitor_arguments(mon)
+    add_draw_options(mon, 1000)
+    add_output_options(mon, "monitor")
+    mon.set_defaults(run=run_monitor)
 
     ex = sub.add_parser("example", help="the full report on the bundled affairs data")
     ex.add_argument(
@@ -289,6 +302,7 @@ def _report(args: argparse.Namespace) -> Output:
 def _run_report(args: argparse.Namespace, data: Any, pos_label: Any, note: str) -> Any:
     """The report of ``report``'s options on ``data`` (a pandas frame or a relation),
     with a warning when ``--threshold`` predicts every row alike."""
+    bins, max_distinct = _curve_counting(args)
     rep = report(
         data,
         truth=args.truth,
@@ -303,11 +317,24 @@ def _run_report(args: argparse.Namespace, data: Any, pos_label: Any, note: str) 
         n_resamples=args.n_resamples,
         rng=args.seed,
         title=f"Evaluation of {args.file}{note}",
-        bins=args.bins,
-        max_distinct=args.max_distinct,
+        bins=bins,
+        max_distinct=max_distinct,
     )
     _warn_one_class(rep, args.threshold)
     return rep
+
+
+def _curve_counting(args: argparse.Namespace) -> tuple[int | None, int | None]:
+    """``(bins, max_distinct)`` of the report's curves: ``--bins K`` alone bins
+    always (into K bins); otherwise a curve is counted per distinct score while every
+    group has at most ``--max-distinct M`` distinct scores (default
+    :data:`DEFAULT_MAX_DISTINCT`), else in ``--bins`` bins (default M); ``--max-distinct
+    none`` never bins (``--bins`` then bins always)."""
+    limit = args.max_distinct
+    if (limit is None and args.bins is not None) or limit == 0:
+        return args.bins, None
+    limit = DEFAULT_MAX_DISTINCT if limit is None else limit
+    return args.bins or limit, limit
 
 
 def _report_columns(args: argparse.Namespace) -> dict[str, Any]:
@@ -341,7 +368,8 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
     with _duckdb_errors(args.file):
         rep = _run_report(args, relation, pos_label, " (counted by DuckDB)")
 
-    def curve() -> ScoreCurve:
+    def curve() -> tuple[ScoreCurve, bool]:
+        bins, max_distinct = _curve_counting(args)
         with _duckdb_errors(args.file):
             tables = count_tables(
                 relation,
@@ -349,16 +377,14 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
                 score=args.score,
                 pos_label=pos_label,
                 curves=True,
-                bins=args.bins,
-                max_distinct=args.max_distinct,
+                bins=bins,
+                max_distinct=max_distinct,
             )
         assert tables.scores is not None
-        return ScoreCurve.from_counts(*tables.scores[0])
+        return ScoreCurve.from_counts(*tables.scores[0]), tables.bins is not None
 
     def draw(fig: Any, connection: Any = connection) -> None:  # the connection kept
-        # a binned curve has no point at an arbitrary threshold: no marker then
-        binned = args.bins is not None or args.max_distinct is not None
-        draw_report(fig, rep, None, curve=curve, mark_threshold=not binned)
+        draw_report(fig, rep, None, curve=curve)
 
     return Output(rep.render(args.format, digits=args.digits), draw)
 
@@ -391,16 +417,16 @@ def draw_report(
     rep: EvaluationReport,
     data: pd.DataFrame | None,
     *,
-    curve: Callable[[], ScoreCurve] | None = None,
-    mark_threshold: bool = True,
+    curve: Callable[[], tuple[ScoreCurve, bool]] | None = None,
 ) -> None:
     """The figure of a report: the forest plot of every group's OPS with groups; else
     the PR curve of the positive class (``pos_label``) over the reference band when
     there are scores, or the unit square of the first metric with a finite value. The
-    curve is that of the rows of ``data``, or ``curve()`` (e.g. from an engine's count
-    table); the other figures need neither. The PR curve's legend has the OPS of its
-    area as the report has it (with its interval), and the operating point of the
-    report's threshold is marked unless ``mark_threshold`` is false (a binned curve)."""
+    curve is that of the rows of ``data``, or the first of ``curve()``'s (curve, binned)
+    (e.g. from an engine's count table); the other figures need neither. The PR curve's
+    legend has the OPS of its area as the report has it (with its interval), and the
+    operating point of the report's threshold is marked unless the curve is binned (it
+    has no point at an arbitrary threshold)."""
     table = rep.table
     if rep.by:
         if len(table) > MAX_FOREST_ROWS:
@@ -413,14 +439,15 @@ def draw_report(
         return
     score = rep.settings.get("score")
     if score is not None:
+        binned = False
         if curve is not None:
-            pr = curve()
+            pr, binned = curve()
         else:
             assert data is not None
             pr = ScoreCurve.from_scores(
                 data[rep.settings["truth"]], data[score], pos_label=rep.settings.get("pos_label")
             )
-        threshold = rep.settings.get("threshold") if mark_threshold else None
+        threshold = None if binned else rep.settings.get("threshold")
         ax = plotting.plot_curve(
             pr, "pr", threshold=threshold, ax=fig.subplots(), **_pr_auc_label(rep)
         )

@@ -24,6 +24,11 @@ EXIT_OK, EXIT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
 #: that is printed.
 MIN_RESAMPLES, MAX_RESAMPLES, BYTES_PER_DRAW = 100, 1_000_000, 32
 
+#: ``report --max-distinct``'s default: a curve is counted per distinct score up to this
+#: many distinct scores in a group, else in as many equal-width bins, so that memory does
+#: not grow with the rows (docs/method.md#command-line-engines).
+DEFAULT_MAX_DISTINCT = 100_000
+
 #: The most rows a forest plot (--plot with groups) draws.
 MAX_FOREST_ROWS = 400
 
@@ -159,6 +164,17 @@ def whole_number(text: str) -> int:
     return int(value)
 
 
+def distinct_limit(text: str) -> int:
+    """``--max-distinct``: a positive whole number, or ``none`` (never bin), returned as
+    0 (None stands for the option not given)."""
+    if text.strip().lower() == "none":
+        return 0
+    n = whole_number(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number or 'none'; got {text}")
+    return n
+
+
 def _size(n_bytes: float) -> str:
     for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if n_bytes >= scale:
@@ -199,3 +215,19 @@ def seed_value(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text}")
     return n
+
+
+def add_input_arguments(p: argparse.ArgumentParser) -> None:
+    """The file and its columns, as ``report`` and ``monitor`` read them: the file, the
+    truth, the scores or the predicted labels, and the threshold."""
+    p.add_argument("file", help="a .csv, .tsv or .parquet file, one row per instance")
+    p.add_argument("--truth", required=True, metavar="COL", help="column of true labels")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--score", metavar="COL", help="column of scores")
+    what.add_argument("--pred", metavar="COL", help="column of predicted labels")
+    p.add_argument(
+        "--threshold",
+        type=finite_float,
+        metavar="T",
+        help="predict positive where score >= T (confusion-matrix metrics)",
+    )

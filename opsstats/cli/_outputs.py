@@ -11,7 +11,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,6 +38,9 @@ class Output:
 
     text: str
     draw: Callable[[Any], None] | None = None
+    #: Other files by option (e.g. ``"--html"``): a function making each one's bytes,
+    #: written whole or not at all with the others.
+    files: Mapping[str, Callable[[], bytes]] = field(default_factory=dict)
 
 
 def _check_target(option: str, path: str, *, figure: bool = False) -> Path:
@@ -79,8 +82,10 @@ def check_outputs(args: argparse.Namespace, inputs: Sequence[str] = ()) -> dict[
         targets["--plot"] = _check_target("--plot", args.plot, figure=True)
     if getattr(args, "output", None) is not None:
         targets["--output"] = _check_target("--output", args.output)
+    if getattr(args, "html", None) is not None:
+        targets["--html"] = _check_target("--html", args.html)
     if len(set(targets.values())) < len(targets):
-        raise CommandError("--plot and --output name the same file")
+        raise CommandError(f"{' and '.join(targets)} name the same file")
     for name in inputs:
         if name and Path(name).exists():
             for option, target in targets.items():
@@ -170,6 +175,10 @@ def _save_figure(draw: Callable[[Any], None], target: Path, staged: StagedFiles)
     staged.write(target, save)
 
 
+def _writer(content: bytes) -> Callable[[IO[bytes]], object]:
+    return lambda f: f.write(content)
+
+
 def write_outputs(output: Output, targets: Mapping[str, Path]) -> str | None:
     """Write the figure (``--plot``) and the report (``--output``) whole or not at all;
     return the text for stdout (None when it went to ``--output``)."""
@@ -182,6 +191,9 @@ def write_outputs(output: Output, targets: Mapping[str, Path]) -> str | None:
         if "--output" in targets:
             data = text.encode("utf-8")
             staged.write(targets["--output"], lambda f: f.write(data))
+        for option, make in output.files.items():
+            if option in targets:
+                staged.write(targets[option], _writer(make()))
         staged.commit()
     return None if "--output" in targets else text
 
@@ -231,6 +243,8 @@ def run_command(build: Callable[[argparse.Namespace], Output], args: argparse.Na
             sys.stdout.flush()
         if "--plot" in targets:
             print(f"figure written to {printable(args.plot)}", file=sys.stderr)
+        if "--html" in targets:
+            print(f"report written to {printable(args.html)}", file=sys.stderr)
     except KeyboardInterrupt:
         print("opsstats: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

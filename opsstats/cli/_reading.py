@@ -10,11 +10,11 @@ import signal
 import threading
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._summary import printable
 from ._arguments import (
     _CSV_SUFFIXES,
@@ -24,6 +24,11 @@ from ._arguments import (
     one_line,
     whole_number,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 # ---------------------------------------------------------------------------------------
 # reading the input

@@ -13,7 +13,8 @@ module                          holds
 :mod:`.delong`                  DeLong's paired (Sun-Xu) and unpaired tests of ROC AUCs
 :mod:`.mcnemar`                 McNemar's test of paired accuracies
 :mod:`.venkatraman`             Venkatraman and Begg's permutation test of two paired
-                                ROC curves (whole-curve equality)
+                                ROC curves and Venkatraman's of two independent ones
+                                (whole-curve equality)
 :mod:`.draws`                   paired and unpaired draws: the joint bootstrap and
                                 Dirichlet posterior of two curves, the joint 8-cell
                                 table of two classifiers' predictions
@@ -49,7 +50,7 @@ from .power import (
 from .quantity import METHODS
 from .result import ComparisonResult, ComparisonTable, adjust_p_values
 from .unpaired import compare_test_sets
-from .venkatraman import venkatraman_test
+from .venkatraman import venkatraman_test, venkatraman_unpaired_test
 
 __all__ = [
     "compare",
@@ -61,6 +62,7 @@ __all__ = [
     "delong_covariance",
     "mcnemar_test",
     "venkatraman_test",
+    "venkatraman_unpaired_test",
     "adjust_p_values",
     "power_roc_test",
     "power_roc_test_curves",

@@ -5,6 +5,8 @@ test set, or two test sets, and the options both entry points share; every entry
 
 from __future__ import annotations
 
+import inspect
+import os
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -28,6 +30,21 @@ from ..uncertainty.curve.dirichlet import _curve_prior
 from .result import ALTERNATIVES
 
 __all__: list[str] = []
+
+#: The package's folder: a frame whose file is below it is the package's own.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning issued by the function calling this one
+    name the first frame outside opsstats (the user's line), however deep the package's
+    own calls are (as pandas' ``find_stack_level``)."""
+    frame = inspect.currentframe()
+    level = 0
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def check_alternative(alternative: Any) -> str:
@@ -93,7 +110,7 @@ def paired_scores(
                 f"classifier {k!r} gives every row the same score: its ROC AUC is 0.5 "
                 "and its curve a single step.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=caller_stacklevel(),
             )
     return is_pos, scores
 

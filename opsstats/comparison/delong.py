@@ -13,20 +13,26 @@ from __future__ import annotations
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import stats
-from scipy.special import ndtri
 
+from .._lazy import lazy_module
 from .._validation import check_confidence_level, check_instance
 from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty.curve import delong_components_from_counts, delong_roc
 from ..uncertainty.curve._options import sampling_view
-from ._inputs import check_alternative, paired_scores, ranked_counts
+from ._inputs import caller_stacklevel, check_alternative, paired_scores, ranked_counts
 from .result import ComparisonResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import special, stats
+else:
+    pd = lazy_module("pandas")
+    special = lazy_module("scipy.special")
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["delong_covariance", "delong_test", "delong_unpaired", "satterthwaite_df"]
 
@@ -172,7 +178,7 @@ def _warn_zero(what: str) -> None:
         "classes perfectly, or their placements are identical), so the statistic and "
         "p-value are undefined (NaN).",
         UserWarning,
-        stacklevel=4,
+        stacklevel=caller_stacklevel(),
     )
 
 
@@ -283,7 +289,7 @@ def _paired_result(
         z = float("nan")
     if parts is None:
         df = None
-        half = float(ndtri(0.5 + level / 2)) * sd
+        half = float(special.ndtri(0.5 + level / 2)) * sd
         p_value = _normal_p(z, alternative)
         how = "Wald interval of the difference"
     else:

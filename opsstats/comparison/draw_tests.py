@@ -7,16 +7,22 @@ percentile interval expanded to Student's t with the p-value that inverts it
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from ..results import ConfidenceInterval
+from ..uncertainty._containing import contain
 from ..uncertainty._draws import equal_tailed
 from .delong import _normal_p
 from .quantity import _Spec
 from .result import ComparisonResult
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__: list[str] = []
 
@@ -100,13 +106,18 @@ def _from_draws(
     alternative: str,
     rope: tuple[float, float] | None,
     tail: bool = False,
+    chosen: bool = False,
+    classifiers: int = 2,
 ) -> ComparisonResult:
     """The difference, its equal-tailed interval over the draws of the difference and
     the test: for the bootstrap D = difference / sd(draws) with a normal p-value (pROC's
     bootstrap test) or, with ``tail`` (the default method's), the percentile interval
     expanded to t on k - 1 df and the tail p-value that inverts it; for the posterior
     the posterior tail probability (:func:`posterior_p_value`) with the posterior
-    probabilities."""
+    probabilities. An interval ``chosen`` by ``method="auto"`` (or ``tail``), and every
+    posterior interval, is extended to the observed difference where it lies outside
+    (docs/method.md#containing-the-estimate), and the method says so. ``classifiers``:
+    how many classifiers share the paired draws."""
     n = draws_a.size
     d = draws_a - draws_b
     ok = np.isfinite(d)
@@ -115,7 +126,7 @@ def _from_draws(
     what = (
         f"paired {_HOW[method]} (one set of "
         + ("resampled rows" if method == "bootstrap" else "weights")
-        + " for both)"
+        + (" for both)" if classifiers == 2 else f" for all {classifiers} classifiers)")
         if paired
         else f"{_HOW[method]} of each test set, independently"
     )
@@ -156,6 +167,9 @@ def _from_draws(
                     UserWarning,
                     stacklevel=4,
                 )
+        if chosen or tail or bayes:
+            low, high, note = contain(low, high, diff)
+            text += note
     else:
         stat, low, high = float("nan"), float("nan"), float("nan")
         text += "; undefined: fewer than 2 defined draws or an undefined estimate"

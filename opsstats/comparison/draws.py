@@ -1,24 +1,27 @@
-"""Draws of a quantity for two classifiers on the same rows (paired) or on two test sets
-(unpaired), from which the difference's interval and test are read
+"""Draws of a quantity for classifiers on the same rows (paired) or on test sets
+(unpaired), from which the differences' intervals and tests are read
 (docs/method.md#comparisons).
 
-Paired, curves: the rows of one class that share both classifiers' thresholds (merged as
-the single-curve engines merge them for the quantity at hand, ``_Cells`` of
+Paired, curves: the rows of one class that share every classifier's thresholds (merged
+as the single-curve engines merge them for the quantity at hand, ``_Cells`` of
 ``opsstats.uncertainty.curve._cells``) are exchangeable, so a paired resample is
-described by a count per *joint* cell (class, threshold of A, threshold of B). The
-stratified bootstrap draws those counts Multinomial per class (the single-curve count sampler
-:class:`~opsstats.uncertainty.curve.resampling._Multinomial`), and the paired Dirichlet
-posterior draws one Gamma(rows) weight per joint cell, plus the pseudo-rows of the
-single-curve posterior (:mod:`opsstats.uncertainty.curve.dirichlet`), one pair above
-every score and one below, shared by both classifiers: one set of weights for both. Each
-classifier's curve is its joint cells summed over the other's thresholds (a cumulative
-sum in its own threshold order), evaluated by the shared curve geometry.
+described by a count per *joint* cell (class, threshold of each classifier). The
+stratified bootstrap draws those counts Multinomial per class (the single-curve count
+sampler :class:`~opsstats.uncertainty.curve.resampling._Multinomial`), and the paired
+Dirichlet posterior draws one Gamma(rows) weight per joint cell, plus the pseudo-rows of
+the single-curve posterior (:mod:`opsstats.uncertainty.curve.dirichlet`), one pair above
+every score and one below, shared by the classifiers: one set of weights for all. Each
+classifier's curve is the joint cells summed per its own thresholds (then cumulated in
+its threshold order), evaluated by the shared curve geometry. k classifiers are drawn
+once, over the joint cells of all k (``shared_curve_draws``), and every pair is read
+from those draws (``_Generators``: whose generator draws, when a quantity and its OPS
+are compared at once).
 
 Paired, confusion matrices: the joint table of (truth, prediction A, prediction B), eight
 cells. Per class (the prevalence fixed) the four cells (A, B) get a Dirichlet posterior
 (prior ``a`` per cell, Jeffreys 1/2 by default) or a multinomial resample.
 
-Unpaired: each side's own single-sample draws, independent of the other's:
+Unpaired: each test set's own single-sample draws, independent of the others':
 :func:`~opsstats.uncertainty.curve.resampling._bootstrap_values` and
 :func:`~opsstats.uncertainty.curve.dirichlet._dirichlet_values` for curves, the
 confusion matrix's draws (:mod:`opsstats.uncertainty.confusion`) otherwise.
@@ -26,11 +29,12 @@ confusion matrix's draws (:mod:`opsstats.uncertainty.confusion`) otherwise.
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
+from .._lazy import lazy_module
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
 from ..uncertainty._draws import progress
@@ -46,33 +50,71 @@ from ..uncertainty.curve.resampling import (
 )
 from ._inputs import ranked_counts
 
+if TYPE_CHECKING:
+    from scipy import sparse
+else:
+    sparse = lazy_module("scipy.sparse")
+
 __all__: list[str] = []
 
 
-class _JointClass:
-    """One class's rows as counts per joint cell (threshold index of A, of B)."""
+class _Generators:
+    """The generator of each method that draws, in a call that compares a quantity and
+    its OPS at once: the first such method draws from the call's generator, any other
+    from a copy of that generator's state on entry. So each method's draws are those it
+    makes in a call of its own with the same ``rng`` (the quantity and its OPS, compared
+    by one method, share its draws)."""
 
-    def __init__(self, ia: np.ndarray, ib: np.ndarray, ja: int, jb: int) -> None:
-        key = ia.astype(np.int64) * jb + ib
-        cells, counts = np.unique(key, return_counts=True)
+    def __init__(self, rng: np.random.Generator, several: bool) -> None:
+        self.rng = rng
+        self.initial = copy.deepcopy(rng) if several else rng
+        self.given: dict[str, np.random.Generator] = {}
+
+    def __call__(self, method: str) -> np.random.Generator:
+        if method not in self.given:
+            self.given[method] = copy.deepcopy(self.initial) if self.given else self.rng
+        return self.given[method]
+
+
+class _JointClass:
+    """One class's rows as counts per joint cell: the rows that share a (merged)
+    threshold in every classifier, given each row's threshold index ``idx[m]`` in
+    classifier m (of ``widths[m]`` thresholds).
+
+    The joint cells are in the lexicographic order of their threshold indices (for two
+    classifiers the order of ``ia * jb + ib``), whatever the number of classifiers."""
+
+    def __init__(self, idx: list[np.ndarray], widths: list[int]) -> None:
+        # each step refines the joint cells of the classifiers so far by the next one's
+        # index, then ranks them (a rank is below the rows, so rank * width stays far
+        # inside int64); for two classifiers the key is ia * jb + ib
+        key = idx[0].astype(np.int64)
+        for m in range(1, len(idx)):
+            key = key * widths[m] + idx[m]
+            if m < len(idx) - 1:
+                key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+        _, first, counts = np.unique(key, return_index=True, return_counts=True)
         self.counts = counts.astype(np.int64)
-        self.k = cells.size
+        self.k = counts.size
         self.total = int(counts.sum())
-        # per classifier: the (joint cell -> its threshold) indicator, sparse (k, J)
+        # per classifier: the (threshold <- joint cell) indicator, sparse (J, k), rows
+        # in the order of the thresholds and each row's cells in increasing order (each
+        # threshold's sum adds its cells in that order)
         ones = np.ones(self.k)
-        rows = np.arange(self.k)
+        cols = np.arange(self.k)
         self.maps = [
-            sparse.csr_matrix((ones, (rows, idx)), shape=(self.k, j))
-            for idx, j in ((cells // jb, ja), (cells % jb, jb))
+            sparse.csr_matrix((ones, (where[first], cols)), shape=(j, self.k))
+            for where, j in zip(idx, widths, strict=True)
         ]
 
     def cumulative(self, x: np.ndarray, side: int) -> np.ndarray:
         """(b, J) cumulative counts (or weights) over one classifier's thresholds from the
-        (b, k) per-joint-cell counts ``x``: the joint cells summed per threshold, then
-        cumulated (in floating point: exact for counts below 2**53)."""
-        per = np.asarray((self.maps[side].T @ x.T).T, dtype=float)
-        np.cumsum(per, axis=1, out=per)
-        return per
+        (k, b) per-joint-cell counts ``x`` (C order, floating point): the joint cells
+        summed per threshold, then cumulated (exact for counts below 2**53). A
+        transposed view of a (J, b) array."""
+        per = self.maps[side] @ x
+        np.cumsum(per, axis=0, out=per)
+        return per.T
 
 
 def row_cells(
@@ -97,25 +139,53 @@ def paired_curve_draws(
     n: int,
     rng: np.random.Generator,
     prior: Any = "jeffreys",
-    show_progress: bool = False,
+    show_progress: bool | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The quantity of A and of B on n paired draws (NaN where undefined): the stratified
     bootstrap of the rows (``method="bootstrap"``) or the paired Dirichlet posterior
-    (``"dirichlet"``)."""
-    curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (score_a, score_b)]
+    (``"dirichlet"``); :func:`shared_curve_draws` of the two."""
+    va, vb = shared_curve_draws(
+        is_pos, [score_a, score_b], quantity, method, n, rng, prior, show_progress
+    )
+    return va, vb
+
+
+def shared_curve_draws(
+    is_pos: np.ndarray,
+    scores: list[np.ndarray],
+    quantity: Any,
+    method: str,
+    n: int,
+    rng: np.random.Generator,
+    prior: Any = "jeffreys",
+    show_progress: bool | None = None,
+    curves: list[ScoreCurve] | None = None,
+) -> np.ndarray:
+    """The quantity of each of k classifiers on the same n draws, shape (k, n) (NaN
+    where undefined): each draw (a stratified bootstrap resample of the rows, or a
+    paired Dirichlet posterior draw of their weights) is made once, over the joint cells
+    of all k classifiers, and each classifier's quantity is computed once per draw.
+
+    Per classifier, and per pair, the draws have the law of the two-classifier draws:
+    a joint cell of any two of the classifiers is a union of joint cells of all k, and
+    summing Multinomial counts (or Gamma weights) over the finer cells gives the
+    Multinomial counts (Gamma weights) of the coarser ones. For two classifiers the
+    draws are those of the two-classifier engine, from the same ``rng``.
+    ``curves``: the classifiers' curves when already built."""
+    if curves is None:
+        curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in scores]
     idx, widths = [], []
-    for c, s in zip(curves, (score_a, score_b), strict=True):
+    for c, s in zip(curves, scores, strict=True):
         cells, where = row_cells(c, is_pos, s, quantity)
         idx.append(where)
         widths.append(cells.k)
-    ja, jb = widths
-    pos = _JointClass(idx[0][is_pos], idx[1][is_pos], ja, jb)
-    neg = _JointClass(idx[0][~is_pos], idx[1][~is_pos], ja, jb)
+    pos = _JointClass([i[is_pos] for i in idx], widths)
+    neg = _JointClass([i[~is_pos] for i in idx], widths)
     pi = curves[0].prevalence
     fix = _first_limit_fix(quantity)
-    width = max(ja, jb) + 3
+    width = max(widths) + 3
     batch, alpha_buf, beta_buf, _ = _batches(n, max(pos.k + neg.k, width))
-    out = np.empty((2, n))
+    out = np.empty((len(scores), n))
     if method == "bootstrap":
         samplers = [_Multinomial(c.counts, np.arange(c.k), c.k) for c in (pos, neg)]
     else:
@@ -133,7 +203,10 @@ def paired_curve_draws(
                 xp = _gamma(pos.counts, b, rng)
                 xn = _gamma(neg.counts, b, rng)
                 ends = rng.standard_gamma(a, size=(4, b))  # top and bottom, each class
-            for side, j in enumerate((ja, jb)):
+            # one (k, b) copy of each class's draws in floating point, for every classifier
+            xp = np.ascontiguousarray(xp.T, dtype=float)
+            xn = np.ascontiguousarray(xn.T, dtype=float)
+            for side, j in enumerate(widths):
                 tp = pos.cumulative(xp, side)
                 fp = neg.cumulative(xn, side)
                 if method == "bootstrap":
@@ -148,7 +221,7 @@ def paired_curve_draws(
                     _fill_curves(tp, fp, tp[:, -1:], fp[:, -1:], alpha, beta)
                 out[side, start : start + b] = quantity(pi, alpha, beta)
             tick(b)
-    return out[0], out[1]
+    return out
 
 
 def _gamma(counts: np.ndarray, b: int, rng: np.random.Generator) -> np.ndarray:
@@ -177,7 +250,7 @@ def unpaired_curve_draws(
     n: int,
     rng: np.random.Generator,
     prior: Any = "jeffreys",
-    show_progress: bool = False,
+    show_progress: bool | None = None,
 ) -> np.ndarray:
     """The quantity on n draws of one test set: its stratified bootstrap or its
     Dirichlet posterior (the single-curve engines); a standardized curve's draws are

@@ -3,16 +3,21 @@ of the difference in accuracy (docs/method.md#comparisons)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
-from scipy.special import ndtri
 
+from .._lazy import lazy_module
 from .._validation import check_confidence_level
 from ..results import ConfidenceInterval
 from ._inputs import check_alternative, named_columns, paired_predictions
 from .result import ComparisonResult
+
+if TYPE_CHECKING:
+    from scipy import special, stats
+else:
+    special = lazy_module("scipy.special")
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["mcnemar_test"]
 
@@ -116,7 +121,7 @@ def mcnemar_test(
     bs, cs, ns = b + 0.5, c + 0.5, n + 2.0
     d_adj = (bs - cs) / ns
     se = np.sqrt(max((bs + cs) - (bs - cs) ** 2 / ns, 0.0)) / ns
-    half = float(ndtri(0.5 + level / 2)) * se
+    half = float(special.ndtri(0.5 + level / 2)) * se
     acc_a, acc_b = float(right_a.mean()), float(right_b.mean())
     if kind == "exact":
         how = "McNemar's exact test (binomial on the discordant rows)"

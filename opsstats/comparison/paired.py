@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import lazy_module
 from .._validation import check_choice
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
@@ -21,12 +21,14 @@ from ..uncertainty.curve._options import _estimate
 from ._inputs import _check_common, paired_predictions, paired_scores, thresholded_predictions
 from .delong import _check_classes, _class_covariances, _paired_result, _t_p, _warn_zero
 from .draw_tests import _from_draws
-from .draws import paired_confusion_draws, paired_curve_draws
+from .draws import _Generators, paired_confusion_draws, shared_curve_draws
 from .jackknife import paired_jackknife
 from .mcnemar import mcnemar_test
 from .quantity import (
     SMALL_PAIRED_DRAWS_AUTO,
-    _method,
+    _flag_error,
+    _plans,
+    _small_default,
     _Spec,
     _warn_small,
     check_threshold_use,
@@ -34,8 +36,13 @@ from .quantity import (
     is_confusion_metric,
     needs_labels,
 )
-from .result import ComparisonResult, ComparisonTable
+from .result import ComparisonResult, ComparisonTable, one_or_table
 from .venkatraman import venkatraman_test
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["compare"]
 
@@ -127,6 +134,14 @@ def compare(
     ComparisonTable
         For three or more: every pair, in the order given.
 
+    Notes
+    -----
+    With three or more classifiers a curve quantity's bootstrap resamples or posterior
+    draws are made once for all of them, each classifier's quantity (or OPS) is computed
+    once per draw, and every pair's difference is read from those. Each pair's draws
+    have the law of a comparison of the two alone; the pairs are dependent, which the
+    Holm and Bonferroni adjustments allow (docs/method.md#comparisons).
+
     Examples
     --------
     >>> from opsstats import compare
@@ -148,6 +163,71 @@ def compare(
     >>> r.quantity, round(r.estimate_a, 4), round(r.estimate_b, 4)
     ('F1 score at threshold 0.5', 0.9091, 0.6)
     """
+    (result,) = _compare(
+        y_true,
+        y_score,
+        y_pred,
+        (ops,),
+        threshold=threshold,
+        metric=metric,
+        method=method,
+        alternative=alternative,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        rope=rope,
+        references=(reference,),
+        at=at,
+        rule=rule,
+        prior=prior,
+        adjust=adjust,
+        pos_label=pos_label,
+        rng=rng,
+        params=params,
+    )
+    if isinstance(result, Exception):  # not reached: with one `ops`, its error is raised
+        raise result
+    return result
+
+
+#: The methods whose test is read from draws (bootstrap resamples or posterior draws).
+_DRAWS = ("bootstrap", "dirichlet")
+
+
+def _compare(
+    y_true: Any,
+    y_score: Any,
+    y_pred: Any,
+    flags: tuple[bool, ...],
+    *,
+    threshold: Any = None,
+    metric: Any,
+    method: str,
+    alternative: str,
+    confidence_level: float,
+    n_resamples: int,
+    rope: Any,
+    references: tuple[Any, ...],
+    at: Any,
+    rule: Any,
+    prior: Any,
+    adjust: str,
+    pos_label: Any,
+    rng: Any,
+    params: dict[str, Any],
+) -> list[ComparisonResult | ComparisonTable | Exception]:
+    """:func:`compare` of the quantity (``ops`` False) and of its OPS (True), one result
+    per entry of ``flags``, in their order, from one set of draws wherever the methods
+    agree: the OPS draws are the value draws mapped through the reference, as in two
+    calls of :func:`compare` with generators of the same seed.
+
+    ``references``: the reference of each flag's OPS (None for the values).
+
+    A flag whose quantity, method or computation is refused gets its ``ValueError`` or
+    ``TypeError`` in its place, as its own call would have raised it (with a single
+    flag it is raised). The generators: :class:`.draws._Generators`.
+
+    ``threshold``: with scores and a confusion-matrix metric, the predicted labels are
+    ``score >= threshold``; ``metric`` None is the default of :func:`compare`."""
     if (y_score is None) == (y_pred is None):
         raise TypeError(
             "give exactly one of `y_score` (scores, for a curve quantity, or with "
@@ -162,112 +242,130 @@ def compare(
         alternative, confidence_level, n_resamples, rope, prior
     )
     check_choice("adjust", adjust, ("holm", "bonferroni"))
-    generator = check_rng(rng)
+    generators = _Generators(check_rng(rng), several=len(flags) > 1)
     from_scores = y_score is not None and is_confusion_metric(metric, at)
     if from_scores and threshold is None:
         raise needs_labels(metric, "`y_pred`")
     threshold = check_threshold_use(threshold, from_scores, metric)
     kind = "curve" if y_score is not None and not from_scores else "confusion"
-    spec = _Spec(metric, kind, ops, reference, at, rule, params, threshold)
-    how = _method(method, spec, paired=True)
-    if kind == "curve":
-        is_pos, columns = paired_scores(y_true, y_score, pos_label)
-    elif from_scores:
-        is_pos, columns = thresholded_predictions(y_true, y_score, threshold, pos_label)
-    else:
-        is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
+    plans = _plans(
+        flags, metric, kind, references, at, rule, params, method, paired=True, threshold=threshold
+    )
+    try:
+        if kind == "curve":
+            is_pos, columns = paired_scores(y_true, y_score, pos_label)
+        elif from_scores:
+            is_pos, columns = thresholded_predictions(y_true, y_score, threshold, pos_label)
+        else:
+            is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
+    except (ValueError, TypeError) as exc:
+        return [plan if isinstance(plan, Exception) else _flag_error(exc, flags) for plan in plans]
     m, n_neg = int(is_pos.sum()), int((~is_pos).sum())
     counts = {"rows": m + n_neg, "positive": m, "negative": n_neg}
     tail = method == "auto"  # the auto bootstrap's test is its interval's (tail) p-value
     small = min(m, n_neg) < SMALL_PAIRED_DRAWS_AUTO
-    if method == "auto" and how == "bootstrap" and small and spec.is_area and not spec.ops:
-        how = "jackknife-t"
-    _warn_small(min(m, n_neg), how, kind, paired=True, tail=tail)
-    results = []
-    for a, b in combinations(list(columns), 2):
-        if how in ("delong", "delong-t"):
-            _check_classes(m, n_neg)
-            aucs, c10, c01 = _class_covariances(is_pos, [columns[a], columns[b]])
-            parts = (c10, c01) if how == "delong-t" else None
-            results.append(
-                _paired_result(aucs, c10 + c01, (a, b), alternative, level, m, n_neg, parts)
-            )
-        elif how == "venkatraman":
-            if alternative != "two-sided":
-                raise ValueError(
-                    f"Venkatraman's test is two-sided only; got alternative={alternative!r}."
-                )
-            results.append(
-                venkatraman_test(
-                    is_pos,
-                    {a: columns[a], b: columns[b]},
-                    n_resamples=n,
-                    pos_label=True,
-                    rng=generator,
-                )
-            )
-        elif how == "mcnemar":
-            pred = {
-                a: np.where(columns[a], 1, 0),
-                b: np.where(columns[b], 1, 0),
-            }
-            r = mcnemar_test(
-                is_pos.astype(int),
-                pred,
-                alternative=alternative,
-                confidence_level=level,
-                pos_label=1,
-            )
-            if spec.quantity.name == "error_rate":
-                r = _negate(r)
-            if threshold is not None:  # the labels came from scores: say at which threshold
-                r = replace(r, quantity=f"{r.quantity} at threshold {threshold:g}")
-            results.append(r)
-        elif how == "jackknife-t":
-            _check_classes(m, n_neg)
-            results.append(
-                _paired_jackknife(is_pos, a, b, columns, spec, level, alternative, counts)
-            )
-        elif kind == "curve":
-            results.append(
-                _paired_curve(
-                    is_pos,
-                    a,
-                    b,
-                    columns,
+    pairs = list(combinations(list(columns), 2))
+    drawn: dict[str, Any] = {}  # the draws of each method, shared by the flags
+    out: list[ComparisonResult | ComparisonTable | Exception] = []
+    for plan in plans:
+        if isinstance(plan, Exception):
+            out.append(plan)
+            continue
+        spec, how = plan
+        if method == "auto" and how == "bootstrap" and small and spec.is_area and not spec.ops:
+            how = "jackknife-t"
+        _warn_small(min(m, n_neg), how, kind, paired=True, tail=tail)
+        try:
+            if how in _DRAWS and kind == "curve":
+                if how not in drawn:
+                    drawn[how] = _curve_draws(
+                        is_pos, columns, spec.quantity, how, n, generators(how), prior
+                    )
+                results = _curve_pairs(
+                    drawn[how],
+                    list(columns),
                     spec,
                     how,
-                    n,
-                    generator,
-                    prior,
                     level,
                     alternative,
                     rope_pair,
                     counts,
                     tail,
                 )
+            elif how in _DRAWS:
+                if how not in drawn:  # per pair: a shared joint table would change the prior
+                    drawn[how] = [
+                        paired_confusion_draws(
+                            is_pos, columns[a], columns[b], how, n, generators(how), prior
+                        )
+                        for a, b in pairs
+                    ]
+                results = [
+                    _paired_confusion(
+                        is_pos, a, b, columns, spec, how, d, level, alternative, rope_pair, counts
+                    )
+                    for (a, b), d in zip(pairs, drawn[how], strict=True)
+                ]
+            else:
+                results = [
+                    _pair_test(
+                        how, is_pos, a, b, columns, spec, level, alternative, counts, n, generators
+                    )
+                    for a, b in pairs
+                ]
+        except (ValueError, TypeError) as exc:
+            out.append(_flag_error(exc, flags))
+            continue
+        if method == "auto" and how == "jackknife-t":  # chosen for a small class
+            results = _small_default(results, min(m, n_neg), SMALL_PAIRED_DRAWS_AUTO)
+        out.append(one_or_table(results, adjust))
+    return out
+
+
+def _pair_test(
+    how: str,
+    is_pos: np.ndarray,
+    a: str,
+    b: str,
+    columns: dict[str, np.ndarray],
+    spec: _Spec,
+    level: float,
+    alternative: str,
+    counts: dict[str, int],
+    n: int,
+    generators: _Generators,
+) -> ComparisonResult:
+    """One pair by a method that does not read its test from draws: DeLong's, on the
+    normal or on t, Venkatraman's permutation test, McNemar's, the jackknife-t."""
+    m, n_neg = counts["positive"], counts["negative"]
+    if how in ("delong", "delong-t"):
+        _check_classes(m, n_neg)
+        aucs, c10, c01 = _class_covariances(is_pos, [columns[a], columns[b]])
+        parts = (c10, c01) if how == "delong-t" else None
+        return _paired_result(aucs, c10 + c01, (a, b), alternative, level, m, n_neg, parts)
+    if how == "venkatraman":
+        if alternative != "two-sided":
+            raise ValueError(
+                f"Venkatraman's test is two-sided only; got alternative={alternative!r}."
             )
-        else:
-            results.append(
-                _paired_confusion(
-                    is_pos,
-                    a,
-                    b,
-                    columns,
-                    spec,
-                    how,
-                    n,
-                    generator,
-                    prior,
-                    level,
-                    alternative,
-                    rope_pair,
-                    counts,
-                )
-            )
-    if len(results) == 1:
-        return results[0]
-    return ComparisonTable(tuple(results), adjust)
+        return venkatraman_test(
+            is_pos,
+            {a: columns[a], b: columns[b]},
+            n_resamples=n,
+            pos_label=True,
+            rng=generators(how),
+        )
+    if how == "mcnemar":
+        pred = {a: np.where(columns[a], 1, 0), b: np.where(columns[b], 1, 0)}
+        r = mcnemar_test(
+            is_pos.astype(int), pred, alternative=alternative, confidence_level=level, pos_label=1
+        )
+        r = _negate(r) if spec.quantity.name == "error_rate" else r
+        if spec.threshold is not None:  # the labels came from scores: say at which threshold
+            r = replace(r, quantity=f"{r.quantity} at threshold {spec.threshold:g}")
+        return r
+    _check_classes(m, n_neg)  # "jackknife-t"
+    return _paired_jackknife(is_pos, a, b, columns, spec, level, alternative, counts)
 
 
 def _negate(r: ComparisonResult) -> ComparisonResult:
@@ -321,36 +419,63 @@ def _paired_jackknife(is_pos, a, b, columns, spec, level, alternative, counts) -
     )
 
 
-def _paired_curve(
-    is_pos, a, b, columns, spec, how, n, rng, prior, level, alternative, rope, counts, tail
-) -> ComparisonResult:
-    sa, sb = columns[a], columns[b]
-    curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (sa, sb)]
-    q = spec.quantity
-    pi = curves[0].prevalence
-    est = np.array([_estimate(c, q) for c in curves])
-    va, vb = paired_curve_draws(is_pos, sa, sb, q, how, n, rng, prior)
+def _curve_draws(
+    is_pos: np.ndarray,
+    columns: dict[str, np.ndarray],
+    quantity: Any,
+    how: str,
+    n: int,
+    rng: np.random.Generator,
+    prior: Any,
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """The prevalence, each classifier's observed quantity (k,) and its draws (k, n):
+    one set of draws for all k classifiers (:func:`.draws.shared_curve_draws`)."""
+    scores = list(columns.values())
+    curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in scores]
+    est = np.array([_estimate(c, quantity) for c in curves])
+    draws = shared_curve_draws(is_pos, scores, quantity, how, n, rng, prior, curves=curves)
+    return curves[0].prevalence, est, draws
+
+
+def _curve_pairs(
+    drawn: tuple[float, np.ndarray, np.ndarray],
+    names: list[str],
+    spec: _Spec,
+    how: str,
+    level: float,
+    alternative: str,
+    rope: Any,
+    counts: dict[str, int],
+    tail: bool,
+) -> list[ComparisonResult]:
+    """Every pair's difference from the shared draws, each classifier's draws mapped to
+    the compared scale (its OPS, with ``spec.ops``) once."""
+    pi, est, draws = drawn
     est = spec.to_ops(est, pi)
-    va, vb = spec.to_ops(va, pi), spec.to_ops(vb, pi)
-    return _from_draws(
-        float(est[0]),
-        float(est[1]),
-        va,
-        vb,
-        method=how,
-        spec=spec,
-        names=(a, b),
-        paired=True,
-        counts=counts,
-        level=level,
-        alternative=alternative,
-        rope=rope,
-        tail=tail,
-    )
+    mapped = [spec.to_ops(d, pi) for d in draws]
+    return [
+        _from_draws(
+            float(est[i]),
+            float(est[j]),
+            mapped[i],
+            mapped[j],
+            method=how,
+            spec=spec,
+            names=(names[i], names[j]),
+            paired=True,
+            counts=counts,
+            level=level,
+            alternative=alternative,
+            rope=rope,
+            tail=tail,
+            classifiers=len(names),
+        )
+        for i, j in combinations(range(len(names)), 2)
+    ]
 
 
 def _paired_confusion(
-    is_pos, a, b, columns, spec, how, n, rng, prior, level, alternative, rope, counts
+    is_pos, a, b, columns, spec, how, draws, level, alternative, rope, counts
 ) -> ComparisonResult:
     pa, pb = columns[a], columns[b]
     metric = spec.quantity
@@ -366,7 +491,7 @@ def _paired_confusion(
     pi = cms[0].prevalence
     with np.errstate(divide="ignore", invalid="ignore"):
         est = np.array([float(metric(pi, cm.alpha, cm.beta)) for cm in cms])
-        aa, ba, ab, bb = paired_confusion_draws(is_pos, pa, pb, how, n, rng, prior)
+        aa, ba, ab, bb = draws
         va, vb = np.asarray(metric(pi, aa, ba), float), np.asarray(metric(pi, ab, bb), float)
     est = spec.to_ops(est, pi)
     va, vb = spec.to_ops(va, pi), spec.to_ops(vb, pi)

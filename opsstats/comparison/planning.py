@@ -29,6 +29,7 @@ from .._validation import (
 )
 from ..metrics import resolve_metric
 from ..ops import _check_reference
+from ..uncertainty._containing import contain_many
 from ..uncertainty._draws import check_rng
 
 __all__ = ["PlanResult", "ops_power", "ops_sample_size", "unpaired_ops_tests"]
@@ -184,8 +185,9 @@ def unpaired_ops_tests(
 
     Returns
     -------
-    dict with arrays of length S: ``estimate``, ``ci_low``, ``ci_high``, ``statistic``,
-    ``p_value`` (two-sided), ``p_greater``.
+    dict with arrays of length S: ``estimate``, ``ci_low``, ``ci_high`` (extended to the
+    estimate where it lies outside, as the default's interval is), ``statistic``,
+    ``p_value`` (two-sided), ``p_greater``, ``extended`` (whether the interval was).
 
     Examples
     --------
@@ -212,6 +214,7 @@ def unpaired_ops_tests(
         sd = np.nanstd(d, axis=1, ddof=1)
         z = est / sd
         low, high = np.nanquantile(d, [(1 - level) / 2, (1 + level) / 2], axis=1)
+    low, high, notes = contain_many(low, high, est)
     m = np.sum(np.isfinite(d), axis=1)
     below = (np.sum(d < 0, axis=1) + np.sum(d == 0, axis=1) / 2 + 1) / (m + 1)
     below = np.minimum(below, 1 - 1 / (m + 1))
@@ -224,6 +227,7 @@ def unpaired_ops_tests(
         "statistic": z,
         "p_value": p,
         "p_greater": np.nanmean(d > 0, axis=1),
+        "extended": notes != "",
     }
 
 

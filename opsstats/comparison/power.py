@@ -10,11 +10,11 @@ AUC. Sample sizes are not rounded, as in pROC.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import optimize, stats
 
+from .._lazy import lazy_module
 from .._validation import (
     check_choice,
     check_digits,
@@ -24,8 +24,15 @@ from .._validation import (
     describe,
 )
 from ..curves import ScoreCurve
+from ..curves._partial import parse_partial
 from ._inputs import paired_scores
 from .delong import _covariance
+
+if TYPE_CHECKING:
+    from scipy import optimize, stats
+else:
+    optimize = lazy_module("scipy.optimize")
+    stats = lazy_module("scipy.stats")
 
 __all__ = [
     "PowerResult",
@@ -429,6 +436,13 @@ def _two_curve(
     zb = None if pw is None else float(stats.norm.ppf(pw))
     v0 = 2 * var1 - 2 * cov  # pROC's null variance: roc1's variance twice
     va = var1 + var2 - 2 * cov
+    if not (v0 > 0 and va > 0):  # pROC: NaN, with "NaNs produced"
+        raise ValueError(
+            "no power or sample size for these two curves: the variance of the difference "
+            f"under the null, 2 V1 - 2 C = {v0:.4g} (pROC's, from the first curve's variance "
+            f"V1 = {var1:.4g} and the covariance C = {cov:.4g}), or under the alternative, "
+            f"V1 + V2 - 2 C = {va:.4g}, is not positive (pROC returns NaN)."
+        )
     za, zb, nd = _solve(za, zb, ncases, v0, va, delta)
     return _finish(
         za,
@@ -514,9 +528,11 @@ def power_roc_test_curves(
     kappa: float | None = None,
     alternative: str = "two-sided",
     pos_label: Any = None,
+    fpr_range: Any = None,
 ) -> PowerResult:
     """Power or sample size from observed data, as pROC's ``power.roc.test(r1)`` (one
-    curve against 0.5) or ``power.roc.test(r1, r2, method=...)`` (two paired curves).
+    curve against 0.5) or ``power.roc.test(r1, r2, method=...)`` (two paired curves),
+    of the ROC AUCs or of two curves' partial AUCs.
 
     Parameters
     ----------
@@ -531,6 +547,15 @@ def power_roc_test_curves(
     kappa : float, optional
     alternative : {"two-sided", "one-sided"}
     pos_label : label, optional
+    fpr_range : (low, high), optional
+        Two curves' partial AUCs over this false positive rate range (uncorrected, as
+        :meth:`ScoreCurve.partial_auc`), with ``method="obuchowski"``: Obuchowski and
+        McClish's variances of the partial binormal area, as pROC's
+        ``power.roc.test(r1, r2, method="obuchowski")`` for roc objects made with
+        ``partial.auc=c(1 - low, 1 - high)`` (focus specificity). pROC refuses the
+        DeLong variance of a partial AUC, the sensitivity focus and the McClish
+        correction here, and so does this function; for one curve pROC would put the
+        partial area into the full AUC's formula against 0.5, which is not offered.
 
     Examples
     --------
@@ -541,9 +566,22 @@ def power_roc_test_curves(
     """
     alternative = _alternative(alternative)
     method = check_choice("method", method, ("delong", "obuchowski"))
+    partial = None if fpr_range is None else parse_partial({"fpr_range": fpr_range})
+    if partial is not None and method != "obuchowski":
+        raise ValueError(
+            "the power of a partial AUC uses Obuchowski and McClish's variances: give "
+            "method='obuchowski' with `fpr_range` (DeLong's variance of a partial AUC is "
+            f"not offered, as in pROC); got method={method!r}."
+        )
     if isinstance(y_score, list | tuple) and len(y_score) == 1:
         y_score = {"A": y_score[0]}
     if isinstance(y_score, dict) and len(y_score) == 1:
+        if partial is not None:
+            raise ValueError(
+                "`fpr_range` needs two classifiers: the power of one curve is that of its "
+                "full ROC AUC against 0.5 (Obuchowski 2004), whose formula does not apply "
+                "to a partial area."
+            )
         ((_name, s),) = y_score.items()
         curve = ScoreCurve.from_scores(y_true, s, pos_label=pos_label)
         m, n = float(curve.n_positive), float(curve.n_negative)
@@ -580,7 +618,7 @@ def power_roc_test_curves(
     else:
         curves = [ScoreCurve.from_scores(is_pos, s, pos_label=True) for s in (sa, sb)]
         # pROC passes the fit's negative slopes; the full-area formulas depend on them
-        # only through b1**2, b2**2 and b1 * b2, which their magnitudes keep
+        # only through b1**2, b2**2 and b1 * b2, the partial area's also through their sign
         (a1, b1), (a2, b2) = binormal_fit(curves[0]), binormal_fit(curves[1])
         with np.errstate(invalid="ignore", divide="ignore"):
             ra = float(np.corrcoef(sa[is_pos], sb[is_pos])[0, 1])
@@ -592,8 +630,11 @@ def power_roc_test_curves(
                 "the negatives); got scores constant within a class."
             )
         kk = n / m
-        var1, var2 = _variance(a1, -b1, kk, None), _variance(a2, -b2, kk, None)
-        c12 = _covariance_params(a1, -b1, a2, -b2, rn, ra, kk)
+        fpr = None if partial is None else (partial.low, partial.high)
+        var1, var2 = _variance(a1, b1, kk, fpr), _variance(a2, b2, kk, fpr)
+        c12 = _covariance_params(a1, b1, a2, b2, rn, ra, kk, fpr, fpr)
+        if partial is not None:  # the difference of the partial areas, uncorrected
+            aucs = np.array([c.partial_auc(fpr_range=fpr) for c in curves])
     sig, pw = _prob("sig_level", sig_level), _prob("power", power)
     ncases = None if (sig is not None and pw is not None) else m
     return _two_curve(
@@ -607,8 +648,10 @@ def power_roc_test_curves(
         pw,
         alternative,
         f"Two ROC curves power calculation ({'DeLong' if method == 'delong' else 'Obuchowski'}"
-        " variances, as pROC)",
+        " variances"
+        + ("" if partial is None else f", partial AUCs over FPR {partial.low:g}-{partial.high:g}")
+        + ", as pROC)",
         (float(aucs[0]), float(aucs[1])),
         None if ncases is None else n,
-        "the difference of the AUCs of `y_score`",
+        f"the difference of the {'' if partial is None else 'partial '}AUCs of `y_score`",
     )

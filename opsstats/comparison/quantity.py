@@ -7,6 +7,7 @@ studies found a method's test or interval off its level (docs/method.md#comparis
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ from ..curves._partial import PartialArea
 from ..exceptions import SmallCountWarning
 from ..metrics import resolve_metric
 from ..ops import _check_reference
+from ._inputs import caller_stacklevel
 
 __all__ = ["METHODS"]
 
@@ -168,10 +170,10 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
             + ("" if paired else " on independent test sets")
             + "."
         )
-    if method == "venkatraman" and not (paired and spec.is_roc_auc):
+    if method == "venkatraman" and not spec.is_roc_auc:
         raise ValueError(
-            "`method='venkatraman'` tests that two ROC curves of the same rows are equal; "
-            f"got {spec.label}" + ("" if paired else " on independent test sets") + "."
+            "`method='venkatraman'` tests that two ROC curves are equal (the ROC AUC, "
+            f"trapezoid rule, not its OPS); got {spec.label}."
         )
     if method == "mcnemar" and not (
         paired
@@ -186,6 +188,40 @@ def _method(method: Any, spec: _Spec, paired: bool) -> str:
             + ". Use method='dirichlet' or 'bootstrap'."
         )
     return method
+
+
+def _plans(
+    flags: tuple[bool, ...],
+    metric: Any,
+    kind: str,
+    references: tuple[Any, ...],
+    at: Any,
+    rule: Any,
+    params: Any,
+    method: Any,
+    paired: bool,
+    threshold: Any = None,
+) -> list[tuple[_Spec, str] | Exception]:
+    """What is compared and by which method for each entry of ``flags`` (``ops`` False:
+    the quantity, True: its OPS, ranked in that flag's reference; ``threshold``: a
+    checked threshold that made the predicted labels from scores). A refused one gets
+    its ``ValueError`` or ``TypeError`` in its place; with a single flag it is raised."""
+    plans: list[tuple[_Spec, str] | Exception] = []
+    for flag, reference in zip(flags, references, strict=True):
+        try:
+            spec = _Spec(metric, kind, flag, reference, at, rule, params, threshold)
+            plans.append((spec, _method(method, spec, paired=paired)))
+        except (ValueError, TypeError) as exc:
+            plans.append(_flag_error(exc, flags))
+    return plans
+
+
+def _flag_error(exc: Exception, flags: tuple[bool, ...]) -> Exception:
+    """The error of a flag: raised when it is the call's only flag (as the public
+    function raises it), else returned to stand in that flag's place."""
+    if len(flags) == 1:
+        raise exc
+    return exc
 
 
 #: Below these many rows in the smaller class the size study
@@ -232,4 +268,11 @@ def _warn_small(smaller: int, how: str, kind: str, paired: bool, tail: bool = Fa
         )
     else:
         return
-    warnings.warn(text, SmallCountWarning, stacklevel=3)
+    warnings.warn(text, SmallCountWarning, stacklevel=caller_stacklevel())
+
+
+def _small_default(results: list[Any], smaller: int, limit: int) -> list[Any]:
+    """The results with their method saying that the default chose a small-sample
+    method, because the smaller class has fewer than ``limit`` rows."""
+    note = f"; the default below {limit} rows in the smaller class (here {smaller})"
+    return [replace(r, method=r.method + note) for r in results]

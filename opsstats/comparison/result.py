@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._seam import upcall
-from .._summary import TEXT_WIDTH, Summary, text_width
+from .._summary import TEXT_WIDTH, Summary, format_unit, text_width
 from .._validation import check_choice, check_digits, check_probabilities
 from ..results import ConfidenceInterval
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ALTERNATIVES", "ComparisonResult", "ComparisonTable"]
 
@@ -34,7 +39,9 @@ def _fmt(x: Any, digits: int) -> str:
     x = float(x)
     if np.isnan(x):
         return "NaN"
-    return f"{x:.{digits}g}" if abs(x) < 10 ** (-digits + 1) and x != 0 else f"{x:.{digits}f}"
+    if abs(x) < 10 ** (-digits + 1) and x != 0:
+        return f"{x:.{digits}g}"
+    return format_unit([x], digits)[0]  # an OPS of 0.99983 as 0.99983, not 1.0000
 
 
 def _p_text(p: float, digits: int) -> str:
@@ -341,6 +348,13 @@ class ComparisonTable:
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Forest plot of the differences with their intervals, a line at 0."""
         return _forest(self.to_frame(), ax, kwargs)
+
+
+def one_or_table(
+    results: list[ComparisonResult], adjust: str
+) -> ComparisonResult | ComparisonTable:
+    """The result of a single pair, or the table of several (adjusted by ``adjust``)."""
+    return results[0] if len(results) == 1 else ComparisonTable(tuple(results), adjust)
 
 
 def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:

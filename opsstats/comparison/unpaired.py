@@ -1,6 +1,7 @@
 """Comparing one quantity between independent test sets (unpaired):
 :func:`compare_test_sets`, for every curve quantity, every confusion-matrix metric and the
-OPS of each, by DeLong's unpaired test or each set's own draws (docs/method.md#comparisons).
+OPS of each, by DeLong's unpaired test, each set's own draws or, for two ROC curves,
+Venkatraman's permutation test (docs/method.md#comparisons).
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from ..uncertainty.curve._options import _estimate
 from ._inputs import _check_common
 from .delong import delong_unpaired
 from .draw_tests import _from_draws
-from .draws import unpaired_confusion_draws, unpaired_curve_draws
+from .draws import _Generators, unpaired_confusion_draws, unpaired_curve_draws
 from .quantity import (
     SMALL_DELONG,
-    _method,
+    _flag_error,
+    _plans,
+    _small_default,
     _Spec,
     _warn_small,
     check_threshold_use,
@@ -30,7 +33,8 @@ from .quantity import (
     is_confusion_metric,
     needs_labels,
 )
-from .result import ComparisonResult, ComparisonTable
+from .result import ComparisonResult, ComparisonTable, one_or_table
+from .venkatraman import venkatraman_unpaired_test
 
 __all__ = ["compare_test_sets"]
 
@@ -79,13 +83,16 @@ def compare_test_sets(
     ops, alternative, confidence_level, n_resamples, rope, reference, at, rule, prior,
     adjust, pos_label, rng, **params
         As in :func:`compare`.
-    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet"}
+    method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet", "venkatraman"}
         ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's unpaired statistic on t with
         the Satterthwaite df of the four class parts (``"delong"``: pROC's df over the
         rows), and below 10 rows in a class of either set each set's Dirichlet
         posterior; the stratified bootstrap of each set for another curve quantity or an
         OPS of one; the Dirichlet posterior of each set's confusion matrix for a
-        confusion-matrix metric and its OPS.
+        confusion-matrix metric and its OPS. ``"venkatraman"``: Venkatraman's
+        permutation test that the two sets' ROC curves are equal (pROC's
+        ``roc.test(method="venkatraman", paired=FALSE)``;
+        :func:`~opsstats.comparison.venkatraman_unpaired_test`), two-sided, no interval.
 
     Returns
     -------
@@ -115,6 +122,55 @@ def compare_test_sets(
     >>> r.quantity
     'OPS of F1 score at threshold 0.5'
     """
+    (result,) = _compare_test_sets(
+        test_sets,
+        (ops,),
+        threshold=threshold,
+        metric=metric,
+        method=method,
+        alternative=alternative,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        rope=rope,
+        references=(reference,),
+        at=at,
+        rule=rule,
+        prior=prior,
+        adjust=adjust,
+        pos_label=pos_label,
+        rng=rng,
+        params=params,
+    )
+    if isinstance(result, Exception):  # not reached: with one `ops`, its error is raised
+        raise result
+    return result
+
+
+def _compare_test_sets(
+    test_sets: Any,
+    flags: tuple[bool, ...],
+    *,
+    threshold: Any = None,
+    metric: Any,
+    method: str,
+    alternative: str,
+    confidence_level: float,
+    n_resamples: int,
+    rope: Any,
+    references: tuple[Any, ...],
+    at: Any,
+    rule: Any,
+    prior: Any,
+    adjust: str,
+    pos_label: Any,
+    rng: Any,
+    params: dict[str, Any],
+) -> list[ComparisonResult | ComparisonTable | Exception]:
+    """:func:`compare_test_sets` of the quantity (``ops`` False) and of its OPS (True),
+    one result per entry of ``flags``, as :func:`.paired._compare` does for
+    :func:`compare`: each test set drawn once per method, for every pair it is in and
+    for both flags (its OPS draws its value draws mapped through the reference).
+    ``threshold`` and ``metric`` None: as in :func:`compare_test_sets`."""
     if not isinstance(test_sets, Mapping):
         raise TypeError(
             "`test_sets` must be a dict {name: (y_true, y_score or y_pred)}; got "
@@ -126,73 +182,139 @@ def compare_test_sets(
         alternative, confidence_level, n_resamples, rope, prior
     )
     check_choice("adjust", adjust, ("holm", "bonferroni"))
-    generator = check_rng(rng)
+    generators = _Generators(check_rng(rng), several=len(flags) > 1)
     if metric is None:
         metric = default_metric(labelled=threshold is not None)
     kind = "confusion" if is_confusion_metric(metric, at) else "curve"
     threshold = check_threshold_use(threshold, kind == "confusion", metric)
-    spec = _Spec(metric, kind, ops, reference, at, rule, params, threshold)
-    how = _method(method, spec, paired=False)
-    sides = {
-        str(name): _side(name, value, kind, spec, pos_label) for name, value in test_sets.items()
-    }
-    smaller = min(min(_class_sizes(v)) for v in sides.values())
-    if method == "auto" and how == "delong-t" and smaller < SMALL_DELONG:
-        how = "dirichlet"
-    _warn_small(int(smaller), how, kind, paired=False)
-    results = []
-    for a, b in combinations(list(sides), 2):
-        sa, sb = sides[a], sides[b]
-        if how in ("delong", "delong-t"):
-            results.append(
-                delong_unpaired(
-                    sa,
-                    sb,
-                    alternative=alternative,
-                    confidence_level=level,
-                    names=(a, b),
-                    distribution="proc" if how == "delong" else "t",
-                )
-            )
-            continue
-        vals, draws = [], []
-        for s in (sa, sb):
-            if kind == "curve":
-                est = np.array([_estimate(s, spec.quantity)])
-                v = unpaired_curve_draws(s, spec.quantity, how, n, generator, prior)
-            else:
-                q = spec.quantity
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    est = np.array([float(q(s.prevalence, s.alpha, s.beta))])
-                    al, be = unpaired_confusion_draws(s, how, n, generator, prior)
-                    v = np.asarray(q(s.prevalence, al, be), float)
-            vals.append(float(spec.to_ops(est, s.prevalence)[0]))
-            draws.append(spec.to_ops(v, s.prevalence))
-        counts = {
-            "rows_a": int(sa.n),
-            "positive_a": int(_class_sizes(sa)[0]),
-            "rows_b": int(sb.n),
-            "positive_b": int(_class_sizes(sb)[0]),
+    plans = _plans(
+        flags, metric, kind, references, at, rule, params, method, paired=False, threshold=threshold
+    )
+    specs = [plan[0] for plan in plans if not isinstance(plan, Exception)]
+    if not specs:  # every flag refused: nothing to draw
+        return [plan for plan in plans if isinstance(plan, Exception)]
+    try:
+        sides = {
+            str(name): _side(name, value, kind, specs[0], pos_label)
+            for name, value in test_sets.items()
         }
-        results.append(
-            _from_draws(
-                vals[0],
-                vals[1],
-                draws[0],
-                draws[1],
-                method=how,
-                spec=spec,
-                names=(a, b),
-                paired=False,
-                counts=counts,
-                level=level,
-                alternative=alternative,
-                rope=rope_pair,
+    except (ValueError, TypeError) as exc:
+        return [plan if isinstance(plan, Exception) else _flag_error(exc, flags) for plan in plans]
+    given = {str(name): value for name, value in test_sets.items()}
+    smaller = min(min(_class_sizes(v)) for v in sides.values())
+    drawn: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}  # method -> set -> draws
+    out: list[ComparisonResult | ComparisonTable | Exception] = []
+    for plan in plans:
+        if isinstance(plan, Exception):
+            out.append(plan)
+            continue
+        spec, how = plan
+        small = method == "auto" and how == "delong-t" and smaller < SMALL_DELONG
+        if small:
+            how = "dirichlet"
+        _warn_small(int(smaller), how, kind, paired=False)
+        results = []
+        mapped: dict[str, tuple[float, np.ndarray]] = {}  # set -> (value, draws), compared
+        try:
+            if how == "venkatraman":
+                _check_venkatraman(given, alternative)
+            for a, b in combinations(list(sides), 2):
+                sa, sb = sides[a], sides[b]
+                if how == "venkatraman":
+                    results.append(
+                        venkatraman_unpaired_test(
+                            {a: given[a], b: given[b]},
+                            n_resamples=n,
+                            pos_label=pos_label,
+                            rng=generators(how),
+                        )
+                    )
+                    continue
+                if how in ("delong", "delong-t"):
+                    results.append(
+                        delong_unpaired(
+                            sa,
+                            sb,
+                            alternative=alternative,
+                            confidence_level=level,
+                            names=(a, b),
+                            distribution="proc" if how == "delong" else "t",
+                        )
+                    )
+                    continue
+                known = drawn.setdefault(how, {})
+                for name in (a, b):
+                    s = sides[name]
+                    if name not in known:  # each set drawn once, for every pair and flag
+                        known[name] = _set_draws(s, spec.quantity, kind, how, n, generators, prior)
+                    if name not in mapped:  # and mapped once to the compared scale
+                        est, v = known[name]
+                        value = float(spec.to_ops(est, s.prevalence)[0])
+                        mapped[name] = value, spec.to_ops(v, s.prevalence)
+                (val_a, draws_a), (val_b, draws_b) = mapped[a], mapped[b]
+                counts = {
+                    "rows_a": int(sa.n),
+                    "positive_a": int(_class_sizes(sa)[0]),
+                    "rows_b": int(sb.n),
+                    "positive_b": int(_class_sizes(sb)[0]),
+                }
+                results.append(
+                    _from_draws(
+                        val_a,
+                        val_b,
+                        draws_a,
+                        draws_b,
+                        method=how,
+                        spec=spec,
+                        names=(a, b),
+                        paired=False,
+                        counts=counts,
+                        level=level,
+                        alternative=alternative,
+                        rope=rope_pair,
+                        chosen=method == "auto",
+                    )
+                )
+        except (ValueError, TypeError) as exc:
+            out.append(_flag_error(exc, flags))
+            continue
+        if small:  # the default chose each set's posterior for a small class
+            results = _small_default(results, int(smaller), SMALL_DELONG)
+        out.append(one_or_table(results, adjust))
+    return out
+
+
+def _check_venkatraman(given: dict[str, Any], alternative: str) -> None:
+    """Refuse what Venkatraman's unpaired test cannot take: a test set given as a curve
+    (its ranks need the rows) or a one-sided alternative."""
+    for name, value in given.items():
+        if not isinstance(value, tuple | list):  # ranks need the rows, not a curve
+            raise TypeError(
+                f"`test_sets[{name!r}]` must be a pair (y_true, y_score) for "
+                "method='venkatraman' (the permutation test ranks the rows); got "
+                f"{describe(value)}."
             )
-        )
-    if len(results) == 1:
-        return results[0]
-    return ComparisonTable(tuple(results), adjust)
+    if alternative != "two-sided":
+        raise ValueError(f"Venkatraman's test is two-sided only; got alternative={alternative!r}.")
+
+
+def _set_draws(
+    side: Any,
+    quantity: Any,
+    kind: str,
+    how: str,
+    n: int,
+    generators: _Generators,
+    prior: Any,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One test set's observed quantity (an array of one) and its n draws."""
+    if kind == "curve":
+        est = np.array([_estimate(side, quantity)])
+        return est, unpaired_curve_draws(side, quantity, how, n, generators(how), prior)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = np.array([float(quantity(side.prevalence, side.alpha, side.beta))])
+        al, be = unpaired_confusion_draws(side, how, n, generators(how), prior)
+        return est, np.asarray(quantity(side.prevalence, al, be), float)
 
 
 def _distinct(pair: Any) -> int:

@@ -5,7 +5,8 @@ best.method=, best.weights=)`` (docs/method.md#vocabulary).
 With ``weights = (cost, prevalence)`` (pROC's ``best.weights``: the cost of a false
 negative relative to a false positive, and the prevalence the threshold is meant for)
 r = (1 - prevalence) / (cost * prevalence); Youden's criterion se + r * sp is maximized
-(pROC's ``youden`` column; J = se + sp - 1 for r = 1), the squared distance
+(pROC's ``youden`` column, which ScoreCurve.best_threshold calls ``proc_youden``; Youden's
+J = se + sp - 1 is its ``youden``), the squared distance
 (1 - se)**2 + r * (1 - sp)**2 to the corner minimized. Every tied optimum is returned.
 se and sp are computed from the counts (tp / P, (N - fp) / N) so that ties between
 points are found exactly.
@@ -18,8 +19,17 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_real, describe
+from ._partial import parse_partial
 
-__all__ = ["BEST_METHODS", "check_best", "criterion", "optimal", "proc_thresholds"]
+__all__ = [
+    "BEST_METHODS",
+    "check_best",
+    "criterion",
+    "in_range",
+    "optimal",
+    "proc_thresholds",
+    "range_text",
+]
 
 #: Accepted ``method`` names of the best threshold (with ``_`` for ``.``).
 BEST_METHODS = ("youden", "closest.topleft")
@@ -40,6 +50,29 @@ def check_best(method: Any, weights: Any) -> tuple[str, float]:
         "weights[1]", weights[1], low=0.0, high=1.0, low_open=True, high_open=True
     )
     return method, (1.0 - prevalence) / (cost * prevalence)
+
+
+def in_range(se: Any, sp: Any, fpr_range: Any, tpr_range: Any) -> np.ndarray:
+    """The points whose FPR (``fpr_range``) or TPR (``tpr_range``) lies in the range,
+    ends included, compared as pROC compares them for a roc object with a partial AUC:
+    the specificity in ``[1 - high, 1 - low]``, or the sensitivity in ``[low, high]``
+    (all points when both ranges are None; the ranges checked as
+    :meth:`ScoreCurve.partial_auc` checks them)."""
+    se, sp = np.asarray(se, dtype=float), np.asarray(sp, dtype=float)
+    if fpr_range is None and tpr_range is None:
+        return np.ones(se.shape, dtype=bool)
+    params = {"fpr_range": fpr_range, "tpr_range": tpr_range}
+    area = parse_partial({k: v for k, v in params.items() if v is not None})
+    if area.axis == "fpr":
+        return (sp >= 1.0 - area.high) & (sp <= 1.0 - area.low)
+    return (se >= area.low) & (se <= area.high)
+
+
+def range_text(fpr_range: Any, tpr_range: Any) -> str:
+    """The range in words, for messages."""
+    if fpr_range is not None:
+        return f"false positive rate in {tuple(fpr_range)!r}"
+    return f"true positive rate in {tuple(tpr_range)!r}"
 
 
 def criterion(method: str, r: float, se: Any, sp: Any) -> np.ndarray:

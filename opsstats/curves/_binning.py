@@ -17,15 +17,20 @@ whose difference from the tied run is the only term computed here.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from scipy import special
 
+from .._lazy import lazy_module
 from ..metrics import resolve_metric
 from ._geometry import CurveArea, EqualErrorRate, Gini, OperatingPoint, ideal_auc
 from ._partial import PartialArea
 from .score_curve import ScoreCurve
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = ["BinRange", "bin_bounds"]
 

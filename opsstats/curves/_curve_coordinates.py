@@ -13,17 +13,22 @@ inherits from it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import check_1d, check_choice, describe
 from . import _geometry as geo
 from . import _points as points
 from ._counting import class_mask
 from ._curve_interface import _CurveInterface
 from .smooth import BinormalSmooth, binormal_smooth
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__: list[str] = []
 

@@ -43,7 +43,7 @@ class _CurveInference(_CurveInterface):
         interval: str | None = None,
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         prior: Any = None,
         **params: Any,
     ) -> Any:
@@ -138,7 +138,7 @@ class _CurveInference(_CurveInterface):
         interval: str | None = None,
         stratified: bool = True,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         at: dict[str, float] | None = None,
         top_k: float | None = None,
         rule: str | None = None,
@@ -164,8 +164,13 @@ class _CurveInference(_CurveInterface):
             ``interval="logit-t"``) and of the stratified jackknife's for the other areas
             (``"jackknife"`` with ``interval="logit-t"``), which costs milliseconds at
             millions of rows. For everything else the stratified percentile bootstrap.
-            ``"bootstrap"``: resampling the (score, label) rows, done by resampling
-            counts over the sorted distinct scores (no sort per resample).
+            The interval ``"auto"`` gives, and every ``"dirichlet"`` interval, contains
+            the estimate: where the draws' interval leaves it out (a perfectly separated
+            test set) it is extended to it, and the method string says so, and says when
+            the default chose the posterior for a small class
+            (docs/method.md#containing-the-estimate). ``"bootstrap"``: resampling the
+            (score, label) rows, done by resampling counts over the sorted distinct
+            scores (no sort per resample).
             ``"delong"``: DeLong's interval for the ROC AUC (trapezoid rule), by the
             O(n log n) algorithm of Sun and Xu (2014). ``"dirichlet"``: the Bayesian
             bootstrap of each class (Dirichlet weights on its rows) with a pseudo-row of
@@ -198,8 +203,10 @@ class _CurveInference(_CurveInterface):
             The same ``rng`` gives the same interval, bit for bit. The default is
             random below 100 rows of a class (posterior draws): pass ``rng`` to make it
             reproducible.
-        progress : bool
-            Show a progress bar on stderr.
+        progress : bool or None
+            A progress bar of the draws on stderr: True from the start, False none,
+            None (the default) as the environment variable ``OPSSTATS_PROGRESS`` says
+            (by default a bar in a terminal once the draws have run for a second).
         at, top_k
             The operating point, as in :meth:`value_at`.
         rule : {"trapezoid", "step"}, optional
@@ -326,7 +333,7 @@ class _CurveInference(_CurveInterface):
         >>> round(r.details["variance"], 6)
         0.013657
         >>> print(curve.interval("roc_auc", rng=0))  # the default, 4 positives: Dirichlet
-        AUC(ROC, trapezoid) = 0.8750, 95% CI 0.4254-0.9598 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed)
+        AUC(ROC, trapezoid) = 0.8750, 95% CI 0.4254-0.9598 (Dirichlet posterior of each class's scores (Bayesian bootstrap, Jeffreys pseudo-rows at both ends), 2000 draws, equal-tailed; the default below 100 rows in the smaller class (here 4 positives))
         >>> print(curve.interval("roc_auc", method="delong", interval="logit-t"))
         AUC(ROC, trapezoid) = 0.8750, 95% CI 0.2766-0.9820 (DeLong, Sun-Xu algorithm, logit scale, bias-corrected, t with 7.726 df)
         >>> print(curve.interval("pr_auc", method="jackknife", interval="logit-t"))

@@ -14,11 +14,12 @@ inherits from it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
+from .._summary import whole_frame
 from .._validation import check_choice, check_threshold, describe
 from ..confusion import ConfusionMatrix
 from ..metrics._zero_division import check_zero_division, undefined
@@ -27,6 +28,11 @@ from . import _geometry as geo
 from . import _operating_points as op
 from ._curve_interface import _CurveInterface
 from ._operating_points import TOP_K_TIES
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__: list[str] = []
 
@@ -122,8 +128,10 @@ class _CurveOperatingPoints(_CurveInterface):
         Parameters
         ----------
         threshold : float, optional
-            Predict positive where score >= threshold; a finite number (NaN and +-inf
-            are refused: a threshold above every score predicts nothing positive).
+            Predict positive where score >= threshold. ``inf`` and ``-inf`` are the
+            curve's two ends, nothing and everything positive (``inf`` is the first
+            threshold of scikit-learn's ``roc_curve`` and of pROC's ``coords``); NaN is
+            refused.
         top_k : int, optional
             Predict the K highest-scoring rows positive (K in weight units for weighted
             data).
@@ -155,6 +163,8 @@ class _CurveOperatingPoints(_CurveInterface):
         >>> curve = ScoreCurve.from_scores([1, 0, 1, 0, 0], [0.9, 0.7, 0.7, 0.7, 0.1])
         >>> curve.confusion_matrix(threshold=0.7)
         ConfusionMatrix(tp=2, fp=2, fn=0, tn=1)
+        >>> curve.confusion_matrix(threshold=np.inf)  # the curve's first point
+        ConfusionMatrix(tp=0, fp=0, fn=2, tn=3)
         >>> curve.confusion_matrix(top_k=2)        # 1 of the 3 tied rows, at random
         ConfusionMatrix(tp=1.3333333333333333, fp=0.6666666666666666,
                         fn=0.6666666666666667, tn=2.3333333333333335)
@@ -171,9 +181,11 @@ class _CurveOperatingPoints(_CurveInterface):
         ties = check_choice("ties", ties, TOP_K_TIES)
         src = self._rate_source()  # a standardized curve: its origin's counts, then pi
         if threshold is not None:
-            tp, fp = op.counts_at_threshold(
-                src._thresholds, src._tps, src._fps, check_threshold(threshold)
-            )
+            t = check_threshold(threshold, ends=True)
+            if isinstance(t, float) and np.isinf(t):  # the ends: nothing, everything positive
+                tp, fp = (0, 0) if t > 0 else (op.scalar(src._tps[-1]), op.scalar(src._fps[-1]))
+            else:
+                tp, fp = op.counts_at_threshold(src._thresholds, src._tps, src._fps, t)
         else:
             # K rows (weight) of this curve, the block and share found on its counts
             j, f = op.top_k_position(self._tps, self._fps, self._check_top_k(top_k), ties)
@@ -182,9 +194,17 @@ class _CurveOperatingPoints(_CurveInterface):
         cm = ConfusionMatrix(tp=tp, fp=fp, fn=P - tp, tn=N - fp)
         return cm if self._standard is None else cm.at_prevalence(self._standard)
 
-    def best_threshold(self, method: str = "youden", weights: Any = (1.0, 0.5)) -> pd.DataFrame:
+    def best_threshold(
+        self,
+        method: str = "youden",
+        weights: Any = (1.0, 0.5),
+        *,
+        fpr_range: Any = None,
+        tpr_range: Any = None,
+    ) -> pd.DataFrame:
         """The best threshold(s): Youden's J or the point closest to the top-left corner,
-        as pROC's ``coords(x="best", best.method=, best.weights=)``.
+        as pROC's ``coords(x="best", best.method=, best.weights=)``, optionally among the
+        points of a partial-AUC range only.
 
         Parameters
         ----------
@@ -194,22 +214,40 @@ class _CurveOperatingPoints(_CurveInterface):
         weights : (cost, prevalence), default (1, 0.5)
             pROC's ``best.weights``: the cost of a false negative relative to a false
             positive and the prevalence; r = (1 - prevalence) / (cost * prevalence).
+        fpr_range, tpr_range : (low, high), optional
+            Search only the points whose false positive rate (or true positive rate)
+            lies in ``[low, high]``, ends included: what pROC's ``coords(r, x="best")``
+            does for a roc object made with ``partial.auc=`` (``fpr_range=(0, 0.2)`` is
+            ``partial.auc=c(1, 0.8)``, ``partial.auc.focus="specificity"``;
+            ``tpr_range=(0.8, 1)`` is the same with ``"sensitivity"``), the ranges of
+            :meth:`partial_auc`. At most one of the two.
 
         Returns
         -------
         pandas.DataFrame
-            One row per tied optimum, in increasing threshold order (as pROC):
-            ``threshold`` (predict positive where score >= it; ``inf`` for nothing
-            positive), ``threshold_midpoint`` (pROC's threshold: midway to the next
-            lower score, ``-inf`` for everything positive), ``sensitivity``,
-            ``specificity``, ``tp``, ``fp``, ``tn``, ``fn``, ``youden`` (se + r sp) and
-            ``closest_topleft`` ((1 - se)**2 + r (1 - sp)**2), as pROC's columns.
+            One row per tied optimum, in increasing threshold order (as pROC), which
+            prints every column: ``threshold`` (predict positive where score >= it;
+            ``inf`` for nothing positive), ``threshold_midpoint`` (pROC's threshold:
+            midway to the next lower score, ``-inf`` for everything positive),
+            ``sensitivity``, ``specificity``, ``tp``, ``fp``, ``tn``, ``fn``, ``youden``
+            (Youden's J, sensitivity + specificity - 1), ``proc_youden`` (pROC's
+            ``youden`` column, the criterion maximized: se + r sp, J + 1 for the
+            default weights) and ``closest_topleft`` ((1 - se)**2 + r (1 - sp)**2, as
+            pROC's column).
+
+        Raises
+        ------
+        ValueError
+            When no point of the curve lies in the range (pROC returns NULL with a
+            warning).
 
         Notes
         -----
-        docs/method.md#vocabulary. Bootstrap intervals for the threshold and the
-        coordinates at it: :func:`opsstats.uncertainty.curve.best.best_threshold_interval`
-        (pROC's ``ci.coords(x="best")``) and
+        docs/method.md#vocabulary. Before, the ``youden`` column held pROC's sum
+        se + r sp; it is now Youden's J, and the sum is ``proc_youden``. Bootstrap
+        intervals for the threshold and the coordinates at it:
+        :func:`opsstats.uncertainty.curve.best.best_threshold_interval` (pROC's
+        ``ci.coords(x="best")``) and
         :func:`opsstats.uncertainty.curve.best.threshold_interval` (``ci.thresholds``).
 
         Examples
@@ -217,8 +255,11 @@ class _CurveOperatingPoints(_CurveInterface):
         >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.5])
         >>> curve.best_threshold()[["threshold", "sensitivity", "specificity", "youden"]]
            threshold  sensitivity  specificity    youden
-        0       0.35     1.000000     0.666667  1.666667
-        1       0.50     0.666667     1.000000  1.666667
+        0       0.35     1.000000     0.666667  0.666667
+        1       0.50     0.666667     1.000000  0.666667
+        >>> curve.best_threshold(fpr_range=(0, 0.1))[["threshold", "sensitivity", "youden"]]
+           threshold  sensitivity    youden
+        0        0.5     0.666667  0.666667
         """
         method, r = best.check_best(method, weights)
         P, N = self.n_positive, self.n_negative
@@ -227,9 +268,15 @@ class _CurveOperatingPoints(_CurveInterface):
         src = self._rate_source()  # sensitivity and specificity: of the origin's counts
         se = np.concatenate(([0], src._tps)) / src.n_positive
         sp = (src.n_negative - np.concatenate(([0], src._fps))) / src.n_negative
-        rows = np.flatnonzero(best.optimal(method, r, se, sp))[::-1]  # increasing threshold
+        valid = best.in_range(se, sp, fpr_range, tpr_range)
+        if not valid.any():
+            raise ValueError(
+                f"no point of the curve has its {best.range_text(fpr_range, tpr_range)}, so "
+                "there is no best threshold there (pROC returns NULL); widen the range."
+            )
+        rows = np.flatnonzero(best.optimal(method, r, se, sp, valid))[::-1]  # increasing threshold
         thr = np.concatenate(([np.inf], self._thresholds.astype(float)))
-        return pd.DataFrame(
+        return whole_frame(
             {
                 "threshold": thr[rows],
                 "threshold_midpoint": best.proc_thresholds(self._thresholds)[rows],
@@ -239,7 +286,8 @@ class _CurveOperatingPoints(_CurveInterface):
                 "fp": fp[rows],
                 "tn": (N - fp)[rows],
                 "fn": (P - tp)[rows],
-                "youden": best.criterion("youden", r, se[rows], sp[rows]),
+                "youden": se[rows] + sp[rows] - 1.0,
+                "proc_youden": best.criterion("youden", r, se[rows], sp[rows]),
                 "closest_topleft": best.criterion("closest.topleft", r, se[rows], sp[rows]),
             }
         )

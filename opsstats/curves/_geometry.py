@@ -504,11 +504,14 @@ SUMMARIES: dict[str, Any] = {"gini": Gini(), "eer": EqualErrorRate()}
 
 
 def parse_area(name: str, rule: str | None = None) -> CurveArea:
-    """``"pr_auc"`` / ``"npr_auc"`` (and ``"roc_auc"``, ``"lift_auc"``, ``"gain_auc"``)
-    to a :class:`CurveArea`, with the curve's default rule unless ``rule`` is given."""
+    """``"pr_auc"`` / ``"npr_auc"`` (and ``"roc_auc"``, ``"lift_auc"``, ``"gain_auc"``;
+    ``"auc"`` is ``"roc_auc"``, as in pROC) to a :class:`CurveArea`, with the curve's
+    default rule unless ``rule`` is given."""
     if not isinstance(name, str):
         raise TypeError(f"`metric` must be a curve quantity name; got {describe(name)}.")
     key = name.strip().lower().replace("-", "_")
+    if key == "auc":  # pROC's auc() and ci.auc(), scikit-learn's roc_auc: the ROC area
+        key = "roc_auc"
     normalized = key.startswith("n") and key[1:].endswith("_auc") and key[1:-4] in CURVES
     curve = key[1:-4] if normalized else key[:-4] if key.endswith("_auc") else ""
     if curve not in CURVES:

@@ -8,11 +8,11 @@ convention (docs/method.md#vocabulary).
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import (
     check_1d,
     check_choice,
@@ -22,6 +22,11 @@ from .._validation import (
 )
 from ..exceptions import UndefinedMetricWarning
 from ._counting import class_mask, cumulate, weighted_blocks
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ONE_CLASS", "check_one_class", "det_points", "intermediate_kept", "one_class_roc"]
 

@@ -18,6 +18,13 @@ half), so the numbers are those of the binary curves.
   :meth:`~opsstats.curves.score_curve.ScoreCurve.from_scores` (pROC uses "auto", chosen
   by the medians of each pair).
 
+Case weights (``sample_weight``) enter every binary AUC as the weighted Mann-Whitney
+statistic of :meth:`~opsstats.curves.score_curve.ScoreCurve.from_scores` (each pair of a
+positive and a negative row counts with the product of their weights), and the
+``"weighted"`` averages weigh classes by their total weight: scikit-learn's
+``roc_auc_score(multi_class="ovr", sample_weight=...)``, which has no weights for
+one-vs-one; pROC has none.
+
 The scores need not sum to 1 (scikit-learn requires it; Hand and Till's M does not).
 """
 
@@ -25,15 +32,26 @@ from __future__ import annotations
 
 import warnings
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .._labels import check_label_kinds
-from .._validation import check_1d, check_choice, check_real_array, describe
+from .._lazy import lazy_module
+from .._validation import (
+    check_1d,
+    check_choice,
+    check_real_array,
+    check_sample_weight,
+    describe,
+)
 from ..metrics.multiclass import class_index
 from .score_curve import ScoreCurve
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["MULTI_CLASS", "AVERAGES", "multiclass_roc_auc", "pairwise_auc"]
 
@@ -43,9 +61,11 @@ MULTI_CLASS = ("ovo", "ovr", "hand_till")
 AVERAGES = ("macro", "weighted")
 
 
-def _inputs(y_true: Any, y_score: Any, labels: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Labels as class indices 0..K-1, the score matrix (n, K) or column (n, 1), and the
-    class labels (sorted unless given)."""
+def _inputs(
+    y_true: Any, y_score: Any, labels: Any, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Labels as class indices 0..K-1, the score matrix (n, K) or column (n, 1), the
+    class labels (sorted unless given) and the checked case weights (None: unweighted)."""
     y = check_1d("y_true", y_true)
     check_label_kinds([("y_true", y)])
     scores = check_real_array("y_score", y_score)
@@ -86,11 +106,21 @@ def _inputs(y_true: Any, y_score: Any, labels: Any) -> tuple[np.ndarray, np.ndar
             f"`y_score` must have one column per class ({classes.size}) or a single "
             f"column; got {scores.shape[1]} columns."
         )
-    return class_index(y, classes), scores, classes
+    w = check_sample_weight(sample_weight, y.size)
+    return class_index(y, classes), scores, classes, w
+
+
+def _weights(w: np.ndarray | None, mask: np.ndarray) -> np.ndarray | None:
+    return None if w is None else w[mask]
 
 
 def pairwise_auc(
-    y_true: Any, y_score: Any, *, labels: Any = None, direction: str = "<"
+    y_true: Any,
+    y_score: Any,
+    *,
+    labels: Any = None,
+    direction: str = "<",
+    sample_weight: Any = None,
 ) -> pd.DataFrame:
     """The AUC of every ordered pair of classes.
 
@@ -103,6 +133,8 @@ def pairwise_auc(
     labels : array-like, optional
     direction : {"<", ">", "auto"}
         For a single score column only: as :meth:`ScoreCurve.from_scores`, per pair.
+    sample_weight : array-like of shape (n,), optional
+        Case weights (non-negative): each AUC the weighted Mann-Whitney statistic.
 
     Returns
     -------
@@ -118,7 +150,7 @@ def pairwise_auc(
     >>> pairwise_auc(y, p)["auc"].tolist()
     [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
     """
-    k, scores, classes = _inputs(y_true, y_score, labels)
+    k, scores, classes, w = _inputs(y_true, y_score, labels, sample_weight)
     rows = []
     K = classes.size
     if scores.shape[1] == 1:
@@ -126,11 +158,16 @@ def pairwise_auc(
             mask = (k == i) | (k == j)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                c = ScoreCurve.from_scores(k[mask] == j, scores[mask, 0], direction=direction)
-            for w in caught:  # announce each pair's automatic choice, naming the pair
+                c = ScoreCurve.from_scores(
+                    k[mask] == j,
+                    scores[mask, 0],
+                    direction=direction,
+                    sample_weight=_weights(w, mask),
+                )
+            for note in caught:  # announce each pair's automatic choice, naming the pair
                 warnings.warn(
-                    f"classes {classes[i]!r} vs {classes[j]!r}: {w.message}",
-                    w.category,
+                    f"classes {classes[i]!r} vs {classes[j]!r}: {note.message}",
+                    note.category,
                     stacklevel=2,
                 )
             rows.append((classes[j], classes[i], c.auc(), c.direction))
@@ -140,7 +177,9 @@ def pairwise_auc(
             for j in range(K):
                 if i != j:
                     mask = (k == i) | (k == j)
-                    auc = ScoreCurve.from_scores(k[mask] == i, scores[mask, i]).auc()
+                    auc = ScoreCurve.from_scores(
+                        k[mask] == i, scores[mask, i], sample_weight=_weights(w, mask)
+                    ).auc()
                     rows.append((classes[i], classes[j], auc, "<"))
     return pd.DataFrame(rows, columns=["positive", "negative", "auc", "direction"])
 
@@ -153,6 +192,7 @@ def multiclass_roc_auc(
     average: str = "macro",
     labels: Any = None,
     direction: str = "<",
+    sample_weight: Any = None,
 ) -> float:
     """Multi-class ROC AUC: Hand and Till's M (one-vs-one), or one-vs-rest.
 
@@ -170,6 +210,11 @@ def multiclass_roc_auc(
         The classes, in the order of the columns (default: the sorted labels).
     direction : {"<", ">", "auto"}
         For a single score column (pROC's default there is ``"auto"``, per pair).
+    sample_weight : array-like of shape (n,), optional
+        Case weights (non-negative): every binary AUC is the weighted Mann-Whitney
+        statistic, and ``"weighted"`` weighs classes (pairs) by their total weight, as
+        scikit-learn's ``roc_auc_score(multi_class="ovr", sample_weight=...)`` does
+        (scikit-learn has no weights for one-vs-one).
 
     Returns
     -------
@@ -189,6 +234,8 @@ def multiclass_roc_auc(
     0.895833
     >>> round(multiclass_roc_auc(y, p, multi_class="ovr", average="weighted"), 6)
     0.895833
+    >>> round(multiclass_roc_auc(y, p, sample_weight=[1, 2, 1, 1, 1, 1]), 6)  # row 2 twice
+    0.861111
     """
     multi_class = check_choice("multi_class", multi_class, MULTI_CLASS)
     average = check_choice("average", average, AVERAGES)
@@ -199,9 +246,9 @@ def multiclass_roc_auc(
                 f"{average!r}. Use multi_class='ovo' for the weighted one-vs-one average."
             )
         multi_class = "ovo"
-    k, scores, classes = _inputs(y_true, y_score, labels)
+    k, scores, classes, w = _inputs(y_true, y_score, labels, sample_weight)
     K = classes.size
-    sizes = np.bincount(k, minlength=K).astype(float)
+    sizes = np.bincount(k, weights=w, minlength=K).astype(float)
     if scores.shape[1] == 1:
         if multi_class != "ovo" or average != "macro":
             raise ValueError(
@@ -210,7 +257,9 @@ def multiclass_roc_auc(
                 f"{multi_class!r}, {average!r}."
             )
         return float(
-            pairwise_auc(y_true, y_score, labels=labels, direction=direction)["auc"].mean()
+            pairwise_auc(
+                y_true, y_score, labels=labels, direction=direction, sample_weight=sample_weight
+            )["auc"].mean()
         )
     if direction != "<":
         raise ValueError(
@@ -218,9 +267,11 @@ def multiclass_roc_auc(
             f"column per class, higher meaning that class; got {describe(direction)}."
         )
     if multi_class == "ovr":
-        aucs = np.array([ScoreCurve.from_scores(k == i, scores[:, i]).auc() for i in range(K)])
+        aucs = np.array(
+            [ScoreCurve.from_scores(k == i, scores[:, i], sample_weight=w).auc() for i in range(K)]
+        )
         return float(np.average(aucs, weights=sizes if average == "weighted" else None))
-    table = pairwise_auc(y_true, y_score, labels=labels)
+    table = pairwise_auc(y_true, y_score, labels=labels, sample_weight=sample_weight)
     a = {
         (p, q): v
         for p, q, v in zip(table["positive"], table["negative"], table["auc"], strict=True)

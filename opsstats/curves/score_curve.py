@@ -21,11 +21,11 @@ module per group: the curves' coordinates (``_curve_coordinates``), the areas
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._seam import upcall
 from .._summary import Summary
 from .._validation import check_probability
@@ -38,6 +38,11 @@ from ._curve_coordinates import _CurveCoordinates
 from ._curve_inference import _CurveInference
 from ._curve_operating_points import _CurveOperatingPoints
 from ._operating_points import TOP_K_TIES
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["ScoreCurve", "TOP_K_TIES"]
 

@@ -27,15 +27,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import check_instance, describe
 from ..metrics import resolve_metric
 from . import _geometry as geo
 from ._curve_interface import _CurveInterface
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
     from .score_curve import ScoreCurve
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["KERNELS", "dm", "rui", "aurc", "pui", "aupc", "error_ratio", "score_measures"]
 

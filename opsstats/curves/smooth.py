@@ -12,17 +12,31 @@ by the package's one geometry (trapezoids, linear interpolation), as pROC reads 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import stats
 
-from .._validation import MAX_BINS, check_choice, check_instance, check_size, describe
+from .._lazy import lazy_module
+from .._summary import wrap_line
+from .._validation import (
+    MAX_BINS,
+    check_choice,
+    check_digits,
+    check_instance,
+    check_size,
+    describe,
+)
 from . import _best as best
 from . import _geometry as geo
 from ._curve_interface import _CurveInterface
 from ._partial import parse_partial
+
+if TYPE_CHECKING:
+    from scipy import stats
+else:
+    stats = lazy_module("scipy.stats")
 
 __all__ = ["SMOOTH_METHODS", "BinormalSmooth", "binormal_smooth"]
 
@@ -30,23 +44,105 @@ __all__ = ["SMOOTH_METHODS", "BinormalSmooth", "binormal_smooth"]
 SMOOTH_METHODS = ("binormal",)
 
 
+_AUC_NUMBER = (
+    "`BinormalSmooth.auc` is a method, as `ScoreCurve.auc()` is: call it, "
+    "`smooth().auc()`. Using `smooth().auc` as a number still works but is deprecated "
+    "and will stop working in a future release."
+)
+
+
+class _AUCMethod(float):
+    """What ``BinormalSmooth.auc`` gives: the area, callable as the method ``auc()`` it
+    now is (a plain float), and, for one deprecation period, usable as the number it
+    was, with a ``FutureWarning`` on that use (arithmetic, comparison, formatting,
+    rounding, printing)."""
+
+    __slots__ = ()
+
+    def __call__(self) -> float:
+        return float.__float__(self)
+
+
+def _deprecated_number_use(name: str) -> Any:
+    method = getattr(float, name)
+
+    def use(self: _AUCMethod, *args: Any) -> Any:
+        warnings.warn(_AUC_NUMBER, FutureWarning, stacklevel=2)
+        return method(self, *args)
+
+    use.__name__ = name
+    return use
+
+
+for _name in (
+    "__float__", "__format__", "__round__", "__repr__", "__str__", "__eq__", "__ne__",
+    "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__radd__", "__sub__", "__rsub__",
+    "__mul__", "__rmul__", "__truediv__", "__rtruediv__", "__neg__", "__abs__",
+):  # fmt: skip
+    setattr(_AUCMethod, _name, _deprecated_number_use(_name))
+_AUCMethod.__hash__ = float.__hash__  # type: ignore[method-assign]  # equal floats, equal hashes
+
+
 @dataclass(frozen=True)
 class BinormalSmooth:
     """A binormal smoothed ROC curve: qnorm(sp) = intercept + slope qnorm(se).
 
-    ``alpha`` (FPR) and ``beta`` (FNR) hold the n points, increasing FPR.
+    ``alpha`` (FPR) and ``beta`` (FNR) hold the n points, increasing FPR. Printed, it
+    says what was fitted and its area, as pROC's ``print(smooth(r))`` does, not the
+    points.
+
+    Examples
+    --------
+    >>> from opsstats import ScoreCurve
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], [300, 200])
+    >>> s = ScoreCurve.from_scores(y, rng.normal(y, 1)).smooth()
+    >>> round(s.auc(), 4)
+    0.7631
+    >>> print(s)  # doctest: +NORMALIZE_WHITESPACE
+    Binormal smoothing of a ROC curve (pROC's smooth(method="binormal")): qnorm(sp) = 1.0079 - 0.9900
+        qnorm(se), least squares over 495 ROC points; AUC = 0.7631; 512 curve points in .alpha (FPR) and
+        .beta (FNR)
     """
 
     intercept: float
     slope: float
     n_fit_points: int
-    alpha: np.ndarray
-    beta: np.ndarray
+    alpha: np.ndarray = field(repr=False)
+    beta: np.ndarray = field(repr=False)
 
     @property
-    def auc(self) -> float:
-        """Phi(c0 / sqrt(1 + c1^2)), the area under the binormal line."""
-        return float(stats.norm.cdf(self.intercept / np.sqrt(1.0 + self.slope**2)))
+    def auc(self) -> Any:
+        """The area under the binormal line, Phi(c0 / sqrt(1 + c1^2)): call it,
+        ``s.auc()``, as :meth:`ScoreCurve.auc` is called.
+
+        (Before, ``auc`` was a number; that use still works for one deprecation period,
+        with a ``FutureWarning``.)
+        """
+        return _AUCMethod(stats.norm.cdf(self.intercept / np.sqrt(1.0 + self.slope**2)))
+
+    def to_string(self, digits: int = 4) -> str:
+        """What was fitted, and its area, on one line."""
+        digits = check_digits(digits)
+        sign = "-" if self.slope < 0 else "+"
+        return (
+            f'Binormal smoothing of a ROC curve (pROC\'s smooth(method="binormal")): '
+            f"qnorm(sp) = {self.intercept:.{digits}f} {sign} {abs(self.slope):.{digits}f} "
+            f"qnorm(se), least squares over {self.n_fit_points} ROC points; AUC = "
+            f"{self.auc():.{digits}f}; {self.alpha.size} curve points in .alpha (FPR) and "
+            ".beta (FNR)"
+        )
+
+    def __str__(self) -> str:
+        """:meth:`to_string` wrapped at 100 columns."""
+        return wrap_line(self.to_string())
+
+    def __repr__(self) -> str:
+        return (
+            f"BinormalSmooth(intercept={self.intercept!r}, slope={self.slope!r}, "
+            f"n_fit_points={self.n_fit_points}, points={self.alpha.size}, "
+            f"auc={self.auc():.6g})"
+        )
 
     @property
     def method(self) -> str:
@@ -102,7 +198,7 @@ def binormal_smooth(curve: Any, method: str = "binormal", n: int = 512) -> Binor
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], [300, 200])
     >>> s = binormal_smooth(ScoreCurve.from_scores(y, rng.normal(y, 1)))
-    >>> round(s.auc, 3), round(s.slope, 3)      # true binormal AUC Phi(1/sqrt(2)) = 0.760
+    >>> round(s.auc(), 3), round(s.slope, 3)      # true binormal AUC Phi(1/sqrt(2)) = 0.760
     (0.763, -0.99)
     """
     check_instance("curve", curve, _CurveInterface, "a ScoreCurve")

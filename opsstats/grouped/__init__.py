@@ -17,24 +17,30 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from .._lazy import lazy_module
 from .._validation import describe
 from ..exceptions import UndefinedMetricWarning
-from ..grouped_comparisons import compare_groups
+from ..grouped_comparisons import _compare_groups
 from ..uncertainty._draws import root_seed
-from . import _specs
+from . import _result, _specs
 from ._curve_reference import PREVALENCE_STEP as PREVALENCE_STEP
 from ._frame import frame_rows
 from ._options import parse_options
-from ._result import Evaluation, GroupComparison, evaluation_title
+from ._result import comparison_class, evaluation_class, evaluation_title
 from ._specs import MetricSpec as MetricSpec
 from ._specs import default_metrics
 from ._specs import parse_metrics as parse_metrics
 from ._tables import table_rows
 from ._unit import evaluate_unit as evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ._result import Evaluation, GroupComparison
+else:
+    pd = lazy_module("pandas")
 
 __all__ = [
     "evaluate",
@@ -258,7 +264,7 @@ def evaluate(
     else:
         rows, confusion = frame_rows(data, options)
     _warn_undefined(rows, options.by_cols)  # before attrs, which pandas deep-copies on a filter
-    out = Evaluation(rows)
+    out = evaluation_class()(rows)
     out.attrs["confusion_matrices"] = confusion  # per group, for reports
     out.attrs["title"] = evaluation_title(truth, score, pred, options.threshold, options.by_cols)
     out.attrs["confidence_level"] = None if options.ci is None else options.confidence_level
@@ -275,18 +281,9 @@ def _compare(data: Any, unused: dict[str, Any], rng: Any, **common: Any) -> Grou
             + ", ".join(f"`{k}`" for k, v in unused.items() if v is not None)
             + " do not apply to it."
         )
-    column = common["compare_by"]
-    if isinstance(data, pd.DataFrame) and column not in data.columns:
-        raise ValueError(
-            f"`compare` must name a column of `data` (the compared classifiers or test sets); "
-            f"got {describe(column)}, columns are {', '.join(map(repr, map(str, data.columns)))}."
-        )
     common["rng"] = root_seed(rng)
-    out = GroupComparison(
-        pd.concat(
-            [compare_groups(data, ops=False, **common), compare_groups(data, ops=True, **common)],
-            ignore_index=True,
-        )
+    out = comparison_class()(
+        pd.concat(_compare_groups(data, (False, True), **common), ignore_index=True)
     )
     by = common["by"]
     by = [] if by is None else ([by] if isinstance(by, str) else list(by))
@@ -310,3 +307,9 @@ def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:
             UndefinedMetricWarning,
             stacklevel=3,  # the caller of evaluate
         )
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Evaluation", "GroupComparison"):  # made (and pandas imported) now
+        return getattr(_result, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

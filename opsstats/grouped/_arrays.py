@@ -6,17 +6,23 @@ through :func:`~opsstats.grouped._unit.evaluate_unit`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
+from .._progress import counted
 from ..confusion import ConfusionMatrix
 from ..uncertainty._cm_groups import covered, group_point_columns
 from ._options import Options
 from ._specs import MetricSpec
 from ._specs import columns as table_columns
 from ._unit import evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 def arrays_cover(options: Options, weighted: bool = False) -> bool:
@@ -86,7 +92,7 @@ def _count_rows(
     # the others through the per-group path
     rows: list[dict[str, Any]] = []
     order: list[int] = []
-    for g in np.flatnonzero(~done):
+    for g in counted(np.flatnonzero(~done), int((~done).sum()), "evaluate, groups"):
         unit = evaluate_unit(
             specs,
             cm=confusion[keys[g]],

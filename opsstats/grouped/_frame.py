@@ -5,12 +5,13 @@ its rows (many groups' confusion-matrix metrics as arrays over groups)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 
 from .._labels import positive_mask
+from .._lazy import lazy_module
+from .._progress import counted
 from .._validation import check_1d, check_scores, describe, threshold_for
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
@@ -18,6 +19,11 @@ from ._arrays import _array_rows, arrays_cover
 from ._curve_reference import resolve_curve_reference
 from ._options import Options
 from ._unit import evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 def _counts(t: np.ndarray, p: np.ndarray) -> ConfusionMatrix:
@@ -80,7 +86,7 @@ def frame_rows(
             **options.point_options(),
         )
         return out, confusion
-    for key, g in groups:
+    for key, g in counted(groups, len(groups), "evaluate, groups"):
         key = key if isinstance(key, tuple) else (key,)
         rows_of_group = frame.index.get_indexer(g.index) if by_cols else slice(None)
         t = all_truth[rows_of_group]

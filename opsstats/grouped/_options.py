@@ -6,10 +6,9 @@ fixed order, so that the same bad input always raises the same error first."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from .._lazy import lazy_module
 from .._validation import (
     MAX_BINS,
     MAX_COUNT,
@@ -27,6 +26,11 @@ from ..uncertainty._draws import root_seed
 from ..uncertainty.curve import METHODS as CURVE_METHODS
 from ..uncertainty.methods import registered_interval_methods
 from ._specs import MetricSpec, columns, default_metrics, parse_metrics
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 @dataclass(frozen=True)

@@ -8,23 +8,39 @@ indexing, filtering and every pandas method work as on the table they subclass, 
 frame derived from one is one too. A frame that has lost the columns its summary reads
 prints as pandas prints it; ``plot`` with pandas' arguments (``x=``, ``y=``, ``kind=``,
 or ``.plot.bar()``) is pandas' plot.
+
+The two classes subclass pandas' DataFrame, so they are made on first use
+(:func:`evaluation_class`, :func:`comparison_class`: ``import opsstats`` does not import
+pandas); their methods are written here, in :class:`_EvaluationMethods` and
+:class:`_ComparisonMethods`. ``from opsstats.grouped import Evaluation`` makes them (the
+module's ``__getattr__``); they are named as classes of this module, so that they
+pickle.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from pandas.plotting import PlotAccessor
 
+from .._lazy import lazy_module
 from .._seam import upcall
 from .._summary import Summary
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pandas import DataFrame as _Frame  # the methods below are a DataFrame's
+else:
+    pd = lazy_module("pandas")
+    _Frame = object
 
 __all__ = [
     "Evaluation",
     "GroupComparison",
+    "comparison_class",
     "counts_frame",
+    "evaluation_class",
     "evaluation_summary",
     "evaluation_title",
 ]
@@ -261,24 +277,11 @@ def comparison_summary(table: pd.DataFrame, *, by: list[str], title: str, digits
     )
 
 
-class _TidyPlot(PlotAccessor):
-    """pandas' plot accessor, whose call without pandas' arguments draws the table's
-    forest plot (``frame.plot()``, ``frame.plot(ax=ax)``); ``frame.plot(x=..., y=...)``,
-    ``frame.plot(kind=...)`` and ``frame.plot.bar()`` are pandas' own."""
-
-    _PANDAS = frozenset({"x", "y", "kind"})
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        frame = self._parent
-        if args or self._PANDAS & kwargs.keys() or not frame._readable():
-            return super().__call__(*args, **kwargs)
-        return frame._forest(**kwargs)
-
-
-class _TidyFrame(pd.DataFrame):
-    """A tidy table that prints its summary: the base of :class:`Evaluation` and
-    :class:`GroupComparison` (a subclass says which columns it needs and how it is
-    summarized and drawn)."""
+class _TidyMethods(_Frame):
+    """What :class:`Evaluation` and :class:`GroupComparison` add to a DataFrame: a tidy
+    table that prints its summary (a subclass says which columns it needs and how it is
+    summarized and drawn). Not a DataFrame itself: the classes made by
+    :func:`_classes` put pandas' DataFrame after it."""
 
     _needed: tuple[str, ...] = ()
 
@@ -317,7 +320,7 @@ class _TidyFrame(pd.DataFrame):
         """``plot(ax=None, **kwargs)``: the forest plot of the table, returning the
         Axes; with pandas' arguments (``x=``, ``y=``, ``kind=``), and as
         ``plot.bar()``, ``plot.line()``, ..., pandas' plot of the frame."""
-        return _TidyPlot(self)
+        return _classes()["_TidyPlot"](self)
 
     def __repr__(self) -> str:
         return self._summary(4).as_text() if self._readable() else super().__repr__()
@@ -329,7 +332,7 @@ class _TidyFrame(pd.DataFrame):
         return self._summary(4).as_html() if self._readable() else super()._repr_html_()
 
 
-class Evaluation(_TidyFrame):
+class _EvaluationMethods(_TidyMethods):
     """The tidy table of :func:`opsstats.evaluate`: one row per group and metric, a
     pandas DataFrame (index it, filter it, write it as before) that prints as a
     readable table with its notes.
@@ -384,7 +387,7 @@ class Evaluation(_TidyFrame):
         return upcall("plot_forest")(pd.DataFrame(self), **kwargs)
 
 
-class GroupComparison(_TidyFrame):
+class _ComparisonMethods(_TidyMethods):
     """The table of ``evaluate(..., compare=COLUMN)``: one row per group, quantity and
     pair of the compared levels (every column of :meth:`ComparisonResult.to_frame`
     with the adjusted p-values), a pandas DataFrame that prints the columns a reader
@@ -408,3 +411,62 @@ class GroupComparison(_TidyFrame):
         return upcall("plot_forest")(
             frame, estimate="difference", low="ci_low", high="ci_high", null=0.0, **kwargs
         )
+
+
+@functools.cache
+def _classes() -> dict[str, type]:
+    """The classes, made once (pandas imported now): :class:`Evaluation` and
+    :class:`GroupComparison` (the methods above, then pandas' DataFrame) and the plot
+    accessor of both, named as classes of this module (found by :func:`__getattr__`:
+    they pickle)."""
+
+    class _TidyPlot(pd.plotting.PlotAccessor):
+        """pandas' plot accessor, whose call without pandas' arguments draws the
+        table's forest plot (``frame.plot()``, ``frame.plot(ax=ax)``);
+        ``frame.plot(x=..., y=...)``, ``frame.plot(kind=...)`` and
+        ``frame.plot.bar()`` are pandas' own."""
+
+        _PANDAS = frozenset({"x", "y", "kind"})
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            frame = self._parent
+            if args or self._PANDAS & kwargs.keys() or not frame._readable():
+                return super().__call__(*args, **kwargs)
+            return frame._forest(**kwargs)
+
+    class Evaluation(_EvaluationMethods, pd.DataFrame):
+        __doc__ = _EvaluationMethods.__doc__
+
+    class GroupComparison(_ComparisonMethods, pd.DataFrame):
+        __doc__ = _ComparisonMethods.__doc__
+
+    made: dict[str, type] = {
+        "Evaluation": Evaluation,
+        "GroupComparison": GroupComparison,
+        "_TidyPlot": _TidyPlot,
+    }
+    for name, cls in made.items():
+        cls.__qualname__ = cls.__name__ = name
+        cls.__module__ = __name__
+    return made
+
+
+def evaluation_class() -> type[Evaluation]:
+    """:class:`Evaluation`, made on first use."""
+    return _classes()["Evaluation"]
+
+
+def comparison_class() -> type[GroupComparison]:
+    """:class:`GroupComparison`, made on first use."""
+    return _classes()["GroupComparison"]
+
+
+if TYPE_CHECKING:  # for the type checker, the classes are their methods (and a DataFrame)
+    Evaluation = _EvaluationMethods
+    GroupComparison = _ComparisonMethods
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Evaluation", "GroupComparison"):  # made (and pandas imported) now
+        return _classes()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,11 +6,12 @@ from :meth:`ScoreCurve.from_counts`, with the same rows as from the rows themsel
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
+from .._progress import counted
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
 from ..frames import count_tables
@@ -19,6 +20,11 @@ from ._binned import _note_bin_bounds
 from ._curve_reference import resolve_curve_reference
 from ._options import Options
 from ._unit import evaluate_unit
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 def table_rows(data: Any, options: Options) -> tuple[pd.DataFrame, dict[tuple, ConfusionMatrix]]:
@@ -52,7 +58,7 @@ def table_rows(data: Any, options: Options) -> tuple[pd.DataFrame, dict[tuple, C
         out = _count_rows(keys, cells, specs, confusion, by_cols, **options.point_options())
         return out, confusion
     rows: list[dict[str, Any]] = []
-    for g, key in enumerate(keys):
+    for g, key in enumerate(counted(keys, len(keys), "evaluate, groups")):
         cm = curve = None
         positives, negatives = (c.item() for c in classes[g])  # int, or float weights
         if labelled:

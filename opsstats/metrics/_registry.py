@@ -238,12 +238,12 @@ class BoundMetric:
 
     @property
     def prevalence_invariant(self) -> bool | None:
-        """The metric's :attr:`Metric.prevalence_invariant`."""
+        """The metric's ``Metric.prevalence_invariant``."""
         return self.metric.prevalence_invariant
 
     @property
     def monotone(self) -> bool | None:
-        """The metric's :attr:`Metric.monotone`."""
+        """The metric's ``Metric.monotone``."""
         return self.metric.monotone
 
     @property

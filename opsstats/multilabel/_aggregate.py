@@ -7,11 +7,11 @@ class of :class:`~opsstats.multilabel.MultiLabel` that computes them."""
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import (
     check_choice,
     check_confidence_level,
@@ -22,10 +22,16 @@ from ..exceptions import UndefinedMetricWarning
 from ..grouped import COLUMNS, MetricSpec, parse_metrics
 from ..ops import _check_reference, confusion_matrix_ops
 from ..results import ConfidenceInterval
+from ..uncertainty._containing import contain
 from ..uncertainty._draws import check_rng, equal_tailed
 from ._draws import _IntervalDraws
 from ._per_label import _scalar
 from ._result import MultiLabelOPS
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 AVERAGES = (None, "macro", "weighted", "prevalence")
 
@@ -46,7 +52,7 @@ class _Aggregation(_IntervalDraws):
         confidence_level: float = 0.95,
         n_resamples: int = 1000,
         rng: Any = None,
-        progress: bool = False,
+        progress: bool | None = None,
         **params: Any,
     ) -> MultiLabelOPS:
         """Per-label OPS of one metric, aggregated across labels.
@@ -74,7 +80,8 @@ class _Aggregation(_IntervalDraws):
             which understates the aggregate's uncertainty when they are positively
             correlated.
         confidence_level, n_resamples, rng, progress
-            As elsewhere; the same ``rng`` gives the same interval.
+            As elsewhere; the same ``rng`` gives the same interval; ``progress``: a bar
+            of the draws on stderr (True, False, or None: as ``OPSSTATS_PROGRESS`` says).
 
         Returns
         -------
@@ -160,14 +167,20 @@ class _Aggregation(_IntervalDraws):
                 f"{n_resamples} replicates (a label's class absent in each); "
                 "no interval can be formed."
             )
-        lo, hi = equal_tailed(np.sort(agg[ok]), cl)
-        # per-label intervals from the same replicates
+        # the aggregate's and each label's intervals from the same replicates, each
+        # extended to its estimate where it lies outside (docs/method.md#containing-the-estimate)
+        lo, hi, note = contain(*equal_tailed(np.sort(agg[ok]), cl), aggregate)
+        notes = [""] * len(self.labels)
         for j in range(len(self.labels)):
             col = draws[:, j]
             good = ~np.isnan(col)
             if defined[j] and good.any():
-                table.loc[j, ["ops_ci_low", "ops_ci_high"]] = equal_tailed(np.sort(col[good]), cl)
-        table["method"] = table["method"].astype(str) + "; interval: " + text
+                low_j, high_j, notes[j] = contain(
+                    *equal_tailed(np.sort(col[good]), cl), float(table.loc[j, "ops"])
+                )
+                table.loc[j, ["ops_ci_low", "ops_ci_high"]] = low_j, high_j
+        table["method"] = table["method"].astype(str) + "; interval: " + text + notes
+        text += note
         return MultiLabelOPS(
             metric=spec.label,
             table=table,

@@ -5,16 +5,21 @@ comes from its private base classes (``_aggregate``, ``_draws``, ``_per_label``)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .._labels import check_label_kinds
+from .._lazy import lazy_module
 from .._validation import check_1d, check_sample_weight, check_threshold, describe, threshold_for
 from ..frames import is_frame, joint_counts
 from ._aggregate import _Aggregation
 from ._matrices import _columns, _indicator, _matrix, _scores
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 class MultiLabel(_Aggregation):

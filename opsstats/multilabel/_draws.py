@@ -6,17 +6,22 @@ keeps the dependence between labels as one multinomial over the distinct joint r
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from ..curves._geometry import CurveArea, curve_area, parse_area, parse_at, value_at
 from ..grouped import MetricSpec
 from ..metrics import resolve_metric
 from ..uncertainty._draws import progress
 from ..uncertainty.confusion import _Draws
 from ._per_label import _PerLabel
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 _CHUNK_ROWS = 2_000_000  # bootstrap chunk size in (replicates x patterns) cells
 
@@ -48,7 +53,7 @@ class _IntervalDraws(_PerLabel):
         ci: str,
         n_resamples: int,
         rng: np.random.Generator,
-        show: bool,
+        show: bool | None,
         params: dict[str, Any],
     ) -> tuple[np.ndarray, int, str]:
         """(B x L) OPS draws (NaN where undefined or excluded), undefined count, text."""

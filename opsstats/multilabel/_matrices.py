@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import check_scores, describe
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 def _matrix(name: str, values: Any, labels: Any) -> tuple[np.ndarray, list[Any]]:

@@ -5,17 +5,24 @@ pooled (micro) confusion matrix, and the tidy per-label table of several metrics
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from .._lazy import lazy_module
 from .._validation import check_choice, check_confidence_level, check_resamples
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
-from ..grouped import COLUMNS, Evaluation, evaluate_unit, parse_metrics
+from ..grouped import COLUMNS, evaluate_unit, evaluation_class, parse_metrics
 from ..ops import _check_reference, default_reference
 from ..uncertainty._draws import root_seed
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..grouped import Evaluation
+else:
+    pd = lazy_module("pandas")
 
 
 class _PerLabel:
@@ -149,7 +156,7 @@ class _PerLabel:
                 class_counts=(_scalar(pos[j]), _scalar(neg[j])) if weighted else None,
             ):
                 rows.append({"label": lab, **r})
-        out = Evaluation(pd.DataFrame(rows, columns=["label", *COLUMNS]))
+        out = evaluation_class()(pd.DataFrame(rows, columns=["label", *COLUMNS]))
         out.attrs["confusion_matrices"] = {(lab,): cm for lab, cm in cms.items()}
         out.attrs["title"] = f"Per-label evaluation of {len(self.labels)} labels"
         out.attrs["confidence_level"] = None if ci is None else confidence_level

@@ -5,14 +5,18 @@ summaries and its forest plot."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import pandas as pd
-
+from .._lazy import lazy_module
 from .._seam import upcall
-from .._summary import Summary
+from .._summary import Summary, format_unit
 from .._validation import check_digits
 from ..results import ConfidenceInterval, OPSResult
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 
 @dataclass(frozen=True)
@@ -71,14 +75,16 @@ class MultiLabelOPS:
         digits = check_digits(digits)
         if self.average is None:
             return f"OPS of {self.metric} for {len(self.table)} labels (no aggregate)"
+        ends = [] if self.ci is None else [self.ci.low, self.ci.high]
+        est, *ci = format_unit([self.estimate, *ends], digits)  # 0.99983, not 1.0000
         text = (
             f"{self.average} OPS({self.metric}) over {len(self.table) - len(self.excluded)}"
-            f" labels = {self.estimate:.{digits}f}"
+            f" labels = {est}"
         )
         if self.ci is not None:
             text += (
-                f", {100 * cast(float, self.confidence_level):g}% CI {self.ci.low:.{digits}f}-"
-                f"{self.ci.high:.{digits}f} ({self.ci_method})"
+                f", {100 * cast(float, self.confidence_level):g}% CI {ci[0]}-{ci[1]} "
+                f"({self.ci_method})"
             )
         text += f" [{self.reference}]"
         if self.excluded:

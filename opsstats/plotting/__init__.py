@@ -20,13 +20,20 @@ function                         what it draws
                                  the operating point of least expected cost
 :func:`plot_prevalence_profile`  the OPS and the raw value of one classifier across
                                  prevalences (:func:`opsstats.ops_prevalence_profile`)
+:func:`plot_decomposition`       a change between two test sets as a waterfall: its
+                                 prevalence and classifier parts (:func:`opsstats.decompose`)
+:func:`plot_monitor`             a classifier over periods: raw, standardized and OPS per
+                                 metric, flagged periods, the prevalence
+                                 (:func:`opsstats.monitor`; ``ax``: one Axes per panel)
 ===============================  ==========================================================
 """
 
 from .curve import plot_curve
+from .decomposition import plot_decomposition
 from .distribution import plot_distribution
 from .forest import plot_forest
 from .hull import plot_hull
+from .monitor import plot_monitor
 from .ops_function import plot_ops_function
 from .prevalence_profile import plot_prevalence_profile
 from .standardized_curve import plot_standardized_curve
@@ -41,4 +48,6 @@ __all__ = [
     "plot_distribution",
     "plot_hull",
     "plot_prevalence_profile",
+    "plot_decomposition",
+    "plot_monitor",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._summary import printable
+from .._summary import format_unit, printable
 from .._validation import describe
 
 __all__ = [
@@ -238,18 +238,26 @@ def ops_label(
 ) -> str:
     """The legend entry of a classifier's curve with the OPS of its area:
     ``"name: AUC(PR, step) = 0.594, OPS 0.813 (95% CI 0.772-0.850)"``; the interval is
-    left out when ``ci`` is None or not finite.
+    left out when ``ci`` is None or not finite. The OPS and its interval's ends are
+    printed with the decimals that tell them from 0 and 1
+    (:func:`opsstats._summary.unit_decimals`: a good model's OPS is 0.999, and
+    ``1.000 (1.000-1.000)`` would say nothing).
 
     Examples
     --------
     >>> ops_label("model", "AUC(PR, step)", 0.5944, 0.8127, (0.7721, 0.8503), 0.95)
     'model: AUC(PR, step) = 0.594, OPS 0.813 (95% CI 0.772-0.850)'
+    >>> ops_label("lift", "AUC(lift)", 3.1, 0.99962, (0.99931, 0.99987), 0.95)
+    'lift: AUC(lift) = 3.100, OPS 0.99962 (95% CI 0.99931-0.99987)'
     """
+    finite = ci is not None and bool(np.all(np.isfinite(ci)))
+    shown = [ops, *(ci if finite and ci is not None else ())]
+    text = format_unit(shown, 3) if np.isfinite(ops) else [fmt(ops), *format_unit(shown[1:], 3)]
     interval = ""
-    if ci is not None and np.all(np.isfinite(ci)):
+    if finite:
         level = f"{confidence_level:.0%} " if confidence_level else ""
-        interval = f" ({level}CI {ci[0]:.3f}-{ci[1]:.3f})"
-    return f"{name}: {quantity} = {fmt(value)}, OPS {fmt(ops)}{interval}"
+        interval = f" ({level}CI {text[1]}-{text[2]})"
+    return f"{name}: {quantity} = {fmt(value)}, OPS {text[0]}{interval}"
 
 
 def fmt(x: float, digits: int = 3) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._summary import format_unit
 from .._validation import MAX_GRID_POINTS, check_size, describe
 from ..results import IntervalResult, OPSResult
 from ._axes import CHANCE_COLOR, CLASSIFIER_COLOR, add_legend, get_axes, style_axes
@@ -149,9 +150,10 @@ def plot_distribution(result: Any, *, bins: int = 50, ax: Any = None, **kwargs: 
         color=CHANCE_COLOR,
         linewidth=2.0,
         zorder=3,
-        label=f"estimate {estimate:.3f}",
+        label=f"estimate {format_unit([estimate, *(ci or ())], 3)[0]}",
     )
     if ci is not None:
+        low, high = format_unit([estimate, ci.low, ci.high], 3)[1:]
         pct = f"{100 * level:g}% " if level else ""
         ax.vlines(
             [ci.low, ci.high],
@@ -161,7 +163,7 @@ def plot_distribution(result: Any, *, bins: int = 50, ax: Any = None, **kwargs: 
             linestyle="--",
             linewidth=1.3,
             zorder=3,
-            label=f"{pct}interval {ci.low:.3f}-{ci.high:.3f}",
+            label=f"{pct}interval {low}-{high}",
         )
     ax.set_ylim(0, 1.45 * top)
     if method:

@@ -4,17 +4,22 @@ table (:func:`opsstats.evaluate`, ``MultiLabel.evaluate``)."""
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from .._summary import printable
+from .._lazy import lazy_module
+from .._summary import format_unit, printable
 from .._validation import check_real, describe
 from ..curves import _geometry as geo
 from ..grouped import parse_metrics
 from ..metrics import resolve_metric
 from ._axes import CLASSIFIER_COLOR, NULL_STYLE, get_axes, literal, style_axes
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["plot_forest"]
 
@@ -248,7 +253,8 @@ def plot_forest(
         )
     if annotate:
         for i in np.flatnonzero(defined):
-            text = f"{est[i]:.3f}" + (f" ({lo[i]:.3f}-{hi[i]:.3f})" if has_ci[i] else "")
+            e, *ends = format_unit([est[i], *((lo[i], hi[i]) if has_ci[i] else ())], 3)
+            text = e + (f" ({ends[0]}-{ends[1]})" if has_ci[i] else "")
             ax.text(
                 1.02,
                 y[i],

@@ -3,13 +3,18 @@ OPS and its raw value against the prevalence."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import ndtri
 
+from .._lazy import lazy_module
 from .._validation import describe
 from ._axes import CHANCE_COLOR, CLASSIFIER_COLOR, get_axes, literal, style_axes
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = ["plot_prevalence_profile"]
 
@@ -70,7 +75,7 @@ def plot_prevalence_profile(profile: Any, ax: Any = None, **kwargs: Any) -> Any:
             label=f"OPS, {100 * level:g}% interval" if level else "OPS interval",
         )
     if np.any(se > 0):
-        z = float(ndtri(0.975))
+        z = float(special.ndtri(0.975))
         ax.fill_between(
             x,
             np.clip(ops - z * se, 0, 1),

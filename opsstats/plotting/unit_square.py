@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._summary import format_unit
 from .._validation import check_probability, describe
 from ..metrics import resolve_metric
 from ..reference.base import check_prevalence, check_values
@@ -208,7 +209,7 @@ def plot_unit_square(
         xlabel="Type-I error α (false positive rate)",
         ylabel="Type-II error β (false negative rate)",
         title=f"{bound.label} = {mu:g} at prevalence π = {pi:g}\n"
-        f"OPS = shaded area = {ops:.4f} (uniform reference)",
+        f"OPS = shaded area = {format_unit([ops], 4)[0]} (uniform reference)",
     )
     legend_below(ax, inside="upper right")
     return ax

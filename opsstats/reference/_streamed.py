@@ -18,6 +18,7 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from .._progress import progress
 from .._validation import (
     MAX_CURVES,
     MAX_GRID_POINTS,
@@ -411,8 +412,12 @@ class StreamedCurveReference(CurveReference):
         # Chunks are independent (each has its own seed), so threads give the same
         # values as a serial pass; numpy releases the GIL in the array work.
         workers = _workers(self.n_points, self.n_curves)
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            per_chunk = list(pool.map(work, range(self.n_chunks)))
+        label = f"{type(self).__name__}, {self.n_curves:,} curves"
+        with progress(self.n_chunks, None, label) as tick, ThreadPoolExecutor(workers) as pool:
+            per_chunk = []
+            for values in pool.map(work, range(self.n_chunks)):  # in order, as they finish
+                per_chunk.append(values)
+                tick()
         return [np.concatenate([chunk[i] for chunk in per_chunk]) for i in range(len(pairs))]
 
     # ------------------------------------------------------------------ prevalence grid

@@ -291,7 +291,7 @@ def _ops_fowlkes_mallows(p, mu):
     q = 1.0 - p
     mu = np.clip(np.asarray(mu, float), 0.0, 1.0)
     m = mu * mu
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a_end = np.minimum(p * (1 - m) / (m * q), 1.0)
         big_x = m * m + 4 * m * q / p * a_end
         big_y = m * m

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-import numpy as np
-from scipy.special import ndtr
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+from .._lazy import lazy_module
 from .._validation import MAX_CURVE_POINTS, check_pair, check_real, check_size
 from ._streamed import CHUNK, StreamedCurveReference, buffer_bytes
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = ["BinormalCurves"]
 
@@ -109,6 +116,6 @@ class BinormalCurves(StreamedCurveReference):
         t = self._thresholds[:, None]
         alpha[0], alpha[-1] = 0.0, 1.0
         beta[0], beta[-1] = 1.0, 0.0
-        alpha[1:-1] = ndtr(-t)  # FPR = P(N(0,1) >= t)
-        beta[1:-1] = ndtr(b[None, :] * t - a[None, :])  # FNR = P(N(a/b, 1/b^2) < t)
+        alpha[1:-1] = special.ndtr(-t)  # FPR = P(N(0,1) >= t)
+        beta[1:-1] = special.ndtr(b[None, :] * t - a[None, :])  # FNR = P(N(a/b, 1/b^2) < t)
         return alpha.T, beta.T

@@ -180,6 +180,18 @@ def ops_score(y_true: Any, y_response: Any, *, metric: Any, **kwargs: Any) -> fl
     float
         The OPS at the fold's own prevalence.
 
+    Notes
+    -----
+    Saturation: a good model beats nearly every reference classifier, so its OPS is
+    close to 1 (0.99 and above), and models differ in the third or fourth decimal
+    (mean OPS(F1) over a grid of ``C``: 0.9927, 0.9983, 0.9985, 0.9978). Compare
+    candidates by ``1 - OPS`` (the share of the reference that beats each) on a log
+    scale, or print four decimals or more: the package's printed results do
+    (:func:`opsstats._summary.unit_decimals`), scikit-learn's ``cv_results_`` rounded
+    to 3 decimals does not. A difference smaller than the folds' spread of the OPS does
+    not choose between models; there the raw metric, or the OPS against a stronger
+    reference (vignette 05), may.
+
     Examples
     --------
     >>> ops_score([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], metric="f1")  # doctest: +ELLIPSIS
@@ -233,6 +245,18 @@ def make_ops_scorer(
     scorer
         A ``sklearn.metrics.make_scorer`` scorer (greater is better: an OPS is a
         percentile rank of performance).
+
+    Notes
+    -----
+    Saturation: a good model beats nearly every reference classifier, so its OPS is
+    close to 1 (0.99 and above), and models differ in the third or fourth decimal
+    (mean OPS(F1) over a grid of ``C``: 0.9927, 0.9983, 0.9985, 0.9978). Compare
+    candidates by ``1 - OPS`` (the share of the reference that beats each) on a log
+    scale, or print four decimals or more: the package's printed results do
+    (:func:`opsstats._summary.unit_decimals`), scikit-learn's ``cv_results_`` rounded
+    to 3 decimals does not. A difference smaller than the folds' spread of the OPS does
+    not choose between models; there the raw metric, or the OPS against a stronger
+    reference (vignette 05), may.
 
     Examples
     --------

@@ -44,8 +44,9 @@ from ..reference._quadrature import snap_probability
 from ..reference._uniform_closed_forms import closed_form
 from ..reference.base import value_range
 from ..reference.uniform import Uniform
+from ._containing import contain_many
 from ._draws import at_positions, quantile_positions, unit_rng
-from .confusion import _KIND_LABEL, _prior, _snap_many
+from .confusion import _KIND_LABEL, _prior
 from .methods import get_interval_method
 
 __all__ = ["covered", "group_point_columns"]
@@ -250,20 +251,24 @@ def _block(
     )
     ci_method = f"{description}, {_KIND_LABEL['equal-tailed']}"
     defined = np.ones(len(c), dtype=bool)
-    for name, (low, high, o0, o1) in zip(
-        names, _intervals(metrics, values, pis, a, b, confidence_level, defined), strict=True
+    ops = [columns[name]["ops"] for name in names]
+    for name, (low, high, o0, o1, notes) in zip(
+        names, _intervals(metrics, values, ops, pis, a, b, confidence_level, defined), strict=True
     ):
+        text = f"{columns[name]['method']}; interval: {ci_method}"
         columns[name].update(
             value_ci_low=low,
             value_ci_high=high,
             ops_ci_low=o0,
             ops_ci_high=o1,
-            method=f"{columns[name]['method']}; interval: {ci_method}",
+            method=np.array([text + note for note in notes], dtype=object) if any(notes) else text,
         )
     if std is not None:  # the same draws at the standard prevalence
-        for name, (low, high, o0, o1) in zip(
+        for name, (low, high, o0, o1, _notes) in zip(
             names,
-            _intervals(metrics, std_values, std_pis, a, b, confidence_level, defined),
+            _intervals(
+                metrics, std_values, std_estimates, std_pis, a, b, confidence_level, defined
+            ),
             strict=True,
         ):
             columns[name].update(
@@ -285,17 +290,20 @@ def _block(
 def _intervals(
     metrics: list[Any],
     values: list[np.ndarray],
+    ops: list[np.ndarray],
     pis: np.ndarray,
     a: np.ndarray,
     b: np.ndarray,
     confidence_level: float,
     defined: np.ndarray,
-) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """Per metric, the value interval's ends and the OPS interval's (low, high, OPS of
-    low, OPS of high) from the draws ``a``, ``b`` of alpha and beta (G, n) at the
-    prevalences ``pis`` (one per group), as ``interval_from_draws`` and
-    ``ops_from_draws`` compute them; ``defined`` is cleared (in place) where a group
-    needs the per-group path (a NaN draw, an end outside the metric's range)."""
+    low, OPS of high), each extended to its estimate (``values``, ``ops``), and each
+    group's note of the extension (docs/method.md#containing-the-estimate), from the
+    draws ``a``, ``b`` of alpha and beta (G, n) at the prevalences ``pis`` (one per
+    group), as ``interval_from_draws`` and ``ops_from_draws`` compute them; ``defined``
+    is cleared (in place) where a group needs the per-group path (a NaN draw, an end
+    outside the metric's range)."""
     n_resamples = a.shape[1]
     tail = (1 - confidence_level) / 2
     lo_i, hi_i, w = quantile_positions(n_resamples, [tail, 1 - tail])
@@ -312,17 +320,10 @@ def _intervals(
         low, high = at_positions(
             stats, (np.searchsorted(kth, lo_i), np.searchsorted(kth, hi_i), w[:, None])
         )
-        # as interval_from_draws: snapped to the estimate, then the Dirichlet boundary rule
-        low, high = _snap_many(low, high, v)
-        finite = np.isfinite(v)
-        ends.append(
-            (
-                np.where(finite, np.minimum(low, v), low),
-                np.where(finite, np.maximum(high, v), high),
-            )
-        )
+        # as interval_from_draws: snapped to the estimate, then extended to it
+        ends.append(contain_many(low, high, v))
     out = []
-    for m, (low, high) in zip(metrics, ends, strict=True):
+    for m, o, (low, high, notes) in zip(metrics, ops, ends, strict=True):
         lo, hi = (float(x) for x in value_range(m))
         e0, e1 = (low, high) if m.higher_is_better else (high, low)
         # ref.ops checks the ends are in the metric's range; outside it, the per-group path
@@ -330,5 +331,8 @@ def _intervals(
         with np.errstate(invalid="ignore"):
             o0 = _uniform_ops(m, np.where(defined, e0, lo), pis)
             o1 = _uniform_ops(m, np.where(defined, e1, lo), pis)
-        out.append((low, high, o0, o1))
+        # as ops_from_draws: the mapped ends snapped to the OPS and contained, said once
+        o0, o1, ops_notes = contain_many(o0, o1, o)
+        said = [a + ("" if a.endswith(b) else b) for a, b in zip(notes, ops_notes, strict=True)]
+        out.append((low, high, o0, o1, np.array(said, dtype=object)))
     return out

@@ -1,17 +1,21 @@
-"""Intervals from draws: equal-tailed (percentile), HPD and BCa; rng and progress."""
+"""Intervals from draws: equal-tailed (percentile), HPD and BCa; rng; the progress bar of
+the draws (``opsstats/_progress.py``)."""
 
 from __future__ import annotations
 
 import hashlib
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
+from .._lazy import lazy_module
+from .._progress import progress
 from .._validation import check_rng
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = [
     "check_rng",
@@ -135,39 +139,15 @@ def bca_levels(
         # every draw on one side of the estimate: z0 is infinite and BCa undefined;
         # the percentile levels are returned (documented in the Notes)
         return tail, 1 - tail
-    z0 = ndtri(share)
+    z0 = special.ndtri(share)
     mean = np.sum(weights * jackknife) / np.sum(weights)
     d = mean - jackknife
     num = np.sum(weights * d**3)
     den = 6.0 * np.sum(weights * d**2) ** 1.5
     acc = num / den if den > 0 else 0.0
-    z = ndtri(np.array([tail, 1 - tail]))
+    z = special.ndtri(np.array([tail, 1 - tail]))
     with np.errstate(divide="ignore", invalid="ignore"):
-        levels = ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))
+        levels = special.ndtr(z0 + (z0 + z) / (1 - acc * (z0 + z)))
     if not np.all(np.isfinite(levels)):
         return tail, 1 - tail
     return float(levels[0]), float(levels[1])
-
-
-@contextmanager
-def progress(total: int, enabled: bool, label: str) -> Iterator[Any]:
-    """A minimal progress bar on stderr: ``with progress(n, True, "bootstrap") as tick:``
-    then ``tick(k)`` after k more items."""
-    if not enabled:
-        yield lambda k=1: None
-        return
-    done = [0]
-    width = 30
-
-    def tick(k: int = 1) -> None:
-        done[0] += k
-        frac = min(1.0, done[0] / total)
-        bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
-        sys.stderr.write(f"\r{label} [{bar}] {done[0]}/{total}")
-        sys.stderr.flush()
-
-    try:
-        yield tick
-    finally:
-        sys.stderr.write("\n")
-        sys.stderr.flush()

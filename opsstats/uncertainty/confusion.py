@@ -51,6 +51,7 @@ from ..metrics import BoundMetric
 from ..metrics._registry import bind
 from ..ops import _check_reference, confusion_matrix_ops
 from ..results import ConfidenceInterval, IntervalResult, OPSResult
+from ._containing import contain, snap_many
 from ._draws import (
     at_positions,
     bca_levels,
@@ -160,7 +161,7 @@ class _Draws:
         prior: Any,
         prevalence: str,
         stratified: bool,
-        show_progress: bool,
+        show_progress: bool | None,
     ) -> None:
         self.cm = cm
         self.method = method
@@ -278,36 +279,19 @@ def _sampling_view(cm: Any, method: str, prevalence: str, stratified: bool) -> t
     return source, fixed
 
 
-def _snap(lo: float, hi: float, estimate: float) -> tuple[float, float]:
-    """Ends within a few ulps of the estimate are set to it: the estimate is computed
-    in extended precision (``ConfusionMatrix.metric``) and the draws in float64, so an
-    interval whose draws all equal the observed value could otherwise miss it by one
-    unit in the last place."""
-    low, high = _snap_many(lo, hi, estimate)
-    return float(low), float(high)
-
-
-def _snap_many(lo: Any, hi: Any, estimate: Any) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_snap` elementwise, for arrays of interval ends and estimates (groups)."""
-    lo, hi, estimate = (np.asarray(x, dtype=float) for x in (lo, hi, estimate))
-    with np.errstate(invalid="ignore"):
-        tol = 8 * np.finfo(float).eps * np.maximum(1.0, np.abs(estimate))
-        finite = np.isfinite(estimate)
-        return (
-            np.where(finite & (np.abs(lo - estimate) <= tol), estimate, lo),
-            np.where(finite & (np.abs(hi - estimate) <= tol), estimate, hi),
-        )
-
-
-def _boundary(lo: float, hi: float, estimate: float, method: str) -> tuple[float, float]:
-    """Dirichlet intervals are extended to the point estimate when it lies outside
-    them. That happens at a count of 0 (or a full class): the estimate sits on the
-    boundary (precision 0 with TP = 0, alpha 0 with FP = 0) where the posterior has
-    little mass. It is Brown, Cai and DasGupta's boundary rule for the Jeffreys
-    binomial interval (lower end 0 when x = 0), applied to every metric."""
-    if method != "dirichlet" or not np.isfinite(estimate):
-        return lo, hi
-    return min(lo, estimate), max(hi, estimate)
+def _finish(lo: float, hi: float, estimate: float, method: str) -> tuple[float, float, str]:
+    """The ends of a draws' interval, snapped to the estimate within a few ulps (the
+    estimate is computed in extended precision, the draws in float64); a Dirichlet
+    interval (the default) then extended to the estimate where it lies outside, with the
+    text that says so (:func:`~opsstats.uncertainty._containing.contain`). That happens
+    at a count of 0 (or a full class): the estimate sits on the boundary (precision 0
+    with TP = 0, alpha 0 with FP = 0) where the posterior has little mass; Brown, Cai
+    and DasGupta's boundary rule for the Jeffreys binomial interval (lower end 0 when
+    x = 0), applied to every metric."""
+    if method != "dirichlet":
+        low, high = snap_many(lo, hi, estimate)
+        return float(low), float(high), ""
+    return contain(lo, hi, estimate)
 
 
 def _interval_from(
@@ -386,7 +370,7 @@ def confusion_interval(
     prevalence: str = "fixed",
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     **params: Any,
 ) -> IntervalResult:
     """Interval for alpha, beta or a metric of a confusion matrix.
@@ -433,14 +417,14 @@ def interval_from_draws(
     values = quantity(draws.pi, draws.a, draws.b)
     jack = _jackknife(cm, quantity) if kind == "bca" else None
     (lo, hi), defined = _interval_from(values, kind, cl, estimate, jack)
-    lo, hi = _boundary(*_snap(lo, hi, estimate), estimate, draws.method)
+    lo, hi, note = _finish(lo, hi, estimate, draws.method)
     n = draws.n
     return IntervalResult(
         estimate=estimate,
         ci=ConfidenceInterval(lo, hi),
         confidence_level=cl,
         quantity=quantity.label,
-        method=f"{draws.description}, {_KIND_LABEL[kind]}",
+        method=f"{draws.description}, {_KIND_LABEL[kind]}{note}",
         n_resamples=n,
         n_undefined=int(n - defined.size),
         prevalence_mode=draws.prevalence_mode,
@@ -488,7 +472,7 @@ def confusion_ops(
     prevalence: str = "fixed",
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     ties: str = "strict",
     **params: Any,
 ) -> OPSResult:
@@ -580,7 +564,10 @@ def ops_from_draws(
         ops_at = np.asarray(
             ref.ops(metric, ends, prevalence=cm.prevalence, ties=ties).estimate, dtype=float
         )
-        low, high = float(ops_at[0]), float(ops_at[1])
+        # the OPS of the value's estimate is the OPS estimate up to rounding: snapped (and
+        # for the Dirichlet contained) as the value interval was, said once
+        low, high, note = _finish(float(ops_at[0]), float(ops_at[1]), result.estimate, draws.method)
+        how = value_ci.method if value_ci.method.endswith(note) else value_ci.method + note
         n_defined = n - value_ci.n_undefined
         ops_draws = None
     else:
@@ -593,16 +580,15 @@ def ops_from_draws(
         if ok.any():
             ops_draws[ok] = ref.ops(metric, values[ok], prevalence=draws.pi[ok], ties=ties).estimate
         (low, high), defined = _interval_from(ops_draws, kind, cl, result.estimate, None)
-        low, high = _boundary(
-            *_snap(float(low), float(high), result.estimate), result.estimate, draws.method
-        )
+        low, high, note = _finish(float(low), float(high), result.estimate, draws.method)
+        how = f"{draws.description}, {_KIND_LABEL[kind]}{note}"
         n_defined = defined.size
         ops_draws = ops_draws[~np.isnan(ops_draws)]  # in draw order
     return replace(
         result,
         ci=ConfidenceInterval(float(low), float(high)),
         confidence_level=cl,
-        ci_method=f"{draws.description}, {_KIND_LABEL[kind]}",
+        ci_method=how,
         details={
             **result.details,
             "n_resamples": n,

@@ -7,10 +7,17 @@ package is compared with (docs/method.md#intervals).
 
 from __future__ import annotations
 
-import numpy as np
-from scipy.special import ndtri
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+from .._lazy import lazy_module
 from .._validation import check_choice, check_confidence_level, check_count
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = ["binomial_interval", "BINOMIAL_METHODS"]
 
@@ -83,7 +90,7 @@ def binomial_interval(
         lo = 0.0 if x == 0 else float(beta_dist.ppf(tail, x + 0.5, n - x + 0.5))
         hi = 1.0 if x == n else float(beta_dist.ppf(1 - tail, x + 0.5, n - x + 0.5))
         return lo, hi
-    z = float(ndtri(1 - tail))
+    z = float(special.ndtri(1 - tail))
     p = x / n
     denom = 1 + z * z / n
     center = (p + z * z / (2 * n)) / denom

@@ -91,6 +91,24 @@ def _fill_curves(
     np.divide(beta[:, 1:], P, out=beta[:, 1:])
 
 
+def _evaluate(
+    quantity: Any, pi: float, alpha: np.ndarray, beta: np.ndarray, prevalences: Any
+) -> np.ndarray:
+    """The quantity on each curve (row) of a batch: at the prevalence ``pi``, or, when
+    ``prevalences`` is an array (one prevalence per row, drawn with the curves), each row
+    at its own (NaN where that is 0 or 1: a class absent). Rows that share a prevalence
+    are evaluated together."""
+    if prevalences is None:
+        return np.asarray(quantity(pi, alpha, beta), dtype=float)
+    at = np.asarray(prevalences, dtype=float)
+    out = np.full(at.shape, np.nan)
+    inside = (at > 0) & (at < 1)
+    for p in np.unique(at[inside]):
+        rows = np.flatnonzero(at == p)
+        out[rows] = quantity(float(p), alpha[rows], beta[rows])
+    return out
+
+
 def _batches(n: int, k: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The batch size for n curves of k cells (it depends only on the data, so the same
     ``rng`` gives the same draws), the (batch, k + 1) alpha and beta buffers and the n

@@ -16,17 +16,23 @@ estimate of exactly 0 or 1, where no logit exists, the logit-t intervals are one
 from __future__ import annotations
 
 import warnings
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from scipy import special
 
+from ..._lazy import lazy_module
+from ..._progress import check_progress
 from ..._validation import check_choice, check_instance, check_resamples, describe
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea, CurveQuantity
 from ...curves.score_curve import ScoreCurve
 from ...exceptions import SmallCountWarning
 from .._draws import at_positions, quantile_positions
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = ["METHODS"]
 
@@ -81,7 +87,7 @@ def _check_options(
                 f"otherwise, both with the prevalence fixed. Give "
                 f"`{name}='bootstrap'` with `stratified=False`."
             )
-        _check_bool("progress", show_progress)
+        check_progress(show_progress)
         return method, "", int(n_resamples)
     kinds = _KINDS[method]
     if interval is None:
@@ -105,7 +111,7 @@ def _check_options(
             f"prevalence resampled) is the bootstrap's. Give `{name}='bootstrap'` "
             "with `stratified=False`."
         )
-    _check_bool("progress", show_progress)
+    check_progress(show_progress)
     return method, kind, n
 
 

@@ -11,12 +11,19 @@ found the logit-t intervals' coverage with small classes to depend on the shape 
 score distributions (70% to 100% with 1 to 20 rows of a class); below 100 rows the
 Dirichlet posterior covered the ROC AUC 93.7% to 99.6% across five shapes, and its
 bias-extended interval the PR AUC 90.0% to 100% (the equal-tailed one as little as 60%).
+
+Every interval the default chooses, and every Dirichlet posterior interval, contains its
+estimate: where the draws' interval leaves it out (a perfectly separated test set: the
+AUC 1, every draw below it) it is extended to the estimate, and the method string says
+so, and says when the default chose the posterior for a small class (:func:`_finish`;
+docs/method.md#containing-the-estimate).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .._containing import contain
 from ._options import _unit_area
 
 __all__: list[str] = []
@@ -41,3 +48,26 @@ def _auto(quantity: Any, curve: Any) -> tuple[str, str]:
             return "delong", "logit-t"
         return "jackknife", "logit-t"
     return "bootstrap", "percentile"
+
+
+def _finish(
+    curve: Any,
+    low: float,
+    high: float,
+    estimate: float,
+    text: str,
+    method: str,
+    chosen: bool,
+) -> tuple[float, float, str]:
+    """The interval's ends and its method string, finished: an interval ``chosen`` by
+    ``method="auto"`` or made by the Dirichlet posterior extended to the estimate where
+    it lies outside (said in the text), and the text saying when the default chose the
+    posterior because the smaller class has fewer than ``DIRICHLET_BELOW`` rows."""
+    if chosen or method == "dirichlet":
+        low, high, note = contain(low, high, estimate)
+        text += note
+    if chosen and method == "dirichlet":
+        p, n = curve.n_positive, curve.n_negative
+        smaller = f"{p:g} positives" if p <= n else f"{n:g} negatives"
+        text += f"; the default below {DIRICHLET_BELOW} rows in the smaller class (here {smaller})"
+    return low, high, text

@@ -20,11 +20,12 @@ the middle value is the median of the resamples, not the estimate.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from ..._lazy import lazy_module
+from ..._progress import counted
 from ..._validation import (
     check_choice,
     check_confidence_level,
@@ -34,6 +35,11 @@ from ..._validation import (
 from ...curves import _best as best
 from .._draws import check_rng
 from ._options import _check_whole_counts, sampling_view
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy_module("pandas")
 
 __all__ = ["BEST_TIES", "best_threshold_interval", "threshold_interval"]
 
@@ -50,7 +56,7 @@ def _resamples(curve: Any, n: int, rng: np.random.Generator) -> Iterator[tuple[n
     pos, neg = np.diff(tps, prepend=0), np.diff(fps, prepend=0)
     P, N = int(tps[-1]), int(fps[-1])
     batch = max(1, min(n, _BATCH_ELEMENTS // pos.size))
-    for start in range(0, n, batch):
+    for start in counted(range(0, n, batch), -(-n // batch), "bootstrap, batches"):
         b = min(batch, n - start)
         yield rng.multinomial(P, pos / P, size=b), rng.multinomial(N, neg / N, size=b)
 

@@ -22,14 +22,19 @@ Mann-Whitney statistic, as pROC's is.
 from __future__ import annotations
 
 import warnings
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from scipy.special import ndtri
 
+from ..._lazy import lazy_module
 from ...curves._geometry import CurveArea
 from ...curves._partial import PartialArea
 from ._options import _check_whole_counts, _logit_t, _warn_no_width, sampling_view
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__ = ["DeLongResult", "delong_components", "delong_components_from_counts", "delong_roc"]
 
@@ -266,7 +271,7 @@ def _delong_interval(
         if shift:
             how = f"bias-corrected, {how}"
         return low, high, f"DeLong, Sun-Xu algorithm, logit scale, {how}", d
-    half = float(ndtri(0.5 + level / 2)) * np.sqrt(d.variance)
+    half = float(special.ndtri(0.5 + level / 2)) * np.sqrt(d.variance)
     low, high = estimate - half, estimate + half
     if d.variance == 0:
         _warn_no_width(

@@ -29,7 +29,7 @@ import numpy as np
 from ..._validation import check_choice, check_real, describe
 from .._draws import check_rng, progress
 from ..confusion import PRIORS
-from ._cells import _batches, _cell_mode, _Cells, _fill_curves
+from ._cells import _batches, _cell_mode, _Cells, _evaluate, _fill_curves
 from ._options import _Bootstrap, _check_whole_counts, _draw_ends, _unit_area
 from .jackknife import _jackknife
 
@@ -116,11 +116,13 @@ def _dirichlet_values(
     n: int,
     a: float,
     rng: np.random.Generator,
-    show_progress: bool,
+    show_progress: bool | None,
+    prevalences: list[Any] | None = None,
 ) -> np.ndarray:
     """The quantities on n draws from the Dirichlet posterior of each class's scores,
     shape ``(len(quantities), n)``: every quantity on the same draws (the quantities
-    share one cell layout, the first one's).
+    share one cell layout, the first one's). ``prevalences``: as in
+    :func:`~opsstats.uncertainty.curve.resampling._bootstrap_values`.
 
     Each class's distribution over the curve's cells gets the weights Gamma(rows of the
     cell), plus a pseudo-row of weight Gamma(a) tied with the other class's above the
@@ -135,6 +137,7 @@ def _dirichlet_values(
     batch, alpha_buf, beta_buf, _ = _batches(n, cells.k + 2)
     values = np.empty((len(quantities), n))
     pi = curve.prevalence
+    at: list[Any] = [None] * len(quantities) if prevalences is None else prevalences
     with (
         progress(n, show_progress, "Dirichlet draws") as tick,
         np.errstate(divide="ignore", invalid="ignore"),
@@ -146,7 +149,8 @@ def _dirichlet_values(
             alpha, beta = alpha_buf[:b], beta_buf[:b]
             _fill_curves(tp, fp, tp[:, -1:], fp[:, -1:], alpha, beta)
             for i, q in enumerate(quantities):
-                values[i, start : start + b] = q(pi, alpha, beta)
+                rows = None if at[i] is None else at[i][start : start + b]
+                values[i, start : start + b] = _evaluate(q, pi, alpha, beta, rows)
             tick(b)
     return values
 
@@ -158,7 +162,7 @@ def _run_dirichlet(
     level: float,
     prior: Any,
     rng: Any,
-    show_progress: bool,
+    show_progress: bool | None,
     values: np.ndarray | None = None,
 ) -> _Bootstrap:
     """The posterior draws of the quantity (``values`` when they are already drawn with

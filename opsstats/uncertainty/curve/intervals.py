@@ -29,7 +29,7 @@ from ._options import (
     sampling_view,
     standardized_text,
 )
-from .auto import _auto
+from .auto import _auto, _finish
 from .delong import _check_delong_quantity, _delong_interval, delong_roc
 from .dirichlet import (
     _bias_extended,
@@ -54,7 +54,7 @@ def curve_interval(
     interval: str | None = None,
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     at: dict[str, float] | None = None,
     top_k: float | None = None,
     rule: str | None = None,
@@ -80,7 +80,8 @@ def curve_interval(
     quantity = _resolve(curve, name, at, top_k, rule, params)
     curve = sampling_view(curve)  # a standardized curve: its origin's rows, pi fixed
     note = standardized_text(curve)
-    if method == "auto":
+    chosen = method == "auto"
+    if chosen:
         method, kind = _auto(quantity, curve)
     prior = _check_prior_use(prior, method)
     _check_dirichlet_rows(curve, method, "method")
@@ -94,6 +95,7 @@ def curve_interval(
         d = delong_roc(curve)
         estimate = d.auc
         low, high, text, d = _delong_interval(curve, quantity, level, estimate, d, kind)
+        low, high, text = _finish(curve, low, high, estimate, text, method, chosen)
         return IntervalResult(
             estimate=estimate,
             ci=ConfidenceInterval(low, high),
@@ -113,6 +115,7 @@ def curve_interval(
     estimate = _estimate(curve, quantity)
     if method == "jackknife":
         low, high, text, details = _jackknife_interval(curve, quantity, level, estimate, kind)
+        low, high, text = _finish(curve, low, high, estimate, text, method, chosen)
         return IntervalResult(
             estimate=estimate,
             ci=ConfidenceInterval(low, high),
@@ -145,6 +148,7 @@ def curve_interval(
             f"Every one of the {n} draws ({boot.description}) gives {quantity.label} = {low:g}",
             stacklevel=4,
         )
+    low, high, description = _finish(curve, low, high, estimate, description, method, chosen)
     return IntervalResult(
         estimate=estimate,
         ci=ConfidenceInterval(low, high),

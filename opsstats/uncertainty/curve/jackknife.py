@@ -27,16 +27,21 @@ variance of 0, and so no logit-t interval.
 from __future__ import annotations
 
 import warnings
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from scipy.special import ndtri
 
+from ..._lazy import lazy_module
 from ...curves import _geometry as geo
 from ...curves._geometry import CurveArea
 from ...curves._partial import PartialArea
 from ._cells import _cell_mode, _Cells
 from ._options import _check_whole_counts, _logit_t, _unit_area, _warn_no_width
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__: list[str] = []
 
@@ -246,7 +251,7 @@ def _jackknife_interval(
             )
         details["df"] = df
         return low, high, f"{text}, logit scale, {how}", details
-    half = float(ndtri(0.5 + level / 2)) * np.sqrt(variance)
+    half = float(special.ndtri(0.5 + level / 2)) * np.sqrt(variance)
     low, high = estimate - half, estimate + half
     if variance == 0:
         _warn_no_width(

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import ndtri
 
+from ..._lazy import lazy_module
 from ..._validation import check_choice, check_confidence_level, check_resamples, describe
 from ...ops import _check_reference, curve_ops
 from ...reference.base import TIES
 from ...results import ConfidenceInterval, OPSResult
+from .._containing import EXTENDED, contain
 from .._draws import check_rng
 from ._cells import _cell_mode
 from ._options import (
@@ -41,7 +42,7 @@ from ._options import (
     sampling_view,
     standardized_text,
 )
-from .auto import _auto
+from .auto import _auto, _finish
 from .delong import _delong_interval
 from .dirichlet import (
     _bias_extended,
@@ -59,6 +60,11 @@ from .resampling import (
     _run_bootstrap,
 )
 
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
+
 __all__ = ["curve_ops_interval", "curve_ops_intervals"]
 
 
@@ -68,7 +74,7 @@ def _widen(
     """Each end moved outwards so that its distance h from the estimate becomes
     sqrt(h**2 + (z se)**2): the sampling half-width and the reference's Monte Carlo
     error at that end, independent, combined in quadrature."""
-    z = float(ndtri(0.5 + level / 2))
+    z = float(special.ndtri(0.5 + level / 2))
     h_low, h_high = max(estimate - low, 0.0), max(high - estimate, 0.0)
     low -= np.hypot(h_low, z * se_low) - h_low
     high += np.hypot(h_high, z * se_high) - h_high
@@ -90,7 +96,7 @@ def curve_ops_interval(
     interval: str | None = None,
     stratified: bool = True,
     rng: Any = None,
-    progress: bool = False,
+    progress: bool | None = None,
     prior: Any = None,
     **params: Any,
 ) -> OPSResult:
@@ -139,9 +145,23 @@ def curve_ops_interval(
         return result
     ref = _check_reference(reference, "curve", "a curve quantity")
     quantity = ref._quantity(metric, at, rule, params)
+    chosen = method == "auto"
     method, kind = _resolve_method(curve, quantity, method, kind, prior)
     return _with_interval(
-        curve, quantity, result, ref, method, kind, n, level, stratified, rng, progress, prior, ties
+        curve,
+        quantity,
+        result,
+        ref,
+        method,
+        kind,
+        n,
+        level,
+        stratified,
+        rng,
+        progress,
+        prior,
+        ties,
+        chosen=chosen,
     )
 
 
@@ -170,15 +190,17 @@ def _with_interval(
     level: float,
     stratified: bool,
     rng: Any,
-    progress: bool,
+    progress: bool | None,
     prior: Any,
     ties: str,
     values: np.ndarray | None = None,
+    chosen: bool = False,
 ) -> OPSResult:
     """``result`` with the interval of its OPS: the quantity's interval by ``method`` and
-    ``kind`` (from the draws ``values`` when they are given, already made for it),
-    mapped through OPS at the curve's prevalence, its ends widened by the reference's
-    Monte Carlo error."""
+    ``kind`` (from the draws ``values`` when they are given, already made for it;
+    finished as :func:`~opsstats.uncertainty.curve.auto._finish` finishes it when
+    ``chosen`` by ``"auto"``), mapped through OPS at the curve's prevalence, its ends
+    widened by the reference's Monte Carlo error."""
     prior = "jeffreys" if prior is None else prior
     pi = curve.prevalence
     estimate = float(result.estimate)
@@ -250,11 +272,15 @@ def _with_interval(
                 f"= {low_v:g}",
             )
         n_defined, mode = boot.sorted_values.size, boot.prevalence_mode
+    low_v, high_v, text = _finish(curve, low_v, high_v, result.value, text, method, chosen)
     # OPS is monotone in the quantity at the curve's prevalence: the OPS interval is the
     # quantity's interval with its ends mapped through OPS (from the same draws)
     text += standardized_text(curve)
     value_ci = ConfidenceInterval(float(low_v), float(high_v))
     low, high, se_low, se_high = map_ends(low_v, high_v)
+    if chosen or method == "dirichlet":  # the OPS of the value is the OPS, up to rounding
+        low, high, note = contain(low, high, estimate)
+        text += "" if text.endswith(note) or EXTENDED in text else note
     mapped = ConfidenceInterval(float(low), float(high))
     if np.isfinite(low) and (se_low > 0 or se_high > 0):
         low, high = _widen(estimate, low, high, se_low, se_high, level)
@@ -316,8 +342,9 @@ def curve_ops_intervals(
             if np.isnan(result.estimate):
                 plans.append(result)
                 continue
+            chosen = method == "auto"
             method, kind = _resolve_method(curve, quantity, method, kind, None)
-            plans.append((quantity, result, method, kind, n))
+            plans.append((quantity, result, method, kind, n, chosen))
         except ValueError as exc:
             plans.append(exc)
     # one set of draws per (method, cell layout), for every quantity that draws
@@ -347,7 +374,7 @@ def curve_ops_intervals(
         if not isinstance(plan, tuple):
             out.append(plan)
             continue
-        quantity, result, method, kind, n = plan
+        quantity, result, method, kind, n, chosen = plan
         try:
             out.append(
                 _with_interval(
@@ -365,6 +392,7 @@ def curve_ops_intervals(
                     None,
                     ties,
                     values=values.get(i),
+                    chosen=chosen,
                 )
             )
         except ValueError as exc:

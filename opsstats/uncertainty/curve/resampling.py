@@ -35,25 +35,26 @@ At an estimate of exactly 0 or 1 it is one-sided, as the other logit-t intervals
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.special import ndtr
 
+from ..._lazy import lazy_module
 from ...curves._geometry import CurveArea
 from ...reference._streamed import depends_on_prevalence
 from .._draws import bca_levels, check_rng, progress
-from ._cells import _batches, _cell_mode, _Cells, _fill_curves
+from ._cells import _batches, _cell_mode, _Cells, _evaluate, _fill_curves
 from ._options import _Bootstrap, _check_whole_counts, _logit_t
 from .jackknife import _at_bound, _jackknife
+
+if TYPE_CHECKING:
+    from scipy import special
+else:
+    special = lazy_module("scipy.special")
 
 __all__: list[str] = []
 
 _KIND_LABEL = {"percentile": "percentile", "bca": "BCa"}
-
-#: Share of the logit-scale resamples whose spread gives the bootstrap logit-t standard
-#: error: their central 68.27% spans +-1 standard deviation of a normal distribution.
-_CENTRAL = (float(ndtr(-1.0)), float(ndtr(1.0)))  # the normal CDF (scipy.stats.norm.cdf)
 
 #: Logit-scale draws are clipped to [_EPS, 1 - _EPS] (resamples at 0 or 1)
 _EPS = 1e-12
@@ -259,10 +260,15 @@ def _bootstrap_values(
     n: int,
     rng: np.random.Generator,
     stratified: bool,
-    show_progress: bool,
+    show_progress: bool | None,
+    prevalences: list[Any] | None = None,
 ) -> np.ndarray:
     """The quantities on n bootstrap resamples of the curve's rows (NaN where
     undefined), shape ``(len(quantities), n)``: every quantity on the same resamples.
+
+    ``prevalences`` (stratified only): one entry per quantity, None (the curve's
+    prevalence) or an array of n prevalences, resample i's quantity evaluated at the
+    i-th (drawn by the caller, e.g. :func:`opsstats.decompose`).
 
     The quantities share one cell layout (:func:`_cell_mode`; the first one's).
     Resamples are drawn in batches of b = max(1, 2**18 // (k + 1)) curves; the batch size
@@ -290,6 +296,9 @@ def _bootstrap_values(
             np.concatenate((has_pos, k + has_neg)),
             2 * k,
         )
+    if prevalences is not None and not stratified:
+        raise ValueError("per-resample prevalences apply to the stratified bootstrap only.")
+    at: list[Any] = [None] * len(quantities) if prevalences is None else prevalences
     by_prevalence = [not stratified and _prevalence_dependent(q) for q in quantities]
     fix = [_first_limit_fix(q) for q in quantities]
     batch, alpha_buf, beta_buf, _ = _batches(n, k)
@@ -309,7 +318,8 @@ def _bootstrap_values(
                 _fill_curves(tp, fp, P, N, alpha, beta)
                 for i, q in enumerate(quantities):
                     a_q, b_q = _drop_leading_empty(tp, fp, alpha, beta) if fix[i] else (alpha, beta)
-                    out[i] = q(pi, a_q, b_q)
+                    rows = None if at[i] is None else at[i][start : start + b]
+                    out[i] = _evaluate(q, pi, a_q, b_q, rows)
             else:
                 both = joint.draw(b, rng)
                 tp, fp = np.cumsum(both[:, :k], axis=1), np.cumsum(both[:, k:], axis=1)
@@ -346,7 +356,7 @@ def _run_bootstrap(
     estimate: float,
     stratified: bool,
     rng: Any,
-    show_progress: bool,
+    show_progress: bool | None,
     values: np.ndarray | None = None,
 ) -> _Bootstrap:
     """The bootstrap's draws of the quantity (``values`` when they are already drawn,
@@ -383,7 +393,10 @@ def _bootstrap_logit_t(
     if values.size == 0:
         return float("nan"), float("nan"), boot.description
     clipped = np.clip(values, _EPS, 1 - _EPS)
-    q = np.quantile(np.log(clipped) - np.log1p(-clipped), _CENTRAL)
+    # the central 68.27% of the logits spans +-1 standard deviation of a normal
+    # distribution: the levels are the normal CDF (scipy.stats.norm.cdf) at -1 and 1
+    central = special.ndtr(np.array([-1.0, 1.0]))
+    q = np.quantile(np.log(clipped) - np.log1p(-clipped), central)
     se = float(q[1] - q[0]) / 2
     low, high, how = _logit_t(
         _at_bound(curve, quantity, estimate), se, min(P, N) - 1, level, min(P, N)

@@ -1,0 +1,494 @@
+"""Size and power of the test of "the classifier changed" (opsstats.classifier_change_test).
+
+Does the standardized test reject at its 5% level when only the prevalence moved, and
+how often does it detect a real change, beside the two comparisons a user might
+otherwise run on the same data: the OPS comparison (``compare_test_sets(..., ops=True)``)
+and the raw-metric comparison (``compare_test_sets(...)``), which a prevalence shift
+alone is expected to trip (docs/method.md#classifier-change). Every test runs through
+the public API and each rate is reported with its binomial Monte Carlo standard error.
+
+Design. One binormal classifier: negatives' scores N(0, 1), positives' N(d, 1), d = 1.5.
+Each repetition draws two independent test sets of n rows, "before" at prevalence pi0
+and "after" at pi1 (the class sizes Binomial(n, pi)).
+
+* Confusion-matrix metrics (F1, MCC, precision) at thresholds 0.75 (alpha = beta =
+  0.227) and 1.5 (alpha = 0.067, beta = 0.5): the counts drawn directly (the positives
+  caught Binomial(P, 1 - beta), the false positives Binomial(N, alpha), which is what
+  thresholding simulated rows gives). Per repetition: the standardized test (to the
+  before set's prevalence; the default method, each set's Dirichlet posterior, 2000
+  draws), the OPS comparison (uniform reference), the raw comparison, and the
+  metric-free test of alpha and beta (``metric="error_rates"``, 2 df), which does not
+  depend on the metric (repeated in each metric's row from the same data).
+* PR AUC (average precision): rows simulated and their curves built; the standardized
+  test and the two comparisons by the default method for a curve area (each set's
+  stratified bootstrap, ``--pr-resamples`` resamples), the OPS against a Directed
+  Binary Tree reference of depth 8 and 20,000 curves (seed 1; the default has depth 9
+  and 100,000 curves: smaller here for the cost, its Monte Carlo error is below the
+  study's).
+
+Null (a pure prevalence shift, the classifier unchanged): prevalence pairs (pi0, pi1)
+(0.02, 0.1), (0.05, 0.3), (0.1, 0.5) and (0.5, 0.02); n in {500, 2000, 10000, 50000}
+(PR AUC: 500 and 2,000 for every pair and 10,000 for (0.05, 0.3) only, with
+``--pr-reps-large`` repetitions: its cost grows with the rows, and the machine's two
+cores were shared by eight sessions). Target: the standardized test's rejection within
+3.5%-6.5% where every expected count exceeds 5; the table gives the smallest expected
+count per cell (of the eight cells of the two confusion matrices, or of the smaller
+class for the PR AUC) and marks those below 5.
+
+Power (pi0 = 0.05, pi1 = 0.3): the after set's beta up by 0.05 and by 0.10 at the same
+alpha (its positives' mean lowered), for the confusion-matrix metrics (n in {2000,
+10000}); the separation d of the after set down by 0.2 and by 0.4 for the PR AUC
+(n = 2000).
+
+Run (the committed output; CPU time in its header)::
+
+    nice -n 5 python benchmarks/classifier_change_study.py --reps 300 --pr-reps 100 \
+        --pr-reps-large 100 --pr-resamples 200 --seed 20261127 --jobs 2 \
+        --out benchmarks/results/classifier_change.csv \
+        --md benchmarks/results/classifier_change.md
+
+and the Markdown from the CSV without simulating::
+
+    python benchmarks/classifier_change_study.py \
+        --render benchmarks/results/classifier_change.csv \
+        --md benchmarks/results/classifier_change.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import platform
+import sys
+import time
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import opsstats
+from opsstats import (
+    ConfusionMatrix,
+    DirectedBinaryTree,
+    ScoreCurve,
+    classifier_change_test,
+    compare_test_sets,
+)
+
+D = 1.5
+THRESHOLDS = (0.75, 1.5)
+CM_METRICS = ("f1", "mcc", "precision")
+PAIRS = ((0.02, 0.1), (0.05, 0.3), (0.1, 0.5), (0.5, 0.02))
+NS = (500, 2000, 10000, 50000)
+PR_NS = (500, 2000)
+PR_LARGE = (10000, (0.05, 0.3))
+POWER_PAIR = (0.05, 0.3)
+POWER_NS = (2000, 10000)
+PR_POWER_NS = (2000,)
+BETA_CHANGES = (0.05, 0.10)
+D_CHANGES = (-0.2, -0.4)
+LEVEL = 0.05
+FIELDS = (
+    "study",
+    "metric",
+    "threshold",
+    "change",
+    "pi_before",
+    "pi_after",
+    "n",
+    "reps",
+    "n_resamples",
+    "min_expected",
+    "undefined",
+    "std_reject",
+    "std_reject_se",
+    "std_coverage",
+    "ops_reject",
+    "ops_reject_se",
+    "raw_reject",
+    "raw_reject_se",
+    "rates_reject",
+    "rates_reject_se",
+    "cpu_seconds",
+    "command",
+    "date",
+    "versions",
+)
+
+_REF: DirectedBinaryTree | None = None
+
+
+def _reference() -> DirectedBinaryTree:
+    global _REF
+    if _REF is None:
+        _REF = DirectedBinaryTree(depth=8, n_curves=20_000, seed=1)
+    return _REF
+
+
+def _rates(threshold: float, d: float = D) -> tuple[float, float]:
+    """(alpha, beta) of the binormal classifier at the threshold."""
+    return float(stats.norm.sf(threshold)), float(stats.norm.cdf(threshold - d))
+
+
+def _min_expected_cm(n: int, pis: tuple[float, float], rates: list[tuple[float, float]]) -> float:
+    cells = []
+    for pi, (a, b) in zip(pis, rates, strict=True):
+        cells += [n * pi * (1 - b), n * pi * b, n * (1 - pi) * a, n * (1 - pi) * (1 - a)]
+    return float(min(cells))
+
+
+def _rate(hits: list[bool]) -> tuple[float, float]:
+    m = len(hits)
+    if not m:
+        return float("nan"), float("nan")
+    r = float(np.mean(hits))
+    return r, float(np.sqrt(r * (1 - r) / m))
+
+
+def _cm_cell(task: dict) -> list[dict]:
+    """One (threshold, pair, n, change) cell: every confusion-matrix metric on the same
+    simulated matrices."""
+    rng = np.random.default_rng(task["seed"])
+    n, pis, t, change = task["n"], task["pis"], task["threshold"], task["change"]
+    a, b = _rates(t)
+    rates = [(a, b), (a, min(1.0, b + change))]
+    start = time.process_time()
+    out = {m: {"std": [], "cover": [], "ops": [], "raw": []} for m in CM_METRICS}
+    rates_hits: list[bool] = []
+    undefined = 0
+    for _ in range(task["reps"]):
+        cms = []
+        for pi, (al, be) in zip(pis, rates, strict=True):
+            pos = int(rng.binomial(n, pi))
+            tp = int(rng.binomial(pos, 1 - be))
+            fp = int(rng.binomial(n - pos, al))
+            cms.append(ConfusionMatrix(tp=tp, fp=fp, fn=pos - tp, tn=n - pos - fp))
+        if min(cm.positives for cm in cms) == 0 or min(cm.negatives for cm in cms) == 0:
+            undefined += 1  # a class absent: no test
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rr = classifier_change_test(cms[0], cms[1], metric="error_rates")
+            rates_hits.append(rr.p_value < LEVEL)
+            for m in CM_METRICS:
+                r = classifier_change_test(cms[0], cms[1], metric=m, rng=rng)
+                sets = {"after": cms[1], "before": cms[0]}
+                o = compare_test_sets(sets, metric=m, ops=True, rng=rng)
+                w = compare_test_sets(sets, metric=m, rng=rng)
+                out[m]["std"].append(r.p_value < LEVEL)
+                out[m]["cover"].append(r.ci.low <= 0 <= r.ci.high)
+                out[m]["ops"].append(o.p_value < LEVEL)
+                out[m]["raw"].append(w.p_value < LEVEL)
+    seconds = time.process_time() - start
+    rates_r = _rate(rates_hits)
+    rows = []
+    for m in CM_METRICS:
+        std, ops, raw = _rate(out[m]["std"]), _rate(out[m]["ops"]), _rate(out[m]["raw"])
+        rows.append(
+            {
+                "study": "null" if change == 0 else "power",
+                "metric": m,
+                "threshold": t,
+                "change": f"beta +{change:g}" if change else "none",
+                "pi_before": pis[0],
+                "pi_after": pis[1],
+                "n": n,
+                "reps": task["reps"],
+                "n_resamples": 2000,
+                "min_expected": round(_min_expected_cm(n, pis, rates), 2),
+                "undefined": undefined,
+                "std_reject": std[0],
+                "std_reject_se": std[1],
+                "std_coverage": _rate(out[m]["cover"])[0],
+                "ops_reject": ops[0],
+                "ops_reject_se": ops[1],
+                "raw_reject": raw[0],
+                "raw_reject_se": raw[1],
+                "rates_reject": rates_r[0],
+                "rates_reject_se": rates_r[1],
+                "cpu_seconds": round(seconds / len(CM_METRICS), 1),
+            }
+        )
+    return rows
+
+
+def _pr_cell(task: dict) -> list[dict]:
+    rng = np.random.default_rng(task["seed"])
+    n, pis, change, k = task["n"], task["pis"], task["change"], task["resamples"]
+    ref = _reference()  # its values at each prevalence made on first use, then kept
+    start = time.process_time()
+    hits: dict[str, list[bool]] = {"std": [], "cover": [], "ops": [], "raw": []}
+    undefined = 0
+    for _ in range(task["reps"]):
+        curves = []
+        for pi, d in zip(pis, (D, D + change), strict=True):
+            y = rng.random(n) < pi
+            s = rng.standard_normal(n) + d * y
+            curves.append((y, s))
+        if any(y.all() or not y.any() for y, _ in curves):
+            undefined += 1
+            continue
+        c0, c1 = (ScoreCurve.from_scores(y.astype(int), s) for y, s in curves)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = classifier_change_test(c0, c1, metric="pr_auc", n_resamples=k, rng=rng)
+            sets = {"after": c1, "before": c0}
+            o = compare_test_sets(
+                sets, metric="pr_auc", ops=True, reference=ref, n_resamples=k, rng=rng
+            )
+            w = compare_test_sets(sets, metric="pr_auc", n_resamples=k, rng=rng)
+        hits["std"].append(r.p_value < LEVEL)
+        hits["cover"].append(r.ci.low <= 0 <= r.ci.high)
+        hits["ops"].append(o.p_value < LEVEL)
+        hits["raw"].append(w.p_value < LEVEL)
+    seconds = time.process_time() - start
+    std, ops, raw = _rate(hits["std"]), _rate(hits["ops"]), _rate(hits["raw"])
+    return [
+        {
+            "study": "null" if change == 0 else "power",
+            "metric": "pr_auc",
+            "threshold": "",
+            "change": f"d {change:+g}" if change else "none",
+            "pi_before": pis[0],
+            "pi_after": pis[1],
+            "n": n,
+            "reps": task["reps"],
+            "n_resamples": k,
+            "min_expected": round(min(n * min(p, 1 - p) for p in pis), 2),
+            "undefined": undefined,
+            "std_reject": std[0],
+            "std_reject_se": std[1],
+            "std_coverage": _rate(hits["cover"])[0],
+            "ops_reject": ops[0],
+            "ops_reject_se": ops[1],
+            "raw_reject": raw[0],
+            "raw_reject_se": raw[1],
+            "rates_reject": float("nan"),
+            "rates_reject_se": float("nan"),
+            "cpu_seconds": round(seconds, 1),
+        }
+    ]
+
+
+def _run(task: dict) -> list[dict]:
+    return _pr_cell(task) if task["kind"] == "pr" else _cm_cell(task)
+
+
+def tasks(args: argparse.Namespace) -> list[dict]:
+    out = []
+
+    def seed(*key: float) -> list[int]:
+        return [args.seed, *(round(1000 * abs(k)) for k in key), len(out)]
+
+    for t in THRESHOLDS:
+        for pis in PAIRS:
+            for n in NS:
+                out.append(
+                    {"kind": "cm", "threshold": t, "pis": pis, "n": n, "change": 0.0,
+                     "reps": args.reps, "seed": seed(t, *pis, n)}
+                )  # fmt: skip
+        for change in BETA_CHANGES:
+            for n in POWER_NS:
+                out.append(
+                    {"kind": "cm", "threshold": t, "pis": POWER_PAIR, "n": n, "change": change,
+                     "reps": args.reps, "seed": seed(t, n, change)}
+                )  # fmt: skip
+    for pis in PAIRS:
+        for n in PR_NS:
+            out.append(
+                {"kind": "pr", "pis": pis, "n": n, "change": 0.0, "reps": args.pr_reps,
+                 "resamples": args.pr_resamples, "seed": seed(*pis, n)}
+            )  # fmt: skip
+    out.append(
+        {"kind": "pr", "pis": PR_LARGE[1], "n": PR_LARGE[0], "change": 0.0,
+         "reps": args.pr_reps_large, "resamples": args.pr_resamples, "seed": seed(PR_LARGE[0])}
+    )  # fmt: skip
+    for change in D_CHANGES:
+        for n in PR_POWER_NS:
+            out.append(
+                {"kind": "pr", "pis": POWER_PAIR, "n": n, "change": change, "reps": args.pr_reps,
+                 "resamples": args.pr_resamples, "seed": seed(n, change)}
+            )  # fmt: skip
+    return out
+
+
+# ------------------------------------------------------------------ rendering
+def _pct(rate: str, se: str) -> str:
+    r = float(rate)
+    if not np.isfinite(r):
+        return ""
+    return f"{100 * r:.1f}% ({100 * float(se):.1f})"
+
+
+def _flag(row: dict) -> str:
+    r = float(row["std_reject"])
+    if not np.isfinite(r):
+        return "undefined"
+    if float(row["min_expected"]) < 5:
+        return "(expected count < 5)"
+    if 0.035 <= r <= 0.065:
+        return ""
+    m = int(row["reps"]) - int(row["undefined"])
+    edge = 0.065 if r > 0.065 else 0.035
+    k = round(r * m)
+    p = stats.binom.sf(k - 1, m, edge) if r > edge else stats.binom.cdf(k, m, edge)
+    return f"**outside** (p = {p:.2f} at {100 * edge:g}%)"
+
+
+_NAMES = {"f1": "F1", "mcc": "MCC", "precision": "precision", "pr_auc": "PR AUC"}
+
+
+def render(rows: list[dict]) -> str:
+    # a confusion-matrix cell's CPU time is shared equally by its metrics' rows
+    cpu = sum(float(r["cpu_seconds"]) for r in rows)
+    cpu_cm = sum(float(r["cpu_seconds"]) for r in rows if r["metric"] in CM_METRICS)
+    reps = sorted({(r["metric"] == "pr_auc", int(r["reps"]), int(r["n_resamples"])) for r in rows})
+    reps_text = "; ".join(
+        f"{'PR AUC' if pr else 'confusion-matrix metrics'}: {k} repetitions, {b} "
+        f"{'bootstrap resamples' if pr else 'posterior draws'} per test"
+        for pr, k, b in reps
+    )
+    lines = [
+        '# The test of "the classifier changed": size and power',
+        "",
+        "Written by `benchmarks/classifier_change_study.py` (its docstring has the design). "
+        "Binormal classifier (negatives N(0, 1), positives N(1.5, 1)); two independent test "
+        "sets per repetition, before at prevalence pi0 and after at pi1. Columns: the "
+        "rejection rate at the 5% level, with its binomial Monte Carlo s.e. in "
+        "parentheses, of the standardized test (`classifier_change_test`, both sets "
+        "standardized to pi0), of the OPS comparison (`compare_test_sets(..., ops=True)`) "
+        "and of the raw comparison (`compare_test_sets(...)`) on the same data, and for "
+        "the confusion-matrix metrics of the test of alpha and beta "
+        '(`metric="error_rates"`, the same in each metric\'s rows). `coverage`: the '
+        "standardized test's 95% interval containing 0 (null only).",
+        "",
+        f"Repetitions per cell: {reps_text}. With 300 repetitions the s.e. of a 5% rate is "
+        "1.3%, so a true 5% falls outside 3.5%-6.5% in about a quarter of the cells by "
+        "chance; with 100, 2.2% (about half the cells: the PR AUC rows show the size only "
+        "roughly). Fewer than the 1,000 the design asks for: the machine's two cores were "
+        "shared by eight sessions. CPU time of the simulation: "
+        f"{cpu / 60:.1f} min ({cpu_cm / 60:.1f} min the confusion-matrix metrics).",
+        "",
+        *(
+            f"Run: `{r['command']}` on {r['date']} ({r['versions']})."
+            for r in {row["command"]: row for row in rows}.values()
+        ),
+        "",
+        "Under the null only the prevalence moved: the standardized test's target is "
+        "3.5%-6.5% where every expected count (the eight cells of the two confusion "
+        "matrices, or the smaller class for the PR AUC) is at least 5; cells below are "
+        "marked and not held to it. Beside a flag, p is the one-sided binomial p-value of "
+        "the count were the true rate at the band's edge. The OPS and raw comparisons test "
+        "another hypothesis (equal OPS, equal metric) which a prevalence shift makes "
+        "false for F1, MCC and the PR AUC: their high rates there are expected, and are "
+        "what the standardized test avoids. Precision's OPS does not depend on the "
+        "prevalence at a fixed classifier (docs/method.md#prevalence-invariance), so its "
+        "OPS comparison keeps its level.",
+        "",
+        "Under a real change (Power) the after set's classifier is worse and its prevalence "
+        "moved too: the OPS and raw comparisons' rates there mix both, and are power only "
+        "where their null rows are near 5% (precision's OPS). The PR AUC's standardized "
+        "test is each set's stratified bootstrap (the default for a curve area) with the "
+        "after set's curve read at the before set's prevalence; at 100 repetitions its "
+        "rows locate its size only to within a few percent.",
+        "",
+    ]
+    for study, title in (("null", "Null: a prevalence shift alone"), ("power", "Power")):
+        for metric in (*CM_METRICS, "pr_auc"):
+            sub = [r for r in rows if r["study"] == study and r["metric"] == metric]
+            if not sub:
+                continue
+            cm = metric != "pr_auc"
+            lines += [f"## {title}: {_NAMES[metric]}", ""]
+            head = "| " + ("threshold | " if cm else "") + "change | pi0 -> pi1 | n | "
+            head += "min expected | standardized | | "
+            head += "coverage | " if study == "null" else ""
+            head += "OPS comparison | raw comparison | "
+            head += "alpha and beta | " if cm else ""
+            head += "undefined |"
+            lines += [head, "|" + "---|" * (head.count("|") - 1)]
+            for r in sub:
+                cells = [r["threshold"]] if cm else []
+                cells += [
+                    r["change"],
+                    f"{float(r['pi_before']):g} -> {float(r['pi_after']):g}",
+                    r["n"],
+                    f"{float(r['min_expected']):g}",
+                    _pct(r["std_reject"], r["std_reject_se"]),
+                    _flag(r) if study == "null" else "",
+                ]
+                if study == "null":
+                    cells.append(f"{100 * float(r['std_coverage']):.1f}%")
+                cells += [
+                    _pct(r["ops_reject"], r["ops_reject_se"]),
+                    _pct(r["raw_reject"], r["raw_reject_se"]),
+                ]
+                if cm:
+                    cells.append(_pct(r["rates_reject"], r["rates_reject_se"]))
+                cells.append(r["undefined"])
+                lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+            lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=300)
+    ap.add_argument("--pr-reps", type=int, default=100)
+    ap.add_argument("--pr-reps-large", type=int, default=100)
+    ap.add_argument("--pr-resamples", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=20261127)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--md", type=Path)
+    ap.add_argument("--render", type=Path, help="render the Markdown from this CSV only")
+    args = ap.parse_args(argv)
+    if args.render:
+        with open(args.render, newline="") as f:
+            rows = list(csv.DictReader(f))
+        text = render(rows)
+        if args.md:
+            args.md.write_text(text)
+        else:
+            print(text)
+        return
+    command = "python benchmarks/classifier_change_study.py " + " ".join(sys.argv[1:])
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    versions = (
+        f"opsstats {opsstats.__version__}, numpy {np.__version__}, "
+        f"Python {platform.python_version()}"
+    )
+    todo = sorted(tasks(args), key=lambda t: t["kind"] != "pr")  # the long cells first
+    rows: list[dict] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for result in pool.map(_run, todo):
+            for row in result:
+                row.update(command=command, date=stamp, versions=versions)
+                rows.append(row)
+                print(
+                    f"{row['study']:5s} {row['metric']:9s} t={row['threshold']!s:4s} "
+                    f"{row['change']:9s} {row['pi_before']:g}->{row['pi_after']:g} "
+                    f"n={row['n']:6d} std {100 * row['std_reject']:5.1f}% "
+                    f"ops {100 * row['ops_reject']:5.1f}% raw {100 * row['raw_reject']:5.1f}% "
+                    f"({row['cpu_seconds']} s)",
+                    flush=True,
+                )
+            if args.out:  # the rows so far, so that an interrupted run keeps them
+                with open(args.out, "w", newline="") as f:
+                    w = csv.DictWriter(f, fieldnames=FIELDS)
+                    w.writeheader()
+                    w.writerows(rows)
+    text = render(rows)
+    if args.md:
+        args.md.write_text(text)
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
