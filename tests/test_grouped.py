@@ -309,6 +309,43 @@ def test_evaluate_prints_readably_and_has_summary_to_frame_plot(frame):
         part.summary()
 
 
+def test_evaluation_pickles_and_is_made_on_first_use(frame):
+    """Evaluation and GroupComparison are DataFrame subclasses made on first use (so
+    that import opsstats imports no pandas: tests/test_import.py): the class evaluate
+    returns is the one the module names, isinstance works, and a pickled result comes
+    back as the same class with its table, attrs and printed view; a derived frame keeps
+    the class."""
+    import pickle
+    import subprocess
+    import sys
+
+    from opsstats.grouped import Evaluation, GroupComparison, _result
+
+    kw = {"truth": "y", "score": "score", "threshold": 0.6, "metrics": ["f1"], "by": "month"}
+    out = evaluate(frame, rng=0, **kw)
+    assert type(out) is Evaluation and isinstance(out, pd.DataFrame)
+    assert Evaluation is _result.Evaluation and Evaluation.__module__ == "opsstats.grouped._result"
+    back = pickle.loads(pickle.dumps(out))
+    assert type(back) is Evaluation
+    pd.testing.assert_frame_equal(back.to_frame(), out.to_frame(), check_exact=True)
+    assert str(back) == str(out) and back.attrs["title"] == out.attrs["title"]
+    assert back.attrs["confusion_matrices"] == out.attrs["confusion_matrices"]
+    assert type(out[out["month"] == "2026-01"]) is Evaluation
+    compared = evaluate(frame.assign(model="A"), compare="month", rng=0, **{**kw, "by": None})
+    assert type(compared) is GroupComparison and not isinstance(compared, Evaluation)
+    again = pickle.loads(pickle.dumps(compared))
+    assert type(again) is GroupComparison and str(again) == str(compared)
+    # in a fresh process: reading the name makes the class (and imports pandas then)
+    code = (
+        "import sys, opsstats.grouped as g\n"
+        "before = 'pandas' in sys.modules\n"
+        "cls = g.Evaluation\n"
+        "print(before, 'pandas' in sys.modules, cls.__name__, cls.__mro__[1].__name__)"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["False", "True", "Evaluation", "_EvaluationMethods"]
+
+
 def test_evaluate_at_a_prevalence_prints_the_standardized_columns(frame):
     """evaluate(..., prevalence=pi) prints the value and OPS at pi with their intervals
     and Monte Carlo s.e., named by pi, in blocks within 80 columns, and says what they
