@@ -231,6 +231,11 @@ def read_test_sets(
     objects of that kind: a curve quantity for an area, an operating point (``at``) or a
     ``rule``; a confusion-matrix metric otherwise, its pairs' second arrays predicted
     labels, or scores with ``threshold``."""
+    if metric is None:  # required here: compare_test_sets would take its default metric
+        raise TypeError(
+            "`metric` must be a metric name (str) or a curve quantity such as 'roc_auc'; "
+            "got None."
+        )
     if threshold is not None:
         threshold = check_real("threshold", threshold)
     try:

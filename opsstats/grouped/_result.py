@@ -27,6 +27,7 @@ import numpy as np
 from .._lazy import lazy_module
 from .._seam import upcall
 from .._summary import Summary
+from ._specs import COLUMNS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,22 +46,6 @@ __all__ = [
     "evaluation_title",
 ]
 
-#: The columns of a tidy evaluation the summary reads (after any group columns).
-_EVALUATION_COLUMNS = (
-    "metric",
-    "n",
-    "prevalence",
-    "value",
-    "value_ci_low",
-    "value_ci_high",
-    "ops",
-    "ops_se",
-    "ops_ci_low",
-    "ops_ci_high",
-    "method",
-    "reference",
-    "reason",
-)
 #: The columns of a table of comparisons the summary reads (after any group columns).
 _COMPARISON_COLUMNS = (
     "metric",
@@ -369,7 +354,7 @@ class _EvaluationMethods(_TidyMethods):
     0     f1  600
     """
 
-    _needed = _EVALUATION_COLUMNS
+    _needed = tuple(COLUMNS)  # the tidy table's, after any group columns
 
     def _summary(self, digits: int) -> Summary:
         by = group_columns(self)
