@@ -233,8 +233,7 @@ def read_test_sets(
     labels, or scores with ``threshold``."""
     if metric is None:  # required here: compare_test_sets would take its default metric
         raise TypeError(
-            "`metric` must be a metric name (str) or a curve quantity such as 'roc_auc'; "
-            "got None."
+            "`metric` must be a metric name (str) or a curve quantity such as 'roc_auc'; got None."
         )
     if threshold is not None:
         threshold = check_real("threshold", threshold)
