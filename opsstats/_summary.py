@@ -215,6 +215,15 @@ def _fmt(value: object, digits: int) -> str:
     return str(value)
 
 
+def _is_unit_formatted(value: object, digits: int) -> bool:
+    """Whether :func:`_fmt` writes ``value`` by :func:`format_unit` (a finite float
+    neither large nor tiny)."""
+    if not isinstance(value, float | np.floating) or isinstance(value, bool | np.bool_):
+        return False
+    v = float(value)
+    return bool(np.isfinite(v)) and 1e-3 <= abs(v) < 10**digits
+
+
 #: The two ends of an interval, in the columns of a table: ``ci_low`` and ``ci_high``,
 #: ``CI low`` and ``CI high``, with the same prefix (``ops_``, ``OPS ``, ...).
 _INTERVAL_END = re.compile(r"^(?P<prefix>.*?)(?P<ci>ci|CI)(?P<sep>[_ ])low$")
@@ -250,7 +259,10 @@ def _interval_column(low: pd.Series, high: pd.Series, digits: int) -> pd.Series:
     def cell(a: Any, b: Any) -> str:
         if pd.isna(a) and pd.isna(b):
             return "NaN"
-        return printable(f"{_fmt(a, digits)}{sep}{_fmt(b, digits)}")
+        ends = [_fmt(a, digits), _fmt(b, digits)]
+        if all(_is_unit_formatted(v, digits) for v in (a, b)):
+            ends = format_unit([a, b], digits)  # both ends with the same decimals
+        return printable(f"{ends[0]}{sep}{ends[1]}")
 
     return pd.Series([cell(a, b) for a, b in zip(low, high, strict=True)], index=low.index)
 

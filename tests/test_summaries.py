@@ -265,3 +265,20 @@ def test_without_a_terminal_tables_fit_80_columns(monkeypatch):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600
     ).stdout
     assert out.rstrip("\n") == WIDE_80
+
+
+def test_interval_column_ends_share_their_decimals():
+    # An end near 1 needs more decimals (0.99980); its partner is written with as many
+    # (0.99810, not 0.9981), so a column reads as one interval.
+    from opsstats._summary import _interval_column, format_unit
+
+    low = pd.Series([0.9981, 0.5, -0.01, 0.0005])
+    high = pd.Series([0.9998, 0.6, 0.02, 0.9])
+    cells = _interval_column(low, high, 4).tolist()
+    assert cells[0] == "0.99810 to 0.99980"  # ' to ': the column has a negative end
+    assert cells[0].split(" to ") == format_unit([0.9981, 0.9998], 4)
+    assert cells[1] == "0.5000 to 0.6000"
+    assert cells[2] == "-0.0100 to 0.0200"
+    assert cells[3] == "0.0005 to 0.9000"  # below 1e-3: significant digits, as alone
+    positive = _interval_column(pd.Series([0.9981]), pd.Series([0.9998]), 4).tolist()
+    assert positive == ["0.99810-0.99980"]
