@@ -57,6 +57,7 @@ from opsstats.reference._dbt_table import (
     band_x,
     fingerprint,
     quantile_ranks,
+    rate_band_recalls,
 )
 from opsstats.reference._interpolation import expit, logit
 from opsstats.reference._streamed import CHUNK
@@ -64,12 +65,13 @@ from opsstats.reference.dbt import DirectedBinaryTree
 
 RANGE = (0.001, 0.999)
 STEP = 1 / 16  # the middle ranks' nodes
-TAIL_STEP = 1 / 4  # the tail curves' nodes
-TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
+TAIL_STEP = 1 / 8  # the tail curves' nodes
+TAIL = 1024  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
-BITS = {"mid": 24, "tail": 30, "roc": 36, "log": 44}  # 2**-bits for values below 1
+BITS = {"mid": 24, "tail": 28, "roc": 36, "log": 44, "rate": 28}  # 2**-bits for values below 1
 TAIL_DIFFERENCES = 4
 AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
+RATE_BATCH = 512  # recalls of the rate band's grid per pass
 AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
 SOURCES = [
     "reference/dbt.py",
@@ -244,6 +246,66 @@ def bands(ref, log) -> tuple[dict, dict]:
     return arrays, band
 
 
+def fpr_at_recalls(ref, ys: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The FPR of every curve at the recalls ``ys``, sorted, at ``ranks``: shape
+    (ranks, ys). Each curve's FPR at a recall is its linear interpolation between the
+    points around it (as ``values_at`` on the recall axis, to rounding), by ``np.interp``
+    per curve, ``RATE_BATCH`` recalls at a time (the curves drawn again for each)."""
+    g = ref.n_curves
+    out = np.empty((ranks.size, ys.size))
+    for b0 in range(0, ys.size, RATE_BATCH):
+        yb = ys[b0 : b0 + RATE_BATCH]
+        values = np.empty((yb.size, g))
+        for index, (alpha, beta) in enumerate(ref.iter_curves()):
+            tpr = 1.0 - beta
+            for i in range(alpha.shape[0]):
+                values[:, index * CHUNK + i] = np.interp(yb, tpr[i], alpha[i])
+        out[:, b0 : b0 + yb.size] = np.partition(values, ranks, axis=1)[:, ranks].T
+    return out
+
+
+def rate_band(ref, log) -> tuple[dict, dict]:
+    """The FPR at each recall of ``rate_band_recalls()``, sorted, at the band's quantile
+    ranks: the lift and gain bands at any prevalence and rate are read from it."""
+    t0 = time.perf_counter()
+    ys = rate_band_recalls()
+    out = fpr_at_recalls(ref, ys, band_ranks(ref.n_curves))
+    # as logit(FPR): relative precision near 0 and 1 (0 < FPR < 1 at 0 < recall < 1)
+    codes = np.round(np.log(out / (1 - out)) * 2.0 ** BITS["rate"]).astype(np.int64)
+    log(f"rate band: FPR at {ys.size} recalls: {time.perf_counter() - t0:.0f} s")
+    arrays = {"band.rate": differences(differences(codes, 1, 1), 1, 0)}
+    return arrays, {"band.rate": {"bits": BITS["rate"], "recalls": int(ys.size)}}
+
+
+def check_rate_band(ref, table, pis, log) -> dict:
+    """The lift and gain bands read from the table against numpy's quantile of the
+    direct values (a pass over the curves) at the prevalences ``pis``, at every x of a
+    plot and every quantile the table holds: the largest difference, and the count of
+    direct values between the two in units of the Monte Carlo s.e. sqrt(G p (1 - p))."""
+    t0 = time.perf_counter()
+    g, xs = ref.n_curves, band_x()
+    p = np.asarray(BAND_QUANTILES)
+    se = np.sqrt(g * p * (1 - p))
+    y_metric = {"gain": resolve_metric("recall"), "lift": resolve_metric("lift")}
+    worst = {kind: {"abs": 0.0, "rel": 0.0, "z": 0.0} for kind in y_metric}
+    for pi in pis:
+        pairs = [(OperatingPoint(m, "rate", float(u)), pi) for m in y_metric.values() for u in xs]
+        values = [np.sort(v) for _, v in passes(ref, pairs, len(pairs))]
+        for i, kind in enumerate(y_metric):
+            tabled = table.band(kind, pi, xs, BAND_QUANTILES)
+            for j, v in enumerate(values[i * xs.size : (i + 1) * xs.size]):
+                direct = np.quantile(v, BAND_QUANTILES)
+                z = np.abs(np.searchsorted(v, tabled[:, j]) - np.searchsorted(v, direct)) / se
+                diff = np.abs(tabled[:, j] - direct)
+                w = worst[kind]
+                w["abs"] = max(w["abs"], float(diff.max()))
+                w["rel"] = max(w["rel"], float((diff / np.abs(direct)).max()))
+                w["z"] = max(w["z"], float(z.max()))
+    out = {"prevalences": [float(p) for p in pis], "max": worst}
+    log(f"rate band check: {json.dumps(out)} ({time.perf_counter() - t0:.0f} s)")
+    return out
+
+
 def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) -> dict:
     """|count(rebuilt < mu) - count(direct < mu)| / sqrt(G p (1 - p)) at values mu drawn
     at random inside gaps of the direct values, at ranks log-uniform in the distance
@@ -297,6 +359,8 @@ def check(ref, table, n_check, seed, log) -> dict:
         r = z_scores(np.sort(v), table.values(q, pi), rng)
         worst_at = max(worst_at, float(r["z"].max()))
     out["operating_points"] = {"max": worst_at}
+    if "band.rate" in table._arrays:
+        out["rate_band"] = check_rate_band(ref, table, pis[::4], log)
     out["areas"] = {
         "probes": int(z.size),
         "max": float(z.max()),
@@ -354,11 +418,50 @@ def main() -> None:
         help="only check the table at --out again, as the package now reads it, and "
         "record the result in it (its values unchanged)",
     )
+    parser.add_argument(
+        "--without-rate-band",
+        action="store_true",
+        help="leave out the lift and gain band's entry (made apart with --rate-band-only "
+        "and added with --add-rate-band, e.g. in parallel)",
+    )
+    parser.add_argument(
+        "--rate-band-only", type=Path, help="compute only the rate band's entry, into this file"
+    )
+    parser.add_argument(
+        "--add-rate-band",
+        type=Path,
+        help="add the rate band's entry from this file (made by --rate-band-only) to the "
+        "table at --out and check it",
+    )
     args = parser.parse_args()
     t0 = time.perf_counter()
 
     def log(text: str) -> None:
         print(f"[{time.perf_counter() - t0:6.0f} s] {text}", flush=True)
+
+    if args.rate_band_only:
+        ref = DirectedBinaryTree(n_curves=args.n_curves)
+        arrays, entry = rate_band(ref, log)
+        np.savez_compressed(args.rate_band_only, meta=np.array(json.dumps(entry)), **arrays)
+        log(f"wrote {args.rate_band_only}")
+        return
+
+    if args.add_rate_band:
+        with np.load(args.out, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+        meta = json.loads(str(arrays.pop("meta")))
+        with np.load(args.add_rate_band, allow_pickle=False) as data:
+            arrays["band.rate"] = data["band.rate"]
+            meta["entries"].update(json.loads(str(data["meta"])))
+        ref = DirectedBinaryTree(n_curves=meta["reference"]["n_curves"])
+        rng = np.random.default_rng(args.seed)
+        lo, hi = (float(logit(np.array(p))) for p in RANGE)
+        pis = [expit(v) for v in np.sort(rng.uniform(lo, hi, args.check))]  # as check()
+        accuracy = check_rate_band(ref, DBTTable(dict(arrays), meta), pis[::4], log)
+        meta["accuracy"]["rate_band"] = accuracy
+        np.savez_compressed(args.out, meta=np.array(json.dumps(meta)), **arrays)
+        log(f"added the rate band to {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+        return
 
     if args.recheck:
         with np.load(args.out, allow_pickle=False) as data:
@@ -381,6 +484,10 @@ def main() -> None:
     entries.update(at_entry)
     more, band = bands(ref, log)
     arrays.update(more)
+    if not args.without_rate_band:
+        more, rate_entry = rate_band(ref, log)
+        arrays.update(more)
+        entries.update(rate_entry)
     meta = {
         "format": FORMAT,
         "reference": {
