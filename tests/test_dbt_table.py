@@ -185,15 +185,47 @@ def test_the_band_equals_the_direct_band(ref, table, monkeypatch):
         np.testing.assert_allclose(tabled[kind], without, rtol=1e-12, atol=1e-15)
 
 
+def test_the_lift_and_gain_bands_equal_the_direct_quantiles_within_a_quarter_se(ref, table):
+    """The lift and gain bands, read from the band ranks' FPR at the stored recalls,
+    against numpy's quantile of the direct values (one pass over the G curves) at
+    prevalences drawn in logit(prevalence) (and outside the areas' range), at every x of a
+    plot and every quantile the table holds: the direct values between the two are at
+    most a quarter of the Monte Carlo s.e. of the quantile's count, sqrt(G p (1 - p))."""
+    rng = np.random.default_rng(7)
+    pis = [expit(s) for s in rng.uniform(np.log(0.001 / 0.999), np.log(0.999 / 0.001), 2)]
+    pis += [0.0002, 0.9995]  # outside the range of the areas: the band holds at any
+    x = band_x()
+    p = np.asarray(BAND_QUANTILES)
+    se = np.sqrt(G * p * (1 - p))
+    metrics = {"gain": resolve_metric("recall"), "lift": resolve_metric("lift")}
+    for pi in pis:
+        pairs = [(OperatingPoint(m, "rate", float(u)), pi) for m in metrics.values() for u in x]
+        values = direct(ref, pairs)
+        for i, kind in enumerate(metrics):
+            tabled = table.band(kind, pi, x, BAND_QUANTILES)
+            assert tabled is not None
+            for j, v in enumerate(values[i * x.size : (i + 1) * x.size]):
+                exact = np.quantile(v, BAND_QUANTILES)
+                between = np.abs(np.searchsorted(v, tabled[:, j]) - np.searchsorted(v, exact))
+                assert np.all(between <= se / 4), (kind, pi, x[j], between.max())
+                # and close in value: the quantiles' own scale
+                np.testing.assert_allclose(tabled[:, j], exact, rtol=0.01)
+    # through the public API, the band of a plot (the default quantiles)
+    band = ref.band("gain", pis[0], x, quantiles=(0.05, 0.5, 0.95))
+    np.testing.assert_array_equal(band, table.band("gain", pis[0], x, (0.05, 0.5, 0.95)))
+
+
 def test_the_band_outside_what_the_table_holds_is_computed(table):
     x = band_x()
     assert table.band("pr", 0.1, x, (0.05, 0.5, 0.95)) is not None
     assert table.band("pr", 0.1, x, (0.07, 0.5)) is None  # a quantile it does not hold
     assert table.band("pr", 0.1, x[:-1] + 1e-6, (0.05,)) is None  # other x values
-    assert table.band("gain", 0.1, x, (0.05,)) is None  # lift and gain: passes
-    assert table.band("lift", 0.1, x, (0.05,)) is None
+    assert table.band("gain", 0.1, x, (0.07,)) is None
+    assert table.band("lift", 0.1, x[:-1] + 1e-6, (0.05,)) is None
     assert table.band("roc", 0.0005, x, (0.05,)) is not None  # ROC and PR: any prevalence
     assert table.band("pr", 0.99995, x, (0.05,)) is not None
+    assert table.band("gain", 0.0005, x, (0.05,)) is not None  # lift and gain: any too
+    assert table.band("lift", 0.99995, x, (0.05,)) is not None
     assert set(BAND_QUANTILES) >= {0.025, 0.05, 0.5, 0.95, 0.975}
 
 

@@ -192,7 +192,7 @@ def test_compare_groups_reports_its_comparisons(stderr, monkeypatch):
     long = pd.concat(
         [
             rows.assign(model=m, s=rng.normal(shift * y, 1.0))
-            for m, shift in zip("ABC", (1, 0.6, 0.3))
+            for m, shift in zip("ABC", (1, 0.6, 0.3), strict=True)
         ]
     )
     err = stderr(terminal=False)
@@ -233,6 +233,7 @@ def test_compare_groups_reports_its_comparisons(stderr, monkeypatch):
         rng=0,
     )
     assert "compare_groups, comparisons [" not in err.getvalue()
+    assert "paired bootstrap [" in err.getvalue()
 
 
 def test_a_prevalence_profile_reports_its_prevalences(stderr, monkeypatch):
