@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 import opsstats
-from opsstats.curves._geometry import CurveArea, OperatingPoint
+from opsstats.curves._geometry import CurveArea, OperatingPoint, curve_areas
 from opsstats.metrics import resolve_metric
 from opsstats.reference._dbt_table import (
     BAND_QUANTILES,
@@ -66,12 +66,12 @@ from opsstats.reference.dbt import DirectedBinaryTree
 RANGE = (0.001, 0.999)
 STEP = 1 / 16  # the middle ranks' nodes
 TAIL_STEP = 1 / 8  # the tail curves' nodes
-TAIL = 1024  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
+TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
 BITS = {"mid": 24, "tail": 28, "roc": 36, "log": 44, "rate": 28}  # 2**-bits for values below 1
 TAIL_DIFFERENCES = 4
 AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
-RATE_BATCH = 512  # recalls of the rate band's grid per pass
+RATE_BATCH = 1024  # recalls of the rate band's grid per pass
 AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
 SOURCES = [
     "reference/dbt.py",
@@ -158,34 +158,65 @@ def areas(ref, log) -> tuple[dict, dict]:
         }
         codes, bits = quantize(mid, BITS["mid"])
         arrays[f"{name}.mid"] = narrow(differences(differences(codes, 1, 0), 1, 1))
-        _, tail_bits = quantize(np.r_[tails["low"].ravel(), tails["high"].ravel()], BITS["tail"])
-        for end, values in tails.items():
-            codes = np.round(values * 2.0**tail_bits).astype(np.int64)
-            # the first row of each order of differences, then the last order's rows
-            head = []
-            for _ in range(TAIL_DIFFERENCES):
-                head.append(codes[0])
-                codes = np.diff(codes, axis=0)
-            arrays[f"{name}.{end}.head"] = np.stack(head)
-            arrays[f"{name}.{end}"] = narrow(codes)
-        entries[name] = {
-            "bits": bits,
-            "step": STEP,
-            "nodes": [mid_nodes.start, mid_nodes.stop - 1],
-            "tail": TAIL,
-            "tail_step": TAIL_STEP,
-            "tail_nodes": [tail_nodes.start, tail_nodes.stop - 1],
-            "tail_bits": tail_bits,
-            "tail_differences": TAIL_DIFFERENCES,
-            "tail_curves": [len(low), len(high)],
-            "tail_curve_ids": {"low": low, "high": high},
-        }
+        more, entries[name] = encode_tails(name, tails, {"low": low, "high": high}, tail_nodes)
+        arrays.update(more)
+        entries[name] |= {"bits": bits, "step": STEP}
+        entries[name]["nodes"] = [mid_nodes.start, mid_nodes.stop - 1]
         log(
             f"{q.label}: {len(every)} nodes, {ranks.size} ranks, tail curves {len(low)} + "
             f"{len(high)}, {time.perf_counter() - t0:.0f} s"
         )
     arrays["ranks"] = ranks
     return arrays, entries
+
+
+def encode_tails(name: str, tails: dict, ids: dict, tail_nodes: range) -> tuple[dict, dict]:
+    """The tail curves' values at the nodes (``tails[end]``: nodes x curves) as integers
+    in differences of order ``TAIL_DIFFERENCES`` along the nodes, and their entry."""
+    arrays = {}
+    _, tail_bits = quantize(np.r_[tails["low"].ravel(), tails["high"].ravel()], BITS["tail"])
+    for end, values in tails.items():
+        codes = np.round(values * 2.0**tail_bits).astype(np.int64)
+        # the first row of each order of differences, then the last order's rows
+        head = []
+        for _ in range(TAIL_DIFFERENCES):
+            head.append(codes[0])
+            codes = np.diff(codes, axis=0)
+        arrays[f"{name}.{end}.head"] = np.stack(head)
+        arrays[f"{name}.{end}"] = narrow(codes)
+    entry = {
+        "tail": TAIL,
+        "tail_step": TAIL_STEP,
+        "tail_nodes": [tail_nodes.start, tail_nodes.stop - 1],
+        "tail_bits": tail_bits,
+        "tail_differences": TAIL_DIFFERENCES,
+        "tail_curves": [len(ids["low"]), len(ids["high"])],
+        "tail_curve_ids": {end: [int(i) for i in ids[end]] for end in ("low", "high")},
+    }
+    return arrays, entry
+
+
+def retail(ref, arrays: dict, meta: dict, log) -> None:
+    """The tail curves of an existing table (its ``tail_curve_ids``, selected by the run
+    that made it) evaluated again at the nodes k * TAIL_STEP, into ``arrays`` and
+    ``meta``: each chunk drawn once, the areas of its tail curves at every node."""
+    tail_nodes = node_range(TAIL_STEP, 2, 3)
+    pis = [expit(k * TAIL_STEP) for k in tail_nodes]
+    for name, q in AREAS.items():
+        t0 = time.perf_counter()
+        entry = meta["entries"][name]
+        ids = {end: np.asarray(entry["tail_curve_ids"][end]) for end in ("low", "high")}
+        tails = {end: np.empty((len(pis), v.size)) for end, v in ids.items()}
+        for index, (alpha, beta) in enumerate(ref.iter_curves()):
+            for end, wanted in ids.items():
+                at = np.flatnonzero((wanted >= index * CHUNK) & (wanted < (index + 1) * CHUNK))
+                rows = wanted[at] - index * CHUNK
+                values = curve_areas(q, pis, alpha[rows], beta[rows])
+                tails[end][:, at] = np.stack(values)
+        more, fields = encode_tails(name, tails, ids, tail_nodes)
+        arrays.update(more)
+        entry.update(fields)
+        log(f"{q.label}: tail curves at {len(pis)} nodes, {time.perf_counter() - t0:.0f} s")
 
 
 def roc(ref, log) -> tuple[dict, dict]:
@@ -250,17 +281,20 @@ def fpr_at_recalls(ref, ys: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     """The FPR of every curve at the recalls ``ys``, sorted, at ``ranks``: shape
     (ranks, ys). Each curve's FPR at a recall is its linear interpolation between the
     points around it (as ``values_at`` on the recall axis, to rounding), by ``np.interp``
-    per curve, ``RATE_BATCH`` recalls at a time (the curves drawn again for each)."""
+    per curve, ``RATE_BATCH`` recalls at a time; the curves are drawn once and held
+    (about 0.8 GB)."""
     g = ref.n_curves
+    tpr, fpr = np.empty((g, ref.n_points)), np.empty((g, ref.n_points))
+    for index, (alpha, beta) in enumerate(ref.iter_curves()):
+        tpr[index * CHUNK : index * CHUNK + alpha.shape[0]] = 1.0 - beta
+        fpr[index * CHUNK : index * CHUNK + alpha.shape[0]] = alpha
     out = np.empty((ranks.size, ys.size))
+    values = np.empty((RATE_BATCH, g))
     for b0 in range(0, ys.size, RATE_BATCH):
         yb = ys[b0 : b0 + RATE_BATCH]
-        values = np.empty((yb.size, g))
-        for index, (alpha, beta) in enumerate(ref.iter_curves()):
-            tpr = 1.0 - beta
-            for i in range(alpha.shape[0]):
-                values[:, index * CHUNK + i] = np.interp(yb, tpr[i], alpha[i])
-        out[:, b0 : b0 + yb.size] = np.partition(values, ranks, axis=1)[:, ranks].T
+        for c in range(g):
+            values[: yb.size, c] = np.interp(yb, tpr[c], fpr[c])
+        out[:, b0 : b0 + yb.size] = np.partition(values[: yb.size], ranks, axis=1)[:, ranks].T
     return out
 
 
@@ -419,6 +453,12 @@ def main() -> None:
         "record the result in it (its values unchanged)",
     )
     parser.add_argument(
+        "--retail",
+        action="store_true",
+        help="only evaluate the tail curves of the table at --out again at the nodes "
+        "k * TAIL_STEP (its other entries unchanged), then check it as --recheck does",
+    )
+    parser.add_argument(
         "--without-rate-band",
         action="store_true",
         help="leave out the lift and gain band's entry (made apart with --rate-band-only "
@@ -463,11 +503,14 @@ def main() -> None:
         log(f"added the rate band to {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
         return
 
-    if args.recheck:
+    if args.recheck or args.retail:
         with np.load(args.out, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
         meta = json.loads(str(arrays.pop("meta")))
         ref = DirectedBinaryTree(n_curves=meta["reference"]["n_curves"])
+        if args.retail:
+            retail(ref, arrays, meta, log)
+            meta["retailed"] = {"date": datetime.date.today().isoformat(), "by": code_hash()}
         accuracy = check(ref, DBTTable(dict(arrays), meta), args.check, args.seed, log)
         meta["accuracy"] = {**accuracy, "read_by": code_hash()}
         np.savez_compressed(args.out, meta=np.array(json.dumps(meta)), **arrays)

@@ -11,9 +11,9 @@ computed once and shipped. The table holds, made by ``scripts/make_dbt_table.py`
 - for the PR AUC (step) and the lift AUC (step), which depend on the prevalence, at
   nodes k / 16 of s = logit(prevalence): the sorted values at a set of ranks (every
   rank near the ends thinning to every 0.5% of the distance from the nearer end), and
-  the values of the curves that reach the 512 lowest or highest at some node, at
-  nodes k / 4. At prevalence pi the sorted values are rebuilt: the middle ranks cubic
-  in s between the four nodes around it and linear between the stored ranks; the 512
+  the values of the curves that reach the 2,048 lowest or highest at some node, at
+  nodes k / 8. At prevalence pi the sorted values are rebuilt: the middle ranks cubic
+  in s between the four nodes around it and linear between the stored ranks; the 1,024
   lowest and highest as the sorted values of those curves, each interpolated by the
   degree-5 polynomial through its six nodes around s;
 - each curve's FPR at the recalls of a plot's band and of a standardized curve, sorted,
@@ -22,8 +22,12 @@ computed once and shipped. The table holds, made by ``scripts/make_dbt_table.py`
 - the ROC and PR band's pointwise quantiles at the x values of a plot (``points=50``):
   the quantile ranks of the recall at each FPR (ROC), and of the FPR and FNR at each
   recall (PR: precision at a recall decreases with the FPR there, at every
-  prevalence). The lift and gain bands depend on the prevalence through the rate
-  axis, where a table would not be accurate enough at a small size: computed.
+  prevalence);
+- for the lift and gain bands, read on the rate axis that moves with the prevalence:
+  the FPR at the band's quantile ranks at 25,801 recalls (``rate_band_recalls``). A
+  curve's recall at rate x is at most y exactly when its rate at recall y,
+  pi y + (1 - pi) FPR(y), is at least x; so the k-th smallest recall at rate x is where
+  the (G - 1 - k)-th smallest FPR at recall y puts that rate at x, at any prevalence.
 
 Values are stored as integers (multiples of a power of two) in differences, and decoded
 on first use. A reference whose parameters differ, a quantity or a prevalence the table
