@@ -2,35 +2,46 @@
 ``opsstats/reference/data/dbt_default.npz`` (docs/method.md#dbt-table).
 
 What it computes, from ``DirectedBinaryTree()`` (depth 9, G = 100,000, seed 20231) by the
-package's own passes over the curves (the arithmetic of a direct OPS):
+package's own passes over the curves (the arithmetic of a direct OPS; the rate band's
+FPR by ``np.interp``, the same linear interpolation to rounding):
 
 1. the ROC AUC of every curve, sorted;
 2. the PR AUC (step) and the lift AUC (step) of every curve at the nodes k / 16 of
-   s = logit(prevalence) that prevalences 0.001 to 0.999 read, and at the nodes k / 4
-   the tails need: kept are the sorted values at the ranks of ``rank_set`` and, at the
-   nodes k / 4, the values of every curve that is among the 2 x 512 lowest or highest
-   at some node k / 16;
+   s = logit(prevalence) that prevalences 0.001 to 0.999 read (two more at each end
+   for the tails): kept are the sorted values at the ranks of ``rank_set`` and the
+   values of every curve that is among the 2 x 512 lowest or highest at some node;
 3. the FPR at each recall of ``at_recall_x()`` (the band's x values and the standardized
    curve's k / 21), sorted, at the ranks of ``rank_set(G, 128, 0.007)`` and every rank
    of the 128 lowest and highest: a metric at a recall is a function of the FPR there
    (the FNR is 1 - recall), at every prevalence;
 4. the ROC and PR band's quantile ranks (``BAND_QUANTILES``, numpy's linear rule) at the
    54 x values of a plot: recall at each FPR (ROC), FPR and FNR at each recall (PR);
+   and, for the lift and gain bands, the FPR at the same ranks at each of the 25,801
+   recalls of ``rate_band_recalls()``;
 5. a check of the table against direct passes at ``--check`` prevalences drawn between
    the nodes (seeded): the OPS counts of values at random ranks, in units of the Monte
-   Carlo standard error, and of operating points; written into the file's metadata and
+   Carlo standard error, of operating points, and the lift and gain bands against
+   numpy's quantile of the direct values; written into the file's metadata and
    printed.
 
 The metadata also records the parameters, the fingerprint of the reference's curves
 (``opsstats.reference._dbt_table.fingerprint``) that the package checks before using
 the table, the git commit and a hash of the sources that define the values.
 
-Run time: 2,010 s for the committed table on two busy cores (load 10 to 20; the file's
-metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25; memory
-about 1.5 GB.
+Run time: 2,010 s for the table of 2026-11-27 on two busy cores (load 10 to 20; the
+file's metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25;
+memory about 1.5 GB (the rate band holds the curves: about 2 GB).
 
-Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``; with
-``--recheck``, only step 5 on an existing table (after a change to how it is read).
+Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``. Parts of it:
+
+- ``--recheck``: only step 5 on an existing table (after a change to how it is read);
+- ``--retail``: the tail curves of an existing table (as its run selected them)
+  evaluated again at the nodes k * ``TAIL_STEP``, its other entries kept, then step 5
+  (the shipped table's tails were made so, when their nodes went from 1/4 to 1/16
+  apart; the file's ``meta["retailed"]``);
+- ``--rate-band-only FILE`` then ``--add-rate-band FILE``: the lift and gain bands'
+  entry made apart (it can run beside ``--retail`` or ``--without-rate-band``) and added
+  to the table at ``--out``, with its check.
 """
 
 from __future__ import annotations
@@ -65,10 +76,10 @@ from opsstats.reference.dbt import DirectedBinaryTree
 
 RANGE = (0.001, 0.999)
 STEP = 1 / 16  # the middle ranks' nodes
-TAIL_STEP = 1 / 8  # the tail curves' nodes
+TAIL_STEP = 1 / 16  # the tail curves' nodes
 TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
-BITS = {"mid": 24, "tail": 28, "roc": 36, "log": 44, "rate": 28}  # 2**-bits for values below 1
+BITS = {"mid": 24, "tail": 34, "roc": 36, "log": 44, "rate": 28}  # 2**-bits for values below 1
 TAIL_DIFFERENCES = 4
 AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
 RATE_BATCH = 1024  # recalls of the rate band's grid per pass

@@ -11,9 +11,9 @@ computed once and shipped. The table holds, made by ``scripts/make_dbt_table.py`
 - for the PR AUC (step) and the lift AUC (step), which depend on the prevalence, at
   nodes k / 16 of s = logit(prevalence): the sorted values at a set of ranks (every
   rank near the ends thinning to every 0.5% of the distance from the nearer end), and
-  the values of the curves that reach the 2,048 lowest or highest at some node, at
-  nodes k / 8. At prevalence pi the sorted values are rebuilt: the middle ranks cubic
-  in s between the four nodes around it and linear between the stored ranks; the 1,024
+  the values of the curves that reach the 1,024 lowest or highest at some node, at
+  nodes k / 16. At prevalence pi the sorted values are rebuilt: the middle ranks cubic
+  in s between the four nodes around it and linear between the stored ranks; the 512
   lowest and highest as the sorted values of those curves, each interpolated by the
   degree-5 polynomial through its six nodes around s;
 - each curve's FPR at the recalls of a plot's band and of a standardized curve, sorted,
