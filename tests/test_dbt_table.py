@@ -321,8 +321,10 @@ def test_the_table_is_read_on_first_use_not_at_import():
 
 
 def test_size_in_the_package():
-    # the file shipped as package data (pyproject: tool.setuptools.package-data)
-    assert TABLE_PATH.exists() and TABLE_PATH.stat().st_size < 4_000_000
+    # the file shipped as package data (pyproject: tool.setuptools.package-data): 7.10 MB,
+    # 7.07 MB compressed in the wheel (the tails at nodes 1/16 and the lift and gain
+    # bands' entry: 3.64 MB before them)
+    assert TABLE_PATH.exists() and TABLE_PATH.stat().st_size < 7_500_000
     assert _dbt_table.TABLE_PATH.parent.name == "data"
 
 
