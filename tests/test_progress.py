@@ -268,7 +268,8 @@ def test_the_command_line_draws_no_bar_into_a_pipe(tmp_path):
     )
     env = {k: v for k, v in os.environ.items() if k != "OPSSTATS_PROGRESS"}
     args = [sys.executable, "-m", "opsstats.cli", "report", str(path), "--truth", "y"]
-    args += ["--score", "s", "--group", "g", "--metric", "f1", "--ci", "bootstrap"]
+    args += ["--score", "s", "--threshold", "0.5", "--group", "g", "--metric", "f1"]
+    args += ["--ci", "bootstrap"]
     args += ["--n-resamples", "200", "--seed", "0"]
     quiet = subprocess.run(args, capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
