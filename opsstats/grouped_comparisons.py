@@ -19,6 +19,7 @@ import numpy as np
 
 from ._labels import positive_mask
 from ._lazy import lazy_module
+from ._progress import counted
 from ._validation import (
     check_1d,
     check_choice,
@@ -234,33 +235,37 @@ def _compare_groups(
     root = root_seed(rng)
     groups = [((), data)] if not by_cols else data.groupby(by_cols, sort=True, dropna=False)
     frames: list[list[pd.DataFrame]] = [[] for _ in flags]
-    for key, group in groups:
-        key = key if isinstance(key, tuple) else (key,)
-        for metric in metrics:
-            ones = _one(
-                group,
-                key,
-                metric,
-                by_cols,
-                flags,
-                truth=truth,
-                compare_by=compare_by,
-                score=score,
-                pred=pred,
-                threshold=threshold,
-                id=id,
-                options={
-                    "method": method,
-                    "alternative": alternative,
-                    "confidence_level": confidence_level,
-                    "n_resamples": n_resamples,
-                    "references": (point_reference, curve_reference),
-                    "pos_label": pos_label,
-                    "rng": unit_rng(root, key, repr(metric), "comparison"),
-                },
-            )
-            for rows, one in zip(frames, ones, strict=True):
-                rows.append(one)
+    # one bar over the comparisons (each group and metric: every pair of its levels)
+    units = [
+        (key if isinstance(key, tuple) else (key,), group, metric)
+        for key, group in groups
+        for metric in metrics
+    ]
+    for key, group, metric in counted(units, len(units), "compare_groups, comparisons"):
+        ones = _one(
+            group,
+            key,
+            metric,
+            by_cols,
+            flags,
+            truth=truth,
+            compare_by=compare_by,
+            score=score,
+            pred=pred,
+            threshold=threshold,
+            id=id,
+            options={
+                "method": method,
+                "alternative": alternative,
+                "confidence_level": confidence_level,
+                "n_resamples": n_resamples,
+                "references": (point_reference, curve_reference),
+                "pos_label": pos_label,
+                "rng": unit_rng(root, key, repr(metric), "comparison"),
+            },
+        )
+        for rows, one in zip(frames, ones, strict=True):
+            rows.append(one)
     return [pd.concat(rows, ignore_index=True) for rows in frames]
 
 
