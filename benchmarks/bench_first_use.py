@@ -27,9 +27,10 @@ Sections (``--section NAME``, repeatable; all by default):
   (the wall time of the whole process, interpreter start included).
 - ``first-ops``: in one fresh process, the first curve OPS (PR AUC) at 5 random
   prevalences, each beside ``average_precision_score`` on the same rows.
-- ``display``: ``OPSCurveDisplay.from_predictions`` on 228 rows (PR, ROC and gain, the
-  figure drawn on an Agg canvas), against scikit-learn's ``PrecisionRecallDisplay`` and
-  ``RocCurveDisplay`` (the gain display beside the PR one: scikit-learn has none);
+- ``display``: ``OPSCurveDisplay.from_predictions`` on 228 rows (PR, ROC, gain and lift,
+  the figure drawn on an Agg canvas), against scikit-learn's ``PrecisionRecallDisplay``
+  and ``RocCurveDisplay`` (the gain and lift displays beside the PR one: scikit-learn has
+  none);
   imports included, and the draw alone.
 
 - ``compare``: ``compare`` of the PR AUC of 2, 3 and 10 classifiers on the same rows
@@ -411,11 +412,12 @@ def section_display(ctx: Context) -> list[str]:
         "| what | seconds | scikit-learn | ratio |",
         "|---|---|---|---|",
     ]
-    # the gain display has no scikit-learn counterpart: beside the PR display
+    # the gain and lift displays have no scikit-learn counterpart: beside the PR display
     peers = {
         "pr": "PrecisionRecallDisplay",
         "roc": "RocCurveDisplay",
         "gain": "PrecisionRecallDisplay",
+        "lift": "PrecisionRecallDisplay",
     }
     for kind, peer_name in peers.items():
         ops = (
