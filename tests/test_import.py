@@ -141,7 +141,7 @@ def test_report_of_a_file_loads_only_what_it_uses(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
     out = _fresh(_cli("report", str(path), "--truth", "y", "--score", "s", "--max-distinct", "100"))
     assert out["answer"][0] == 0
-    assert out["answer"][1].startswith("Evaluation of "), out["answer"]
+    assert out["answer"][1].startswith("Evaluation of"), out["answer"]
     assert out["heavy"] == ["duckdb", "narwhals", "pandas", "pyarrow", "scipy.special"]
 
 
