@@ -79,6 +79,7 @@ from opsstats import (
     classifier_change_test,
     compare_test_sets,
 )
+from opsstats.classifier_change import _mover
 
 D = 1.5
 THRESHOLDS = (0.75, 1.5)
@@ -86,7 +87,8 @@ CM_METRICS = ("f1", "mcc", "precision")
 PAIRS = ((0.02, 0.1), (0.05, 0.3), (0.1, 0.5), (0.5, 0.02))
 NS = (500, 2000, 10000, 50000)
 PR_NS = (500, 2000)
-PR_LARGE = (10000, (0.05, 0.3))
+PR_LARGE_NS = (10000, 50000)
+PR_LARGE_PAIRS = ((0.05, 0.3), (0.5, 0.02))
 POWER_PAIR = (0.05, 0.3)
 POWER_NS = (2000, 10000)
 PR_POWER_NS = (2000,)
@@ -108,6 +110,9 @@ FIELDS = (
     "std_reject",
     "std_reject_se",
     "std_coverage",
+    "std_coverage_mover",
+    "n_permutations",
+    "side_reps",
     "ops_reject",
     "ops_reject_se",
     "raw_reject",
@@ -205,6 +210,9 @@ def _cm_cell(task: dict) -> list[dict]:
                 "std_reject": std[0],
                 "std_reject_se": std[1],
                 "std_coverage": _rate(out[m]["cover"])[0],
+                "std_coverage_mover": float("nan"),
+                "n_permutations": "",
+                "side_reps": task["reps"],
                 "ops_reject": ops[0],
                 "ops_reject_se": ops[1],
                 "raw_reject": raw[0],
@@ -220,11 +228,12 @@ def _cm_cell(task: dict) -> list[dict]:
 def _pr_cell(task: dict) -> list[dict]:
     rng = np.random.default_rng(task["seed"])
     n, pis, change, k = task["n"], task["pis"], task["change"], task["resamples"]
+    b, side = task["permutations"], task["side_reps"]
     ref = _reference()  # its values at each prevalence made on first use, then kept
     start = time.process_time()
-    hits: dict[str, list[bool]] = {"std": [], "cover": [], "ops": [], "raw": []}
+    hits: dict[str, list[bool]] = {"std": [], "cover": [], "mover": [], "ops": [], "raw": []}
     undefined = 0
-    for _ in range(task["reps"]):
+    for rep in range(task["reps"]):
         curves = []
         for pi, d in zip(pis, (D, D + change), strict=True):
             y = rng.random(n) < pi
@@ -236,16 +245,25 @@ def _pr_cell(task: dict) -> list[dict]:
         c0, c1 = (ScoreCurve.from_scores(y.astype(int), s) for y, s in curves)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r = classifier_change_test(c0, c1, metric="pr_auc", n_resamples=k, rng=rng)
-            sets = {"after": c1, "before": c0}
-            o = compare_test_sets(
-                sets, metric="pr_auc", ops=True, reference=ref, n_resamples=k, rng=rng
+            r = classifier_change_test(
+                c0, c1, metric="pr_auc", n_resamples=k, n_permutations=b, rng=rng
             )
-            w = compare_test_sets(sets, metric="pr_auc", n_resamples=k, rng=rng)
+            pi0 = c0.prevalence
+            sets = {"after": c1.at_prevalence(pi0), "before": c0.at_prevalence(pi0)}
+            options = {"metric": "pr_auc", "confidence_level": 0.95, "n_resamples": k,
+                       "at": None, "rule": None, "rng": rng}  # fmt: skip
+            mover, _ = _mover(sets, r, options)
+            if rep < side:  # the OPS and raw comparisons on the first `side` repetitions
+                raw_sets = {"after": c1, "before": c0}
+                o = compare_test_sets(
+                    raw_sets, metric="pr_auc", ops=True, reference=ref, n_resamples=k, rng=rng
+                )
+                w = compare_test_sets(raw_sets, metric="pr_auc", n_resamples=k, rng=rng)
+                hits["ops"].append(o.p_value < LEVEL)
+                hits["raw"].append(w.p_value < LEVEL)
         hits["std"].append(r.p_value < LEVEL)
         hits["cover"].append(r.ci.low <= 0 <= r.ci.high)
-        hits["ops"].append(o.p_value < LEVEL)
-        hits["raw"].append(w.p_value < LEVEL)
+        hits["mover"].append(mover.low <= 0 <= mover.high)
     seconds = time.process_time() - start
     std, ops, raw = _rate(hits["std"]), _rate(hits["ops"]), _rate(hits["raw"])
     return [
@@ -264,6 +282,9 @@ def _pr_cell(task: dict) -> list[dict]:
             "std_reject": std[0],
             "std_reject_se": std[1],
             "std_coverage": _rate(hits["cover"])[0],
+            "std_coverage_mover": _rate(hits["mover"])[0],
+            "n_permutations": b,
+            "side_reps": len(hits["ops"]),
             "ops_reject": ops[0],
             "ops_reject_se": ops[1],
             "raw_reject": raw[0],
@@ -298,21 +319,25 @@ def tasks(args: argparse.Namespace) -> list[dict]:
                     {"kind": "cm", "threshold": t, "pis": POWER_PAIR, "n": n, "change": change,
                      "reps": args.reps, "seed": seed(t, n, change)}
                 )  # fmt: skip
+    pr = {"kind": "pr", "resamples": args.pr_resamples, "permutations": args.permutations}
     for pis in PAIRS:
         for n in PR_NS:
             out.append(
-                {"kind": "pr", "pis": pis, "n": n, "change": 0.0, "reps": args.pr_reps,
-                 "resamples": args.pr_resamples, "seed": seed(*pis, n)}
+                {**pr, "pis": pis, "n": n, "change": 0.0, "reps": args.pr_reps,
+                 "side_reps": min(args.pr_reps, args.side_reps), "seed": seed(*pis, n)}
             )  # fmt: skip
-    out.append(
-        {"kind": "pr", "pis": PR_LARGE[1], "n": PR_LARGE[0], "change": 0.0,
-         "reps": args.pr_reps_large, "resamples": args.pr_resamples, "seed": seed(PR_LARGE[0])}
-    )  # fmt: skip
+    for n, reps in zip(PR_LARGE_NS, (args.pr_reps_large, args.pr_reps_huge), strict=True):
+        for pis in PR_LARGE_PAIRS:
+            if reps:
+                out.append(
+                    {**pr, "pis": pis, "n": n, "change": 0.0, "reps": reps,
+                     "side_reps": min(reps, args.side_reps_large), "seed": seed(*pis, n)}
+                )  # fmt: skip
     for change in D_CHANGES:
         for n in PR_POWER_NS:
             out.append(
-                {"kind": "pr", "pis": POWER_PAIR, "n": n, "change": change, "reps": args.pr_reps,
-                 "resamples": args.pr_resamples, "seed": seed(n, change)}
+                {**pr, "pis": POWER_PAIR, "n": n, "change": change, "reps": args.pr_reps,
+                 "side_reps": min(args.pr_reps, args.side_reps), "seed": seed(n, change)}
             )  # fmt: skip
     return out
 
@@ -440,8 +465,18 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=300)
     ap.add_argument("--pr-reps", type=int, default=100)
-    ap.add_argument("--pr-reps-large", type=int, default=100)
+    ap.add_argument("--pr-reps-large", type=int, default=100, help="PR AUC, 10,000 rows")
+    ap.add_argument("--pr-reps-huge", type=int, default=0, help="PR AUC, 50,000 rows")
+    ap.add_argument(
+        "--side-reps", type=int, default=100,
+        help="repetitions of the PR AUC's OPS and raw comparisons in the other cells",
+    )  # fmt: skip
+    ap.add_argument(
+        "--side-reps-large", type=int, default=100,
+        help="repetitions of the OPS and raw comparisons in the 10,000- and 50,000-row cells",
+    )  # fmt: skip
     ap.add_argument("--pr-resamples", type=int, default=200)
+    ap.add_argument("--permutations", type=int, default=199)
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path)
@@ -463,7 +498,12 @@ def main(argv: list[str] | None = None) -> None:
         f"opsstats {opsstats.__version__}, numpy {np.__version__}, "
         f"Python {platform.python_version()}"
     )
-    todo = sorted(tasks(args), key=lambda t: t["kind"] != "pr")  # the long cells first
+    # the PR AUC's cells of up to 2,000 rows first, then the confusion-matrix metrics,
+    # then the larger PR AUC cells (the longest last, so that a run cut short keeps the rest)
+    def order(t: dict) -> int:
+        return 1 if t["kind"] == "cm" else 0 if t["n"] <= 2000 else 2 if t["n"] <= 10000 else 3
+
+    todo = sorted(tasks(args), key=order)
     rows: list[dict] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for result in pool.map(_run, todo):

@@ -15,16 +15,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from ._summary import Summary, wrap_line
 from ._validation import check_choice, check_confidence_level, check_digits, check_probability
-from .comparison import ComparisonResult, compare_test_sets
+from .comparison import METHODS, ComparisonResult, compare_test_sets
+from .comparison._permutation import stratified_permutation_test
+from .curves._geometry import CurveArea, resolve_quantity
 from .decomposition import read_test_sets
 from .results import ConfidenceInterval
+from .uncertainty._draws import check_rng
 
 __all__ = ["classifier_change_test", "ErrorRatesChange"]
 
 #: The metric-free form on confusion matrices: alpha and beta, a 2-df test.
 ERROR_RATES = "error_rates"
+#: The stratified permutation test of a curve quantity (docs/method.md#classifier-change).
+PERMUTATION = "permutation"
+#: The intervals of D with the permutation test (the first is the default).
+INTERVALS = ("percentile", "mover")
+#: The options of compare_test_sets that are not the metric's parameters.
+_OWN_OPTIONS = ("metric", "alternative", "confidence_level", "n_resamples", "at", "rule",
+                "prior", "rng")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -216,6 +228,8 @@ def classifier_change_test(
     prior: Any = "jeffreys",
     threshold: float | None = None,
     pos_label: Any = None,
+    n_permutations: int = 1999,
+    interval: str | None = None,
     rng: Any = None,
     **params: Any,
 ) -> ComparisonResult | ErrorRatesChange:
@@ -299,27 +313,45 @@ def classifier_change_test(
             )
         _, b0, b1 = read_test_sets(before, after, "f1", None, None, threshold, pos_label)
         return _error_rates_test(b0, b1, level)
-    _, b0, b1 = read_test_sets(before, after, metric, at, rule, threshold, pos_label)
+    method = check_choice("method", method, (*METHODS, PERMUTATION))
+    kind, b0, b1 = read_test_sets(before, after, metric, at, rule, threshold, pos_label)
     pi = (
         float(b0.prevalence)
         if prevalence is None
         else check_probability("prevalence", prevalence, open_low=True, open_high=True)
     )
-    result = compare_test_sets(
-        {"after": b1.at_prevalence(pi), "before": b0.at_prevalence(pi)},
+    quantity = resolve_quantity(metric, at, rule, dict(params)) if kind == "curve" else None
+    if method == "auto" and quantity is not None and not _is_roc_auc(quantity):
+        method = PERMUTATION
+    if method != PERMUTATION and interval is not None:
+        raise ValueError(
+            "`interval` chooses the interval of the permutation test's difference "
+            f"(method='permutation'); got interval={interval!r} with method={method!r}."
+        )
+    generator = check_rng(rng)
+    sets = {"after": b1.at_prevalence(pi), "before": b0.at_prevalence(pi)}
+    options = dict(
         metric=metric,
-        method=method,
         alternative=alternative,
         confidence_level=level,
         n_resamples=n_resamples,
         at=at,
         rule=rule,
         prior=prior,
-        rng=rng,
+        rng=generator,
         **params,
     )
+    if method == PERMUTATION:
+        if quantity is None:
+            raise ValueError(
+                "method='permutation' permutes the rows of two score curves (a curve "
+                f"quantity); {metric!r} is a confusion-matrix metric: use method='auto' "
+                "(each matrix's Dirichlet posterior)."
+            )
+        result = _permutation(sets, quantity, pi, interval, n_permutations, generator, options)
+    else:
+        result = compare_test_sets(sets, method=method, **options)  # type: ignore[arg-type]
     assert isinstance(result, ComparisonResult)  # two test sets: one comparison
-    quantity = f"{result.quantity} at prevalence {pi:.4g}"
     method_text = (
         f"{result.method}; both test sets standardized to prevalence {pi:.4g} "
         f"({'as given' if prevalence is not None else 'the before set' + chr(39) + 's'}), "
@@ -328,7 +360,7 @@ def classifier_change_test(
     )
     return replace(
         result,
-        quantity=quantity,
+        quantity=f"{result.quantity} at prevalence {pi:.4g}",
         method=method_text,
         details={
             **result.details,
@@ -339,3 +371,95 @@ def classifier_change_test(
             "prevalence_after": float(b1.prevalence),
         },
     )
+
+
+def _is_roc_auc(quantity: Any) -> bool:
+    """The ROC AUC (trapezoid rule), which does not depend on the prevalence: its default
+    stays DeLong's unpaired test on t."""
+    return (
+        isinstance(quantity, CurveArea)
+        and quantity.curve == "roc"
+        and quantity.rule == "trapezoid"
+        and not quantity.normalized
+    )
+
+
+def _permutation(
+    sets: dict[str, Any],
+    quantity: Any,
+    pi: float,
+    interval: str | None,
+    n_permutations: int,
+    rng: Any,
+    options: dict[str, Any],
+) -> ComparisonResult:
+    """The stratified permutation test of D, with its interval: each set's stratified
+    bootstrap, percentile (``"percentile"``), or the MOVER combination of each set's own
+    default interval (``"mover"``) (docs/method.md#classifier-change)."""
+    interval = check_choice("interval", INTERVALS[0] if interval is None else interval, INTERVALS)
+    test = stratified_permutation_test(
+        sets["before"], sets["after"], quantity, pi, n_permutations, rng, options["alternative"]
+    )
+    boot = compare_test_sets(sets, method="bootstrap", **options)
+    assert isinstance(boot, ComparisonResult)
+    if interval == "mover":
+        ci, how = _mover(sets, boot, options)
+    else:
+        ci = boot.ci
+        how = (
+            f"each test set's stratified bootstrap, {boot.n_resamples} resamples, "
+            "percentile interval of the difference"
+        )
+    side = {"two-sided": "|D_b| >= |D|", "greater": "D_b >= D", "less": "D_b <= D"}
+    undefined = f", {test.n_undefined} undefined left out" if test.n_undefined else ""
+    text = (
+        f"stratified permutation test (each class's pooled rows reassigned to the two sets "
+        f"at random, each set's class sizes kept), B = {test.n_permutations} "
+        f"permutations{undefined}, p = (1 + #{{{side[options['alternative']]}}}) / (B + 1); "
+        f"interval: {how}"
+    )
+    return replace(
+        boot,
+        ci=ci,
+        p_value=test.p_value,
+        statistic=test.statistic,
+        statistic_name="D",
+        method=text,
+        details={
+            **boot.details,
+            "test": PERMUTATION,
+            "interval": interval,
+            "n_permutations": test.n_permutations,
+            "n_permutations_undefined": test.n_undefined,
+            "permutation_differences": test.null,
+        },
+    )
+
+
+def _mover(
+    sets: dict[str, Any], boot: ComparisonResult, options: dict[str, Any]
+) -> tuple[ConfidenceInterval, str]:
+    """MOVER (Zou and Donner 2008): the interval of a difference of two independent
+    estimates from each one's own interval, [D - sqrt((a - l_a)^2 + (u_b - b)^2),
+    D + sqrt((u_a - a)^2 + (b - l_b)^2)], each set's interval its curve's default
+    (``ScoreCurve.interval`` with ``method="auto"``)."""
+    ends = []
+    how = []
+    for name in ("after", "before"):
+        r = sets[name].interval(
+            options["metric"],
+            confidence_level=options["confidence_level"],
+            n_resamples=options["n_resamples"],
+            at=options["at"],
+            rule=options["rule"],
+            rng=options["rng"],
+            **{k: v for k, v in options.items() if k not in _OWN_OPTIONS},
+        )
+        ends.append((float(r.estimate), float(r.ci.low), float(r.ci.high)))
+        how.append(f"{name}: {r.method}")
+    (a, la, ua), (b, lb, ub) = ends
+    d = a - b
+    low = d - float(np.hypot(a - la, ub - b))
+    high = d + float(np.hypot(ua - a, b - lb))
+    text = "MOVER (Zou and Donner 2008) of each set's own interval (" + "; ".join(how) + ")"
+    return ConfidenceInterval(low, high), text
