@@ -179,16 +179,16 @@ def _cm_cell(task: dict) -> list[dict]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             rr = classifier_change_test(cms[0], cms[1], metric="error_rates")
-            rates_hits.append(rr.p_value < LEVEL)
+            rates_hits.append(rr.p_value <= LEVEL)
             for m in CM_METRICS:
                 r = classifier_change_test(cms[0], cms[1], metric=m, rng=rng)
                 sets = {"after": cms[1], "before": cms[0]}
                 o = compare_test_sets(sets, metric=m, ops=True, rng=rng)
                 w = compare_test_sets(sets, metric=m, rng=rng)
-                out[m]["std"].append(r.p_value < LEVEL)
+                out[m]["std"].append(r.p_value <= LEVEL)
                 out[m]["cover"].append(r.ci.low <= 0 <= r.ci.high)
-                out[m]["ops"].append(o.p_value < LEVEL)
-                out[m]["raw"].append(w.p_value < LEVEL)
+                out[m]["ops"].append(o.p_value <= LEVEL)
+                out[m]["raw"].append(w.p_value <= LEVEL)
     seconds = time.process_time() - start
     rates_r = _rate(rates_hits)
     rows = []
@@ -259,9 +259,9 @@ def _pr_cell(task: dict) -> list[dict]:
                     raw_sets, metric="pr_auc", ops=True, reference=ref, n_resamples=k, rng=rng
                 )
                 w = compare_test_sets(raw_sets, metric="pr_auc", n_resamples=k, rng=rng)
-                hits["ops"].append(o.p_value < LEVEL)
-                hits["raw"].append(w.p_value < LEVEL)
-        hits["std"].append(r.p_value < LEVEL)
+                hits["ops"].append(o.p_value <= LEVEL)
+                hits["raw"].append(w.p_value <= LEVEL)
+        hits["std"].append(r.p_value <= LEVEL)
         hits["cover"].append(r.ci.low <= 0 <= r.ci.high)
         hits["mover"].append(mover.low <= 0 <= mover.high)
     seconds = time.process_time() - start
