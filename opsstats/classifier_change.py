@@ -18,7 +18,14 @@ from typing import Any
 import numpy as np
 
 from ._summary import Summary, wrap_line
-from ._validation import check_choice, check_confidence_level, check_digits, check_probability
+from ._validation import (
+    MAX_RESAMPLES,
+    check_choice,
+    check_confidence_level,
+    check_digits,
+    check_probability,
+    check_size,
+)
 from .comparison import METHODS, ComparisonResult, compare_test_sets
 from .comparison._permutation import stratified_permutation_test
 from .curves._geometry import CurveArea, resolve_quantity
@@ -314,6 +321,9 @@ def classifier_change_test(
         _, b0, b1 = read_test_sets(before, after, "f1", None, None, threshold, pos_label)
         return _error_rates_test(b0, b1, level)
     method = check_choice("method", method, (*METHODS, PERMUTATION))
+    n_permutations = check_size(
+        "n_permutations", n_permutations, minimum=19, maximum=MAX_RESAMPLES
+    )
     kind, b0, b1 = read_test_sets(before, after, metric, at, rule, threshold, pos_label)
     pi = (
         float(b0.prevalence)
@@ -344,9 +354,9 @@ def classifier_change_test(
     if method == PERMUTATION:
         if quantity is None:
             raise ValueError(
-                "method='permutation' permutes the rows of two score curves (a curve "
+                "`method` 'permutation' permutes the rows of two score curves (a curve "
                 f"quantity); {metric!r} is a confusion-matrix metric: use method='auto' "
-                "(each matrix's Dirichlet posterior)."
+                "(each matrix's Dirichlet posterior). Got method='permutation'."
             )
         result = _permutation(sets, quantity, pi, interval, n_permutations, generator, options)
     else:

@@ -8,15 +8,18 @@ positives to the before set and P_a to the after set (and likewise the negatives
 equally likely, so the permutation distribution of any statistic is its exact null
 distribution given the pooled data, whatever the sample sizes.
 
-Engine. The pooled distinct scores are sorted once (decreasing) and merged into the cells
-of the quantity's curve geometry (the cells of the bootstrap, :class:`_Cells`: a merged
-cell is exact for every assignment, as it is for every resample). Each class's pooled
-rows are laid out in that order; a permutation is a row of 0/1 labels (1: the after set)
-with exactly the after set's count of ones, shuffled, and the after set's cumulative
-counts per cell are its cumulative sum read at the cells' ends (the before set's, the
-pooled counts less these). A block of permutations is one (b, rows) array, b chosen so
-that a block holds about 2**22 labels. Each set's (alpha, beta) curves over the pooled
-cells go to the shared geometry at the standardized prevalence, as the bootstrap's do.
+Engine. The pooled distinct scores are sorted once (decreasing). A permutation is, per
+class, how many of the class's pooled rows at each distinct score go to the after set:
+Multivariate hypergeometric (the class's pooled counts per score, the after set's class
+size drawn without replacement; numpy's ``Generator.multivariate_hypergeometric``), and
+rows of one class and one score are exchangeable, so these counts describe the
+permutation fully. The after set's cumulative counts are their cumulative sums over the
+sorted scores (the before set's, the pooled counts less these), read at the ends of the
+cells of the quantity's curve geometry (the cells of the bootstrap, :class:`_Cells`: a
+merged cell is exact for every assignment, as it is for every resample). A block of
+permutations is one (b, J) array of counts, b chosen so that a block holds about 2**22
+counts. Each set's (alpha, beta) curves over the cells go to the shared geometry at the
+standardized prevalence, as the bootstrap's do.
 """
 
 from __future__ import annotations
@@ -32,15 +35,18 @@ from ..uncertainty.curve.resampling import _drop_leading_empty, _first_limit_fix
 
 __all__: list[str] = []
 
-#: Labels (one per pooled row and permutation) per block of permutations.
-_BLOCK_LABELS = 1 << 22
+#: Counts (one per pooled distinct score, class and permutation) per block.
+_BLOCK_COUNTS = 1 << 22
+#: numpy's "count" method draws in time and memory proportional to the class's rows;
+#: from this many rows on, its "marginals" method (proportional to the distinct scores).
+_COUNT_METHOD_ROWS = 10**8
 #: Differences within this distance of the observed one (relative to max(1, |D|)) count
 #: as reaching it: rounding in the sums must not decide a tie (R's coin package uses
 #: the same tolerance, sqrt of the machine epsilon).
 TIE_TOLERANCE = float(np.sqrt(np.finfo(float).eps))
-#: Bytes per permutation of one pooled row held at once: its label (int8) and its
-#: cumulative count (int32), for both classes.
-_BYTES_PER_ROW = 5
+#: Bytes per permutation and pooled distinct score held at once: both classes' drawn
+#: counts and their cumulative sums (int64), and both sets' alpha and beta (float64).
+_BYTES_PER_SCORE = 64
 
 
 class PermutationTest(NamedTuple):
@@ -69,8 +75,9 @@ def check_permutable(curve: Any, name: str) -> ScoreCurve:
 
 
 def _pooled(before: ScoreCurve, after: ScoreCurve, mode: str) -> tuple[np.ndarray, ...]:
-    """The pooled cells: per cell the pooled positives and negatives and the after set's
-    observed cumulative counts (tp, fp) at each cell's end."""
+    """The pooled distinct scores (decreasing): per score the pooled positives and
+    negatives (shape (2, J)), the after set's (2, J), and the index of each cell's last
+    score (the cells of the quantity's geometry)."""
     if before.direction.split()[0] != after.direction.split()[0]:
         raise ValueError(
             "the two test sets' curves must rank scores in the same direction; got "
@@ -81,32 +88,29 @@ def _pooled(before: ScoreCurve, after: ScoreCurve, mode: str) -> tuple[np.ndarra
     neg = np.concatenate([np.diff(c.fps, prepend=0) for c in (before, after)])
     is_after = np.repeat([False, True], [before.thresholds.size, after.thresholds.size])
     distinct, where = np.unique(thr, return_inverse=True)
-    k = distinct.size
-    order = k - 1 - where  # decreasing scores: cell 0 holds the highest
-    counts = np.zeros((4, k), dtype=np.int64)  # pooled pos, pooled neg, after pos, after neg
-    np.add.at(counts[0], order, pos)
-    np.add.at(counts[1], order, neg)
-    np.add.at(counts[2], order[is_after], pos[is_after])
-    np.add.at(counts[3], order[is_after], neg[is_after])
-    cum = np.cumsum(counts, axis=1)
-    pooled = ScoreCurve._trusted(distinct[::-1].copy(), cum[0], cum[1])
-    cells = _Cells(pooled, mode)
-    keep = np.searchsorted(cum[0] + cum[1], np.cumsum(cells.pos + cells.neg))
-    return cells.pos, cells.neg, cum[2, keep], cum[3, keep]
+    order = distinct.size - 1 - where  # decreasing scores: index 0 the highest
+    pooled = np.zeros((2, distinct.size), dtype=np.int64)
+    np.add.at(pooled[0], order, pos)
+    np.add.at(pooled[1], order, neg)
+    observed = np.zeros((2, distinct.size), dtype=np.int64)
+    np.add.at(observed[0], order[is_after], pos[is_after])
+    np.add.at(observed[1], order[is_after], neg[is_after])
+    cum = np.cumsum(pooled, axis=1)
+    cells = _Cells(ScoreCurve._trusted(distinct[::-1].copy(), cum[0], cum[1]), mode)
+    ends = np.searchsorted(cum[0] + cum[1], np.cumsum(cells.pos + cells.neg))
+    return pooled, observed, ends
 
 
-def _shuffled_cumulative(
-    per_cell: np.ndarray, ones: int, b: int, rng: np.random.Generator
+def _drawn_cumulative(
+    per_score: np.ndarray, ones: int, b: int, ends: np.ndarray, rng: np.random.Generator
 ) -> np.ndarray:
-    """b permutations of one class's pooled rows (in cell order) of which ``ones`` go to
-    the after set: the after set's cumulative count at each cell's end, shape (b, k)."""
-    rows = int(per_cell.sum())
-    labels = np.zeros((b, rows), dtype=np.int8)
-    labels[:, :ones] = 1
-    labels = rng.permuted(labels, axis=1)
-    cum = np.zeros((b, rows + 1), dtype=np.int32 if rows < 2**31 else np.int64)
-    np.cumsum(labels, axis=1, out=cum[:, 1:])
-    return cum[:, np.cumsum(per_cell)]
+    """b permutations of one class: how many of its pooled rows at each score go to the
+    after set (``ones`` in all; multivariate hypergeometric), cumulated over the scores
+    and read at the cells' ends, shape (b, cells)."""
+    how = "count" if int(per_score.sum()) < _COUNT_METHOD_ROWS else "marginals"
+    drawn = rng.multivariate_hypergeometric(per_score, ones, size=b, method=how)
+    np.cumsum(drawn, axis=1, out=drawn)
+    return drawn[:, ends]
 
 
 def _values(
@@ -190,26 +194,28 @@ def stratified_permutation_test(
     alternative = check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     b0 = check_permutable(before, "before")
     b1 = check_permutable(after, "after")
-    pos, neg, tp_obs, fp_obs = _pooled(b0, b1, _cell_mode(quantity))
-    rows = int(pos.sum() + neg.sum())
-    block = max(1, _BLOCK_LABELS // rows)
+    pooled, observed_counts, ends = _pooled(b0, b1, _cell_mode(quantity))
+    J = pooled.shape[1]
+    block = max(1, _BLOCK_COUNTS // J)
     B = check_size(
         "n_permutations",
         n_permutations,
         minimum=19,
         maximum=MAX_RESAMPLES,
         bytes_each=8.0,
-        overhead=_BYTES_PER_ROW * rows * float(min(block, n_permutations)),
+        overhead=_BYTES_PER_SCORE * J * float(min(block, n_permutations)),
         what=" for the permutations of the pooled rows",
     )
-    pos_cum, neg_cum = np.cumsum(pos), np.cumsum(neg)
+    pos_cum, neg_cum = np.cumsum(pooled, axis=1)[:, ends]
+    tp_obs, fp_obs = np.cumsum(observed_counts, axis=1)[:, ends]
     observed = float(_differences(quantity, prevalence, tp_obs[None], fp_obs[None], pos_cum,
                                   neg_cum)[0])  # fmt: skip
+    ones = int(observed_counts[0].sum()), int(observed_counts[1].sum())
     null = np.empty(B)
     for start in range(0, B, block):
         b = min(block, B - start)
-        tp = _shuffled_cumulative(pos, int(tp_obs[-1]), b, rng)
-        fp = _shuffled_cumulative(neg, int(fp_obs[-1]), b, rng)
+        tp = _drawn_cumulative(pooled[0], ones[0], b, ends, rng)
+        fp = _drawn_cumulative(pooled[1], ones[1], b, ends, rng)
         null[start : start + b] = _differences(quantity, prevalence, tp, fp, pos_cum, neg_cum)
     defined = null[np.isfinite(null)]
     tol = TIE_TOLERANCE * max(1.0, abs(observed))
