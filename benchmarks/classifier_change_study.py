@@ -368,15 +368,40 @@ def _flag(row: dict) -> str:
 _NAMES = {"f1": "F1", "mcc": "MCC", "precision": "precision", "pr_auc": "PR AUC"}
 
 
+def _outside(rows: list[dict]) -> tuple[int, int, float]:
+    """Null cells with every expected count >= 5: how many, how many outside the band,
+    and how many a true 5% would put outside it by chance (binomial, each cell's own
+    repetitions)."""
+    cells = [
+        r
+        for r in rows
+        if r["study"] == "null"
+        and float(r["min_expected"]) >= 5
+        and np.isfinite(float(r["std_reject"]))
+    ]
+    out = sum(not 0.035 <= float(r["std_reject"]) <= 0.065 for r in cells)
+    expected = 0.0
+    for r in cells:
+        m = int(r["reps"]) - int(r["undefined"])
+        # outside: a count below 3.5% of m or above 6.5% of m
+        expected += stats.binom.cdf(np.ceil(0.035 * m) - 1, m, LEVEL) + stats.binom.sf(
+            np.floor(0.065 * m), m, LEVEL
+        )
+    return len(cells), out, float(expected)
+
+
 def render(rows: list[dict]) -> str:
     # a confusion-matrix cell's CPU time is shared equally by its metrics' rows
     cpu = sum(float(r["cpu_seconds"]) for r in rows)
     cpu_cm = sum(float(r["cpu_seconds"]) for r in rows if r["metric"] in CM_METRICS)
-    reps = sorted({(r["metric"] == "pr_auc", int(r["reps"]), int(r["n_resamples"])) for r in rows})
-    reps_text = "; ".join(
-        f"{'PR AUC' if pr else 'confusion-matrix metrics'}: {k} repetitions, {b} "
-        f"{'bootstrap resamples' if pr else 'posterior draws'} per test"
-        for pr, k, b in reps
+    pr_rows = [r for r in rows if r["metric"] == "pr_auc"]
+    cm_reps = sorted({int(r["reps"]) for r in rows if r["metric"] in CM_METRICS})
+    pr_reps = sorted({(int(r["n"]), int(r["reps"]), int(r["side_reps"])) for r in pr_rows})
+    perms = sorted({str(r["n_permutations"]) for r in pr_rows})
+    boots = sorted({str(r["n_resamples"]) for r in pr_rows})
+    pr_text = "; ".join(
+        f"{n:,} rows: {k} repetitions (the OPS and raw comparisons on the first {side})"
+        for n, k, side in pr_reps
     )
     lines = [
         '# The test of "the classifier changed": size and power',
@@ -384,20 +409,29 @@ def render(rows: list[dict]) -> str:
         "Written by `benchmarks/classifier_change_study.py` (its docstring has the design). "
         "Binormal classifier (negatives N(0, 1), positives N(1.5, 1)); two independent test "
         "sets per repetition, before at prevalence pi0 and after at pi1. Columns: the "
-        "rejection rate at the 5% level, with its binomial Monte Carlo s.e. in "
+        "rejection rate at the 5% level (p <= 0.05), with its binomial Monte Carlo s.e. in "
         "parentheses, of the standardized test (`classifier_change_test`, both sets "
-        "standardized to pi0), of the OPS comparison (`compare_test_sets(..., ops=True)`) "
-        "and of the raw comparison (`compare_test_sets(...)`) on the same data, and for "
-        "the confusion-matrix metrics of the test of alpha and beta "
-        '(`metric="error_rates"`, the same in each metric\'s rows). `coverage`: the '
-        "standardized test's 95% interval containing 0 (null only).",
+        "standardized to pi0, its default method), of the OPS comparison "
+        "(`compare_test_sets(..., ops=True)`) and of the raw comparison "
+        "(`compare_test_sets(...)`) on the same data, and for the confusion-matrix metrics "
+        'of the test of alpha and beta (`metric="error_rates"`, the same in each metric\'s '
+        "rows). `coverage`: the standardized test's 95% interval of D containing 0 (null "
+        "only; s.e. 0.69 points near 95% at 1,000 repetitions).",
         "",
-        f"Repetitions per cell: {reps_text}. With 300 repetitions the s.e. of a 5% rate is "
-        "1.3%, so a true 5% falls outside 3.5%-6.5% in about a quarter of the cells by "
-        "chance; with 100, 2.2% (about half the cells: the PR AUC rows show the size only "
-        "roughly). Fewer than the 1,000 the design asks for: the machine's two cores were "
-        "shared by eight sessions. CPU time of the simulation: "
-        f"{cpu / 60:.1f} min ({cpu_cm / 60:.1f} min the confusion-matrix metrics).",
+        "The standardized test of F1, MCC and precision is each set's Dirichlet posterior "
+        f"(2,000 draws), {', '.join(map(str, cm_reps))} repetitions per cell. The PR AUC's "
+        "is the stratified permutation test (each class's pooled rows reassigned to the two "
+        f"sets at random, each set's class sizes kept), B = {', '.join(perms)} permutations "
+        "(the study's choice; the default is 1,999): with p = (1 + #{|D_b| >= |D|}) / "
+        "(B + 1) and B + 1 a multiple of 20, P(p <= 0.05) is 5% exactly under the null, "
+        "at any B, so its rejection rate estimates its size. Its interval of D is each "
+        f"set's stratified bootstrap ({', '.join(boots)} resamples), percentile "
+        "(`coverage`, the default), and beside it `MOVER`: Zou and Donner's combination of "
+        "each set's own default interval (`ScoreCurve.interval`, method 'auto': the "
+        "Dirichlet posterior, bias-extended, below 100 rows of a class, with as many draws "
+        'as resamples; the jackknife\'s logit-t from 100 on), `interval="mover"`. PR AUC '
+        f"repetitions: {pr_text}. CPU time of the simulation: {cpu / 60:.1f} min "
+        f"({cpu_cm / 60:.1f} min the confusion-matrix metrics).",
         "",
         *(
             f"Run: `{r['command']}` on {r['date']} ({r['versions']})."
@@ -415,12 +449,21 @@ def render(rows: list[dict]) -> str:
         "prevalence at a fixed classifier (docs/method.md#prevalence-invariance), so its "
         "OPS comparison keeps its level.",
         "",
+    ]
+    for label, metrics in (("F1, MCC and precision", CM_METRICS), ("PR AUC", ("pr_auc",))):
+        n_cells, n_out, expected = _outside([r for r in rows if r["metric"] in metrics])
+        if n_cells:
+            lines.append(
+                f"**{label}**: {n_out} of the {n_cells} null cells with every expected count "
+                f"at least 5 fall outside 3.5%-6.5%; a true 5% would put {expected:.1f} "
+                "outside by chance (binomial, each cell's repetitions; at 1,000 the s.e. of "
+                "a 5% rate is 0.69%, and a cell of 1,000 falls outside with probability 2.4%)."
+            )
+            lines.append("")
+    lines += [
         "Under a real change (Power) the after set's classifier is worse and its prevalence "
         "moved too: the OPS and raw comparisons' rates there mix both, and are power only "
-        "where their null rows are near 5% (precision's OPS). The PR AUC's standardized "
-        "test is each set's stratified bootstrap (the default for a curve area) with the "
-        "after set's curve read at the before set's prevalence; at 100 repetitions its "
-        "rows locate its size only to within a few percent.",
+        "where their null rows are near 5% (precision's OPS).",
         "",
     ]
     for study, title in (("null", "Null: a prevalence shift alone"), ("power", "Power")):
@@ -432,7 +475,9 @@ def render(rows: list[dict]) -> str:
             lines += [f"## {title}: {_NAMES[metric]}", ""]
             head = "| " + ("threshold | " if cm else "") + "change | pi0 -> pi1 | n | "
             head += "min expected | standardized | | "
-            head += "coverage | " if study == "null" else ""
+            if study == "null":
+                head += "coverage | " + ("" if cm else "MOVER | ")
+            head += "" if cm else "reps of the comparisons | "
             head += "OPS comparison | raw comparison | "
             head += "alpha and beta | " if cm else ""
             head += "undefined |"
@@ -449,6 +494,10 @@ def render(rows: list[dict]) -> str:
                 ]
                 if study == "null":
                     cells.append(f"{100 * float(r['std_coverage']):.1f}%")
+                    if not cm:
+                        cells.append(f"{100 * float(r['std_coverage_mover']):.1f}%")
+                if not cm:
+                    cells.append(r["side_reps"])
                 cells += [
                     _pct(r["ops_reject"], r["ops_reject_se"]),
                     _pct(r["raw_reject"], r["raw_reject_se"]),
@@ -498,6 +547,7 @@ def main(argv: list[str] | None = None) -> None:
         f"opsstats {opsstats.__version__}, numpy {np.__version__}, "
         f"Python {platform.python_version()}"
     )
+
     # the PR AUC's cells of up to 2,000 rows first, then the confusion-matrix metrics,
     # then the larger PR AUC cells (the longest last, so that a run cut short keeps the rest)
     def order(t: dict) -> int:

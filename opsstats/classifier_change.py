@@ -26,7 +26,7 @@ from ._validation import (
     check_probability,
     check_size,
 )
-from .comparison import METHODS, ComparisonResult, compare_test_sets
+from .comparison import METHODS, ComparisonResult, ComparisonTable, compare_test_sets
 from .comparison._permutation import stratified_permutation_test
 from .curves._geometry import CurveArea, resolve_quantity
 from .decomposition import read_test_sets
@@ -266,13 +266,30 @@ def classifier_change_test(
         pi*, in (0, 1). Default: the ``before`` set's observed prevalence, treated as a
         constant.
     method : str, default "auto"
-        As in :func:`opsstats.compare_test_sets`: the Dirichlet posterior of each
-        matrix for a confusion-matrix metric, DeLong-t for the ROC AUC, each set's
-        stratified bootstrap for another curve quantity.
+        ``"auto"``: for a confusion-matrix metric each matrix's Dirichlet posterior, for
+        the ROC AUC (which does not depend on the prevalence) DeLong's unpaired test on
+        t, as :func:`opsstats.compare_test_sets`; for every other curve quantity (the PR
+        AUC, another area, a metric at an operating point) ``"permutation"``.
+        ``"permutation"``: the stratified permutation test of D, exact under H0 (each
+        class's pooled rows reassigned to the two sets at random, each set's class
+        sizes kept; curve quantities of whole-number counts only: weighted curves are
+        refused). The methods of :func:`opsstats.compare_test_sets` (``"bootstrap"``,
+        ``"dirichlet"``, ``"delong-t"``, ...) as there.
     alternative : {"two-sided", "greater", "less"}
-        About D = after - before.
+        About D = after - before. The permutation p-value is (1 + #{permutations at
+        least as extreme}) / (B + 1): two-sided |D_b| >= |D|, "greater" D_b >= D, "less"
+        D_b <= D.
     confidence_level, n_resamples, at, rule, prior, rng, **params
-        As in :func:`opsstats.compare_test_sets`.
+        As in :func:`opsstats.compare_test_sets`; with the permutation test
+        ``n_resamples`` is the resamples (or draws) of the interval of D.
+    n_permutations : int, default 1999
+        B, the permutations of the permutation test (at least 19); B + 1 a multiple
+        of 20 makes P(p <= 0.05) exactly 5% under H0.
+    interval : {"percentile", "mover"}, optional
+        The interval of D with the permutation test (default ``"percentile"``): each
+        set's stratified bootstrap, percentile interval of the difference; or
+        ``"mover"``, the MOVER combination (Zou and Donner 2008) of each set's own
+        default interval (``ScoreCurve.interval`` with ``method="auto"``).
     threshold, pos_label
         As in :func:`opsstats.decompose`.
 
@@ -321,9 +338,7 @@ def classifier_change_test(
         _, b0, b1 = read_test_sets(before, after, "f1", None, None, threshold, pos_label)
         return _error_rates_test(b0, b1, level)
     method = check_choice("method", method, (*METHODS, PERMUTATION))
-    n_permutations = check_size(
-        "n_permutations", n_permutations, minimum=19, maximum=MAX_RESAMPLES
-    )
+    n_permutations = check_size("n_permutations", n_permutations, minimum=19, maximum=MAX_RESAMPLES)
     kind, b0, b1 = read_test_sets(before, after, metric, at, rule, threshold, pos_label)
     pi = (
         float(b0.prevalence)
@@ -351,6 +366,7 @@ def classifier_change_test(
         rng=generator,
         **params,
     )
+    result: ComparisonResult | ComparisonTable
     if method == PERMUTATION:
         if quantity is None:
             raise ValueError(
@@ -360,7 +376,7 @@ def classifier_change_test(
             )
         result = _permutation(sets, quantity, pi, interval, n_permutations, generator, options)
     else:
-        result = compare_test_sets(sets, method=method, **options)  # type: ignore[arg-type]
+        result = compare_test_sets(sets, method=method, **options)
     assert isinstance(result, ComparisonResult)  # two test sets: one comparison
     method_text = (
         f"{result.method}; both test sets standardized to prevalence {pi:.4g} "

@@ -3494,10 +3494,16 @@ def _change_cases() -> list[Case]:
             "classifier change",
             "classifier_change_test",
             "permutation: D vs the PR AUC of each curve at the before set's prevalence",
-            lambda: classifier_change_test(
-                *curve_pairs, metric="pr_auc", method="permutation", n_permutations=99,
-                n_resamples=100, rng=0,
-            ).statistic,  # fmt: skip
+            lambda: (
+                classifier_change_test(
+                    *curve_pairs,
+                    metric="pr_auc",
+                    method="permutation",
+                    n_permutations=99,
+                    n_resamples=100,
+                    rng=0,
+                ).statistic
+            ),
             expect=lambda v: _close(v, d_pr),
         ),
         Case(
@@ -3536,8 +3542,10 @@ def _change_cases() -> list[Case]:
             "permutation of weighted curves",
             lambda: classifier_change_test(
                 ScoreCurve.from_scores(*pairs[0], sample_weight=np.full(500, 0.5)),
-                curve_pairs[1], metric="pr_auc", method="permutation",
-            ),  # fmt: skip
+                curve_pairs[1],
+                metric="pr_auc",
+                method="permutation",
+            ),
             "before",
             mentions=("whole-number counts",),
         ),

@@ -155,7 +155,9 @@ def _slow_permutations(before, after, curve, at, rule, pi, n_perm, seed, alterna
 
     def split(cls, counts):
         rows = s[y] if cls == 0 else s[~y]
-        take = np.concatenate([np.arange(np.sum(rows == v)) < c for v, c in zip(scores, counts)])
+        take = np.concatenate(
+            [np.arange(np.sum(rows == v)) < c for v, c in zip(scores, counts, strict=True)]
+        )
         ordered = np.concatenate([rows[rows == v] for v in scores])
         return ordered[take], ordered[~take]
 
@@ -210,12 +212,19 @@ def test_permutation_against_the_slow_implementation(metric, at, rule, curve, ti
         assert r.p_value == p and r.details["n_permutations"] == 60
 
 
-def test_permutation_p_value_converges_to_the_exact_one():
+@pytest.mark.parametrize("count_method_rows", [10**8, 1])
+def test_permutation_p_value_converges_to_the_exact_one(monkeypatch, count_method_rows):
     """Two tiny test sets: every one of the C(5, 2) C(7, 3) = 350 ways of reassigning
     the pooled rows enumerated (itertools.combinations) gives the exact permutation
     p-value of the PR AUC difference; 20,000 random permutations come within 3.3
-    binomial s.e. of it (a failure by chance once in about 1,000 seeds)."""
+    binomial s.e. of it (a failure by chance once in about 1,000 seeds), with numpy's
+    "count" draws (below 10**8 rows) and its "marginals" draws (from there on: forced
+    here by lowering the limit)."""
     from itertools import combinations
+
+    from opsstats.comparison import _permutation
+
+    monkeypatch.setattr(_permutation, "_COUNT_METHOD_ROWS", count_method_rows)
 
     before = (np.array([1, 1, 1, 0, 0, 0, 0]), np.array([0.9, 0.4, 0.35, 0.8, 0.2, 0.1, 0.5]))
     after = (np.array([1, 1, 0, 0, 0]), np.array([0.95, 0.3, 0.6, 0.25, 0.05]))
@@ -319,7 +328,9 @@ def test_permutation_interval_mover():
         ({"interval": "mover"}, ValueError, "`interval`"),
         (
             {
-                "before": ScoreCurve.from_scores([0, 1, 1], [0.1, 0.5, 0.9], sample_weight=[1, 0.5, 2]),
+                "before": ScoreCurve.from_scores(
+                    [0, 1, 1], [0.1, 0.5, 0.9], sample_weight=[1, 0.5, 2]
+                ),
                 "after": ScoreCurve.from_scores([0, 1, 0], [0.2, 0.6, 0.4]),
                 "metric": "pr_auc",
             },

@@ -107,15 +107,15 @@ def _drawn_cumulative(
     """b permutations of one class: how many of its pooled rows at each score go to the
     after set (``ones`` in all; multivariate hypergeometric), cumulated over the scores
     and read at the cells' ends, shape (b, cells)."""
-    how = "count" if int(per_score.sum()) < _COUNT_METHOD_ROWS else "marginals"
-    drawn = rng.multivariate_hypergeometric(per_score, ones, size=b, method=how)
+    if int(per_score.sum()) < _COUNT_METHOD_ROWS:
+        drawn = rng.multivariate_hypergeometric(per_score, ones, size=b, method="count")
+    else:
+        drawn = rng.multivariate_hypergeometric(per_score, ones, size=b, method="marginals")
     np.cumsum(drawn, axis=1, out=drawn)
     return drawn[:, ends]
 
 
-def _values(
-    quantity: Any, pi: float, tp: np.ndarray, fp: np.ndarray, P: int, N: int
-) -> np.ndarray:
+def _values(quantity: Any, pi: float, tp: np.ndarray, fp: np.ndarray, P: int, N: int) -> np.ndarray:
     """The quantity at prevalence ``pi`` of each curve (row) given by its cumulative
     counts over the pooled cells."""
     b, k = tp.shape
