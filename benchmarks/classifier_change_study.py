@@ -16,24 +16,35 @@ and "after" at pi1 (the class sizes Binomial(n, pi)).
   caught Binomial(P, 1 - beta), the false positives Binomial(N, alpha), which is what
   thresholding simulated rows gives). Per repetition: the standardized test (to the
   before set's prevalence; the default method, each set's Dirichlet posterior, 2000
-  draws), the OPS comparison (uniform reference), the raw comparison, and the
-  metric-free test of alpha and beta (``metric="error_rates"``, 2 df), which does not
-  depend on the metric (repeated in each metric's row from the same data).
+  draws) and the metric-free test of alpha and beta (``metric="error_rates"``, 2 df),
+  which does not depend on the metric (repeated in each metric's row from the same
+  data); on the first ``--cm-side-reps`` repetitions the OPS comparison (uniform
+  reference) and the raw comparison.
 * PR AUC (average precision): rows simulated and their curves built; the standardized
-  test and the two comparisons by the default method for a curve area (each set's
-  stratified bootstrap, ``--pr-resamples`` resamples), the OPS against a Directed
-  Binary Tree reference of depth 8 and 20,000 curves (seed 1; the default has depth 9
-  and 100,000 curves: smaller here for the cost, its Monte Carlo error is below the
-  study's).
+  test by its default method, the stratified permutation test (``--permutations``
+  permutations: B + 1 a multiple of 20 makes P(p <= 0.05) = 5% exactly under the null,
+  so the rejection rate estimates the size at any B), its interval of D each set's
+  stratified bootstrap (``--pr-resamples`` resamples, percentile: the default) and,
+  from the same data, the MOVER interval (each set's own default interval combined);
+  on the first ``--side-reps`` repetitions (``--side-reps-large`` in the 10,000- and
+  50,000-row cells) the two comparisons by the default method for a curve area (each
+  set's stratified bootstrap, ``--pr-resamples`` resamples), the OPS against a
+  Directed Binary Tree reference of depth 8 and 20,000 curves (seed 1; the default has
+  depth 9 and 100,000 curves: smaller here for the cost, its Monte Carlo error is below
+  the study's). The OPS comparison costs 0.3-0.6 s a repetition (the reference's values
+  made anew at each repetition's prevalences), ten times the standardized test: hence
+  fewer repetitions of the comparisons, whose rates are far from 5% in most cells.
+
+A test rejects when p <= 0.05.
 
 Null (a pure prevalence shift, the classifier unchanged): prevalence pairs (pi0, pi1)
 (0.02, 0.1), (0.05, 0.3), (0.1, 0.5) and (0.5, 0.02); n in {500, 2000, 10000, 50000}
-(PR AUC: 500 and 2,000 for every pair and 10,000 for (0.05, 0.3) only, with
-``--pr-reps-large`` repetitions: its cost grows with the rows, and the machine's two
-cores were shared by eight sessions). Target: the standardized test's rejection within
-3.5%-6.5% where every expected count exceeds 5; the table gives the smallest expected
-count per cell (of the eight cells of the two confusion matrices, or of the smaller
-class for the PR AUC) and marks those below 5.
+(PR AUC: 500 and 2,000 for every pair, 10,000 (``--pr-reps-large`` repetitions) and
+50,000 (``--pr-reps-huge``) for (0.05, 0.3) and (0.5, 0.02): its cost grows with the
+rows, and the machine's two cores were shared by six sessions). Target: the
+standardized test's rejection within 3.5%-6.5% where every expected count exceeds 5;
+the table gives the smallest expected count per cell (of the eight cells of the two
+confusion matrices, or of the smaller class for the PR AUC) and marks those below 5.
 
 Power (pi0 = 0.05, pi1 = 0.3): the after set's beta up by 0.05 and by 0.10 at the same
 alpha (its positives' mean lowered), for the confusion-matrix metrics (n in {2000,
@@ -42,9 +53,10 @@ alpha (its positives' mean lowered), for the confusion-matrix metrics (n in {200
 
 Run (the committed output; CPU time in its header)::
 
-    nice -n 5 python benchmarks/classifier_change_study.py --reps 300 --pr-reps 100 \
-        --pr-reps-large 100 --pr-resamples 200 --seed 20261127 --jobs 2 \
-        --out benchmarks/results/classifier_change.csv \
+    nice -n 10 python benchmarks/classifier_change_study.py --reps 1000 \
+        --cm-side-reps 300 --pr-reps 1000 --side-reps 100 --pr-reps-large 1000 \
+        --side-reps-large 50 --pr-reps-huge 200 --pr-resamples 200 --permutations 199 \
+        --seed 20261128 --jobs 2 --out benchmarks/results/classifier_change.csv \
         --md benchmarks/results/classifier_change.md
 
 and the Markdown from the CSV without simulating::
@@ -80,6 +92,7 @@ from opsstats import (
     compare_test_sets,
 )
 from opsstats.classifier_change import _mover
+from opsstats.results import ConfidenceInterval
 
 D = 1.5
 THRESHOLDS = (0.75, 1.5)
@@ -111,6 +124,7 @@ FIELDS = (
     "std_reject_se",
     "std_coverage",
     "std_coverage_mover",
+    "mover_undefined",
     "n_permutations",
     "side_reps",
     "ops_reject",
@@ -212,6 +226,7 @@ def _cm_cell(task: dict) -> list[dict]:
                 "std_reject_se": std[1],
                 "std_coverage": _rate(out[m]["cover"])[0],
                 "std_coverage_mover": float("nan"),
+                "mover_undefined": "",
                 "n_permutations": "",
                 "side_reps": len(out[m]["ops"]),
                 "ops_reject": ops[0],
@@ -233,7 +248,7 @@ def _pr_cell(task: dict) -> list[dict]:
     ref = _reference()  # its values at each prevalence made on first use, then kept
     start = time.process_time()
     hits: dict[str, list[bool]] = {"std": [], "cover": [], "mover": [], "ops": [], "raw": []}
-    undefined = 0
+    undefined = mover_undefined = 0
     for rep in range(task["reps"]):
         curves = []
         for pi, d in zip(pis, (D, D + change), strict=True):
@@ -253,7 +268,10 @@ def _pr_cell(task: dict) -> list[dict]:
             sets = {"after": c1.at_prevalence(pi0), "before": c0.at_prevalence(pi0)}
             options = {"metric": "pr_auc", "confidence_level": 0.95, "n_resamples": k,
                        "at": None, "rule": None, "rng": rng}  # fmt: skip
-            mover, _ = _mover(sets, r, options)
+            try:  # each set's own interval: the Dirichlet posterior needs 2 rows a class
+                mover: ConfidenceInterval | None = _mover(sets, r, options)[0]
+            except ValueError:
+                mover = None
             if rep < side:  # the OPS and raw comparisons on the first `side` repetitions
                 raw_sets = {"after": c1, "before": c0}
                 o = compare_test_sets(
@@ -264,7 +282,10 @@ def _pr_cell(task: dict) -> list[dict]:
                 hits["raw"].append(w.p_value <= LEVEL)
         hits["std"].append(r.p_value <= LEVEL)
         hits["cover"].append(r.ci.low <= 0 <= r.ci.high)
-        hits["mover"].append(mover.low <= 0 <= mover.high)
+        if mover is None:
+            mover_undefined += 1
+        else:
+            hits["mover"].append(mover.low <= 0 <= mover.high)
     seconds = time.process_time() - start
     std, ops, raw = _rate(hits["std"]), _rate(hits["ops"]), _rate(hits["raw"])
     return [
@@ -284,6 +305,7 @@ def _pr_cell(task: dict) -> list[dict]:
             "std_reject_se": std[1],
             "std_coverage": _rate(hits["cover"])[0],
             "std_coverage_mover": _rate(hits["mover"])[0],
+            "mover_undefined": mover_undefined,
             "n_permutations": b,
             "side_reps": len(hits["ops"]),
             "ops_reject": ops[0],
@@ -337,8 +359,8 @@ def tasks(args: argparse.Namespace) -> list[dict]:
     for change in D_CHANGES:
         for n in PR_POWER_NS:
             out.append(
-                {**pr, "pis": POWER_PAIR, "n": n, "change": change, "reps": args.pr_reps,
-                 "side_reps": min(args.pr_reps, args.side_reps), "seed": seed(n, change)}
+                {**pr, "pis": POWER_PAIR, "n": n, "change": change, "reps": args.pr_power_reps,
+                 "side_reps": min(args.pr_power_reps, args.side_reps), "seed": seed(n, change)}
             )  # fmt: skip
     return out
 
@@ -519,6 +541,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reps", type=int, default=300)
     ap.add_argument("--pr-reps", type=int, default=100)
     ap.add_argument("--pr-reps-large", type=int, default=100, help="PR AUC, 10,000 rows")
+    ap.add_argument("--pr-power-reps", type=int, default=100, help="PR AUC, power rows")
     ap.add_argument("--pr-reps-huge", type=int, default=0, help="PR AUC, 50,000 rows")
     ap.add_argument(
         "--cm-side-reps", type=int, default=300,
@@ -556,10 +579,15 @@ def main(argv: list[str] | None = None) -> None:
         f"Python {platform.python_version()}"
     )
 
-    # the PR AUC's cells of up to 2,000 rows first, then the confusion-matrix metrics,
-    # then the larger PR AUC cells (the longest last, so that a run cut short keeps the rest)
+    # the PR AUC's null cells of up to 2,000 rows first, then of 10,000, the confusion-
+    # matrix metrics, the PR AUC's power, its 50,000-row cells: a run cut short keeps these
+    # in that order
     def order(t: dict) -> int:
-        return 1 if t["kind"] == "cm" else 0 if t["n"] <= 2000 else 2 if t["n"] <= 10000 else 3
+        if t["kind"] == "cm":
+            return 2
+        if t["change"]:
+            return 3
+        return 0 if t["n"] <= 2000 else 1 if t["n"] <= 10000 else 4
 
     todo = sorted(tasks(args), key=order)
     rows: list[dict] = []
