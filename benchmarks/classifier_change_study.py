@@ -269,7 +269,7 @@ def _pr_cell(task: dict) -> list[dict]:
             options = {"metric": "pr_auc", "confidence_level": 0.95, "n_resamples": k,
                        "at": None, "rule": None, "rng": rng}  # fmt: skip
             try:  # each set's own interval: the Dirichlet posterior needs 2 rows a class
-                mover: ConfidenceInterval | None = _mover(sets, r, options)[0]
+                mover: ConfidenceInterval | None = _mover(sets, options)[0]
             except ValueError:
                 mover = None
             if rep < side:  # the OPS and raw comparisons on the first `side` repetitions

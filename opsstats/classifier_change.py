@@ -40,7 +40,7 @@ ERROR_RATES = "error_rates"
 #: The stratified permutation test of a curve quantity (docs/method.md#classifier-change).
 PERMUTATION = "permutation"
 #: The intervals of D with the permutation test (the first is the default).
-INTERVALS = ("percentile", "mover")
+INTERVALS = ("mover", "percentile")
 #: The options of compare_test_sets that are not the metric's parameters.
 _OWN_OPTIONS = ("metric", "alternative", "confidence_level", "n_resamples", "at", "rule",
                 "prior", "rng")  # fmt: skip
@@ -285,11 +285,13 @@ def classifier_change_test(
     n_permutations : int, default 1999
         B, the permutations of the permutation test (at least 19); B + 1 a multiple
         of 20 makes P(p <= 0.05) exactly 5% under H0.
-    interval : {"percentile", "mover"}, optional
-        The interval of D with the permutation test (default ``"percentile"``): each
-        set's stratified bootstrap, percentile interval of the difference; or
-        ``"mover"``, the MOVER combination (Zou and Donner 2008) of each set's own
-        default interval (``ScoreCurve.interval`` with ``method="auto"``).
+    interval : {"mover", "percentile"}, optional
+        The interval of D with the permutation test. ``"mover"`` (the default): the
+        MOVER combination (Zou and Donner 2008) of each set's own default interval
+        (``ScoreCurve.interval`` with ``method="auto"``); where one is refused (a class
+        of one row), the percentile interval, and ``method`` says so. ``"percentile"``:
+        each set's stratified bootstrap, percentile interval of the difference (it
+        covered 0 in as little as 89% in the study).
     threshold, pos_label
         As in :func:`opsstats.decompose`.
 
@@ -419,23 +421,27 @@ def _permutation(
     rng: Any,
     options: dict[str, Any],
 ) -> ComparisonResult:
-    """The stratified permutation test of D, with its interval: each set's stratified
-    bootstrap, percentile (``"percentile"``), or the MOVER combination of each set's own
-    default interval (``"mover"``) (docs/method.md#classifier-change)."""
+    """The stratified permutation test of D, with its interval: the MOVER combination of
+    each set's own default interval (``"mover"``; where a set's interval is refused, as
+    the Dirichlet posterior refuses a class of one row, the percentile interval, and the
+    method says so) or each set's stratified bootstrap, percentile (``"percentile"``)
+    (docs/method.md#classifier-change)."""
     interval = check_choice("interval", INTERVALS[0] if interval is None else interval, INTERVALS)
     test = stratified_permutation_test(
         sets["before"], sets["after"], quantity, pi, n_permutations, rng, options["alternative"]
     )
     boot = compare_test_sets(sets, method="bootstrap", **options)
     assert isinstance(boot, ComparisonResult)
+    ci = boot.ci
+    how = (
+        f"each test set's stratified bootstrap, {boot.n_resamples} resamples, "
+        "percentile interval of the difference"
+    )
     if interval == "mover":
-        ci, how = _mover(sets, boot, options)
-    else:
-        ci = boot.ci
-        how = (
-            f"each test set's stratified bootstrap, {boot.n_resamples} resamples, "
-            "percentile interval of the difference"
-        )
+        try:
+            ci, how = _mover(sets, options)
+        except ValueError as exc:  # a set's own interval refused (e.g. 1 row of a class)
+            how += f" (MOVER refused: {exc})"
     side = {"two-sided": "|D_b| >= |D|", "greater": "D_b >= D", "less": "D_b <= D"}
     undefined = f", {test.n_undefined} undefined left out" if test.n_undefined else ""
     text = (
@@ -462,9 +468,7 @@ def _permutation(
     )
 
 
-def _mover(
-    sets: dict[str, Any], boot: ComparisonResult, options: dict[str, Any]
-) -> tuple[ConfidenceInterval, str]:
+def _mover(sets: dict[str, Any], options: dict[str, Any]) -> tuple[ConfidenceInterval, str]:
     """MOVER (Zou and Donner 2008): the interval of a difference of two independent
     estimates from each one's own interval, [D - sqrt((a - l_a)^2 + (u_b - b)^2),
     D + sqrt((u_a - a)^2 + (b - l_b)^2)], each set's interval its curve's default

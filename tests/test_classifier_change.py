@@ -19,6 +19,8 @@ from opsstats import (
     classifier_change_test,
     compare_test_sets,
 )
+from opsstats.comparison._permutation import stratified_permutation_test
+from opsstats.curves._geometry import resolve_quantity
 
 BEFORE = ConfusionMatrix(tp=50, fp=127, fn=50, tn=1773)
 AFTER = ConfusionMatrix(tp=300, fp=94, fn=300, tn=1306)
@@ -70,7 +72,8 @@ def test_curves_pr_auc_and_roc_auc():
         curves[1].at_prevalence(y0.mean()).auc("pr") - curves[0].auc("pr"), abs=1e-12
     )
     assert "stratified permutation test" in pr.method and "B = 1999" in pr.method
-    assert "percentile interval" in pr.method and pr.details["n_permutations"] == 1999
+    assert "MOVER" in pr.method and pr.details["n_permutations"] == 1999
+    assert pr.details["interval"] == "mover"
     roc = classifier_change_test(before, after, metric="roc_auc")
     raw = compare_test_sets({"after": after, "before": before}, metric="roc_auc")
     # the ROC AUC does not depend on the prevalence: standardizing changes nothing
@@ -301,7 +304,7 @@ def test_permutation_interval_mover():
     for pi in (0.2, 0.4):
         y = (rng.random(1000) < pi).astype(int)
         sets.append((y, rng.normal(size=1000) + 1.2 * y))
-    r = classifier_change_test(*sets, metric="pr_auc", interval="mover", n_resamples=200, rng=2)
+    r = classifier_change_test(*sets, metric="pr_auc", n_resamples=200, rng=2)  # the default
     pi = float(sets[0][0].mean())
     ends = [
         ScoreCurve.from_scores(*s).at_prevalence(pi).interval("pr_auc", n_resamples=200)
@@ -312,6 +315,35 @@ def test_permutation_interval_mover():
     assert r.ci.low == pytest.approx(a - b - np.sqrt((a - la) ** 2 + (ub - b) ** 2), abs=1e-12)
     assert r.ci.high == pytest.approx(a - b + np.sqrt((ua - a) ** 2 + (b - lb) ** 2), abs=1e-12)
     assert "MOVER" in r.method and r.details["interval"] == "mover"
+
+
+def test_permutation_interval_percentile_and_the_mover_fallback():
+    """``interval="percentile"`` is compare_test_sets' bootstrap interval of the same
+    standardized sets (the permutations drawn first from the same generator); a set of
+    one positive, whose own default interval (the Dirichlet posterior) is refused, gets
+    the percentile interval and the method says so."""
+    rng = np.random.default_rng(8)
+    sets = []
+    for pi in (0.1, 0.4):
+        y = (rng.random(300) < pi).astype(int)
+        sets.append((y, rng.normal(size=300) + 1.2 * y))
+    kw = {"metric": "pr_auc", "n_resamples": 200, "n_permutations": 99}
+    r = classifier_change_test(*sets, interval="percentile", rng=3, **kw)
+    g = np.random.default_rng(3)
+    curves = [ScoreCurve.from_scores(*s) for s in sets]
+    pi = curves[0].prevalence
+    stratified_permutation_test(
+        curves[0], curves[1], resolve_quantity("pr_auc", None, None, {}), pi, 99, g
+    )
+    ref = compare_test_sets(
+        {"after": curves[1].at_prevalence(pi), "before": curves[0].at_prevalence(pi)},
+        metric="pr_auc", method="bootstrap", n_resamples=200, rng=g,
+    )  # fmt: skip
+    assert r.ci == ref.ci and "percentile interval" in r.method
+    one = (np.r_[1, np.zeros(199, int)], np.r_[2.0, rng.normal(size=199)])
+    f = classifier_change_test(one, sets[1], rng=3, **kw)
+    assert "MOVER refused" in f.method and "percentile interval" in f.method
+    assert np.isfinite(f.ci.low) and np.isfinite(f.p_value)
 
 
 @pytest.mark.parametrize(
