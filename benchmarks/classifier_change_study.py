@@ -419,7 +419,9 @@ def render(rows: list[dict]) -> str:
     cpu_cm = sum(float(r["cpu_seconds"]) for r in rows if r["metric"] in CM_METRICS)
     pr_rows = [r for r in rows if r["metric"] == "pr_auc"]
     cm_reps = sorted({int(r["reps"]) for r in rows if r["metric"] in CM_METRICS})
-    cm_side = sorted({int(r["side_reps"]) for r in rows if r["metric"] in CM_METRICS})
+    cm_side = sorted(
+        {int(r.get("side_reps") or r["reps"]) for r in rows if r["metric"] in CM_METRICS}
+    )
     pr_reps = sorted({(int(r["n"]), int(r["reps"]), int(r["side_reps"])) for r in pr_rows})
     perms = sorted({str(r["n_permutations"]) for r in pr_rows})
     boots = sorted({str(r["n_resamples"]) for r in pr_rows})
@@ -451,12 +453,15 @@ def render(rows: list[dict]) -> str:
         f"sets at random, each set's class sizes kept), B = {', '.join(perms)} permutations "
         "(the study's choice; the default is 1,999): with p = (1 + #{|D_b| >= |D|}) / "
         "(B + 1) and B + 1 a multiple of 20, P(p <= 0.05) is 5% exactly under the null, "
-        "at any B, so its rejection rate estimates its size. Its interval of D is each "
-        f"set's stratified bootstrap ({', '.join(boots)} resamples), percentile "
-        "(`coverage`, the default), and beside it `MOVER`: Zou and Donner's combination of "
-        "each set's own default interval (`ScoreCurve.interval`, method 'auto': the "
-        "Dirichlet posterior, bias-extended, below 100 rows of a class, with as many draws "
-        'as resamples; the jackknife\'s logit-t from 100 on), `interval="mover"`. PR AUC '
+        "at any B, so its rejection rate estimates its size. Two intervals of D on the same "
+        f"data: `coverage`, each set's stratified bootstrap ({', '.join(boots)} resamples), "
+        'percentile (`interval="percentile"`, the default when this study began), and '
+        "`MOVER`: Zou and Donner's combination of each set's own default interval "
+        "(`ScoreCurve.interval`, method 'auto': the Dirichlet posterior, bias-extended, "
+        "below 100 rows of a class, with as many draws as resamples; the jackknife's "
+        'logit-t from 100 on), `interval="mover"`, made the default from this study\'s '
+        "coverage (a test set with one row of a class, where the posterior is refused, is "
+        "left out of `MOVER`'s rate and counted in the CSV's `mover_undefined`). PR AUC "
         f"repetitions: {pr_text}. CPU time of the simulation: {cpu / 60:.1f} min "
         f"({cpu_cm / 60:.1f} min the confusion-matrix metrics).",
         "",
@@ -483,8 +488,9 @@ def render(rows: list[dict]) -> str:
             lines.append(
                 f"**{label}**: {n_out} of the {n_cells} null cells with every expected count "
                 f"at least 5 fall outside 3.5%-6.5%; a true 5% would put {expected:.1f} "
-                "outside by chance (binomial, each cell's repetitions; at 1,000 the s.e. of "
-                "a 5% rate is 0.69%, and a cell of 1,000 falls outside with probability 2.4%)."
+                "outside by chance (binomial, each cell's repetitions: at 1,000 the s.e. of "
+                "a 5% rate is 0.69% and a cell falls outside with probability 2.4%; at 300, "
+                "1.3% and 23%)."
             )
             lines.append("")
     lines += [
@@ -500,7 +506,7 @@ def render(rows: list[dict]) -> str:
                 continue
             cm = metric != "pr_auc"
             lines += [f"## {title}: {_NAMES[metric]}", ""]
-            head = "| " + ("threshold | " if cm else "") + "change | pi0 -> pi1 | n | "
+            head = "| " + ("threshold | " if cm else "") + "change | pi0 -> pi1 | n | reps | "
             head += "min expected | standardized | | "
             if study == "null":
                 head += "coverage | " + ("" if cm else "MOVER | ")
@@ -515,6 +521,7 @@ def render(rows: list[dict]) -> str:
                     r["change"],
                     f"{float(r['pi_before']):g} -> {float(r['pi_after']):g}",
                     r["n"],
+                    r["reps"],
                     f"{float(r['min_expected']):g}",
                     _pct(r["std_reject"], r["std_reject_se"]),
                     _flag(r) if study == "null" else "",
@@ -523,7 +530,7 @@ def render(rows: list[dict]) -> str:
                     cells.append(f"{100 * float(r['std_coverage']):.1f}%")
                     if not cm:
                         cells.append(f"{100 * float(r['std_coverage_mover']):.1f}%")
-                cells.append(r["side_reps"])
+                cells.append(r.get("side_reps") or r["reps"])
                 cells += [
                     _pct(r["ops_reject"], r["ops_reject_se"]),
                     _pct(r["raw_reject"], r["raw_reject_se"]),
