@@ -569,6 +569,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--md", type=Path)
     ap.add_argument("--render", type=Path, help="render the Markdown from this CSV only")
+    ap.add_argument("--cells", choices=("all", "pr-power"), default="all")
     args = ap.parse_args(argv)
     if args.render:
         with open(args.render, newline="") as f:
@@ -597,6 +598,8 @@ def main(argv: list[str] | None = None) -> None:
         return 0 if t["n"] <= 2000 else 1 if t["n"] <= 10000 else 4
 
     todo = sorted(tasks(args), key=order)
+    if args.cells == "pr-power":  # a second run of the PR AUC's power rows alone
+        todo = [t for t in todo if t["kind"] == "pr" and t["change"]]
     rows: list[dict] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for result in pool.map(_run, todo):
