@@ -7,7 +7,9 @@ distribution) is the same in both test sets; the prevalences may differ. The sta
 is the difference of the metric with both sets standardized to one prevalence pi*, D =
 M(pi*, theta_after) - M(pi*, theta_before), compared by :func:`opsstats.compare_test_sets`
 on the two ``at_prevalence(pi*)`` objects (each drawn from its own rows with the
-prevalence fixed at pi*). Under H0, D = 0 in the population whatever the metric.
+prevalence fixed at pi*) or, for a curve quantity other than the ROC AUC, by the
+stratified permutation test (exact under H0). Under H0, D = 0 in the population
+whatever the metric.
 """
 
 from __future__ import annotations
@@ -283,8 +285,9 @@ def classifier_change_test(
         As in :func:`opsstats.compare_test_sets`; with the permutation test
         ``n_resamples`` is the resamples (or draws) of the interval of D.
     n_permutations : int, default 1999
-        B, the permutations of the permutation test (at least 19); B + 1 a multiple
-        of 20 makes P(p <= 0.05) exactly 5% under H0.
+        B, the permutations of the permutation test (at least 19). Under H0
+        P(p <= 0.05) <= 5%, equal when B + 1 is a multiple of 20 and no two differences
+        tie.
     interval : {"mover", "percentile"}, optional
         The interval of D with the permutation test. ``"mover"`` (the default): the
         MOVER combination (Zou and Donner 2008) of each set's own default interval
@@ -328,6 +331,16 @@ def classifier_change_test(
     >>> r = classifier_change_test(before, after, metric="f1", rng=0)
     >>> r.quantity, round(r.estimate, 4), r.p_value > 0.05
     ('F1 score at prevalence 0.05', -0.0007, True)
+
+    A curve quantity is tested by the stratified permutation test:
+
+    >>> import numpy as np
+    >>> g = np.random.default_rng(0)
+    >>> y0, y1 = (g.random(400) < 0.1).astype(int), (g.random(400) < 0.4).astype(int)
+    >>> sets = [(y, g.normal(size=400) + 1.5 * y) for y in (y0, y1)]
+    >>> r = classifier_change_test(*sets, metric="pr_auc", n_permutations=199, rng=1)
+    >>> r.method.split(" (")[0], r.details["n_permutations"], r.details["interval"]
+    ('stratified permutation test', 199, 'mover')
     """
     level = check_confidence_level(confidence_level)
     if isinstance(metric, str) and metric.strip().lower() == ERROR_RATES:
