@@ -24,8 +24,9 @@ and "after" at pi1 (the class sizes Binomial(n, pi)).
   test by its default method, the stratified permutation test (``--permutations``
   permutations: B + 1 a multiple of 20 makes P(p <= 0.05) = 5% under the null (less with ties),
   so the rejection rate estimates the size at any B), its interval of D each set's
-  stratified bootstrap (``--pr-resamples`` resamples, percentile: the default) and,
-  from the same data, the MOVER interval (each set's own default interval combined);
+  stratified bootstrap (``--pr-resamples`` resamples, percentile) and, from the same
+  data, the MOVER interval (each set's own default interval combined; the default since
+  this study);
   on the first ``--side-reps`` repetitions (``--side-reps-large`` in the 10,000- and
   50,000-row cells) the two comparisons by the default method for a curve area (each
   set's stratified bootstrap, ``--pr-resamples`` resamples), the OPS against a
