@@ -3418,7 +3418,7 @@ def _change_cases() -> list[Case]:
     from scipy import stats
     from sklearn import metrics as skm
 
-    from opsstats import ConfusionMatrix, classifier_change_test, decompose
+    from opsstats import ConfusionMatrix, ScoreCurve, classifier_change_test, decompose
 
     rng = np.random.default_rng(2028)
     ys, ps = [], []
@@ -3434,6 +3434,18 @@ def _change_cases() -> list[Case]:
     pairs = [(y.astype(int), p.astype(int)) for y, p in zip(ys, ps, strict=True)]
     w1 = np.where(ys[1], cms[0].prevalence / pi1, (1 - cms[0].prevalence) / (1 - pi1))
     d_std = float(skm.f1_score(ys[1], ps[1], sample_weight=w1)) - float(skm.f1_score(ys[0], ps[0]))
+    curve_pairs = []
+    for pi in (0.1, 0.35):
+        y = (rng.random(500) < pi).astype(int)
+        curve_pairs.append((y, np.round(rng.normal(y * 1.2, 1.0), 3)))
+    # scikit-learn's average precision of the after rows reweighted to the before set's
+    # prevalence, less the before rows'
+    (y0, s0), (y1, s1) = curve_pairs
+    pi0, pi1 = y0.mean(), y1.mean()
+    w1 = np.where(y1 == 1, pi0 / pi1, (1 - pi0) / (1 - pi1))
+    d_pr = float(skm.average_precision_score(y1, s1, sample_weight=w1)) - float(
+        skm.average_precision_score(y0, s0)
+    )
     a, b = cms
     x2 = sum(
         stats.chi2_contingency(table, correction=False)[0]
@@ -3548,6 +3560,89 @@ def _change_cases() -> list[Case]:
             "error rates with a prevalence",
             lambda: classifier_change_test(*cms, metric="error_rates", prevalence=0.3),
             "prevalence",
+        ),
+        Case(
+            "classifier change",
+            "classifier_change_test",
+            "permutation: D vs the PR AUC of each curve at the before set's prevalence",
+            lambda: (
+                classifier_change_test(
+                    *curve_pairs,
+                    metric="pr_auc",
+                    method="permutation",
+                    n_permutations=99,
+                    n_resamples=100,
+                    rng=0,
+                ).statistic
+            ),
+            expect=lambda v: _close(v, d_pr),
+        ),
+        Case(
+            "classifier change",
+            "classifier_change_test",
+            "permutation (the default for the PR AUC): p-value a multiple of 1 / (B + 1)",
+            lambda: classifier_change_test(
+                *curve_pairs, metric="pr_auc", n_permutations=99, n_resamples=100, rng=0
+            ),
+            expect=lambda r: (
+                "permutation" in r.method
+                and 1 / 100 <= r.p_value <= 1
+                and _close(r.p_value * 100, round(r.p_value * 100))
+            ),
+        ),
+        Case(
+            "classifier change",
+            "classifier_change_test",
+            "bootstrap, asked for: the PR AUC's stratified bootstrap test as before",
+            lambda: classifier_change_test(
+                *curve_pairs, metric="pr_auc", method="bootstrap", n_resamples=100, rng=0
+            ),
+            expect=lambda r: "stratified bootstrap" in r.method and _close(r.estimate, d_pr),
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "permutation of a confusion-matrix metric",
+            lambda: classifier_change_test(*cms, metric="f1", method="permutation"),
+            "method",
+            "'permutation'",
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "permutation of weighted curves",
+            lambda: classifier_change_test(
+                ScoreCurve.from_scores(*pairs[0], sample_weight=np.full(500, 0.5)),
+                curve_pairs[1],
+                metric="pr_auc",
+                method="permutation",
+            ),
+            "before",
+            mentions=("whole-number counts",),
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "permutations below 19",
+            lambda: classifier_change_test(*curve_pairs, metric="pr_auc", n_permutations=5),
+            "n_permutations",
+            "5",
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "an interval of D without the permutation test",
+            lambda: classifier_change_test(*cms, metric="f1", interval="mover"),
+            "interval",
+            "'mover'",
+        ),
+        _refuse(
+            "classifier change",
+            "classifier_change_test",
+            "an unknown interval of D",
+            lambda: classifier_change_test(*curve_pairs, metric="pr_auc", interval="wald"),
+            "interval",
+            "'wald'",
         ),
         _refuse(
             "classifier change",
