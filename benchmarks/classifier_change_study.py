@@ -335,6 +335,21 @@ def _pr_cell(task: dict) -> list[dict]:
     ]
 
 
+#: The columns that name a cell (a row of the tables).
+CELL_KEY = ("study", "metric", "threshold", "change", "pi_before", "pi_after", "n")
+
+
+def _merged(rows: list[dict], earlier: Path | None) -> list[dict]:
+    """This run's rows, then an earlier CSV's rows of the cells this run did not compute
+    (their own command and date kept, so the rendered header names both runs)."""
+    if earlier is None:
+        return rows
+    done = {tuple(str(r[k]) for k in CELL_KEY) for r in rows}
+    with open(earlier, newline="") as f:
+        kept = [r for r in csv.DictReader(f) if tuple(r[k] for k in CELL_KEY) not in done]
+    return rows + kept
+
+
 def _run(task: dict) -> list[dict]:
     return _pr_cell(task) if task["kind"] == "pr" else _cm_cell(task)
 
@@ -492,11 +507,9 @@ def render(rows: list[dict]) -> str:
         *(
             [
                 "",
-                "The rows come from these runs (the `reps` column tells them apart): a "
-                "run cut short by the time the shared machine allowed keeps the rows of an "
-                "earlier run of the same design for the cells it did not reach (that run "
-                "rejected at p < 0.05; for the posterior's p-values, multiples of 1/2001, the "
-                "two differ only at p = 0.05 exactly).",
+                "The rows come from these runs, of one design: each row of the CSV names "
+                "its run in its `command` column (a run with `--cells` computes some cells "
+                "and, with `--merge`, keeps an earlier run's rows of the others).",
             ]
             if len({row["command"] for row in rows}) > 1
             else []
@@ -601,7 +614,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--md", type=Path)
     ap.add_argument("--render", type=Path, help="render the Markdown from this CSV only")
-    ap.add_argument("--cells", choices=("all", "pr-power"), default="all")
+    ap.add_argument("--cells", choices=("all", "pr-power", "cm", "pr-large"), default="all")
+    ap.add_argument(
+        "--merge",
+        type=Path,
+        help="keep this earlier CSV's rows of the cells this run does not compute",
+    )
     args = ap.parse_args(argv)
     if args.render:
         with open(args.render, newline="") as f:
@@ -632,6 +650,10 @@ def main(argv: list[str] | None = None) -> None:
     todo = sorted(tasks(args), key=order)
     if args.cells == "pr-power":  # a second run of the PR AUC's power rows alone
         todo = [t for t in todo if t["kind"] == "pr" and t["change"]]
+    if args.cells == "cm":  # the confusion-matrix metrics' cells alone
+        todo = [t for t in todo if t["kind"] == "cm"]
+    if args.cells == "pr-large":  # the PR AUC's null cells of 10,000 rows and more
+        todo = [t for t in todo if t["kind"] == "pr" and not t["change"] and t["n"] > 2000]
     rows: list[dict] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for result in pool.map(_run, todo):
@@ -650,7 +672,8 @@ def main(argv: list[str] | None = None) -> None:
                 with open(args.out, "w", newline="") as f:
                     w = csv.DictWriter(f, fieldnames=FIELDS)
                     w.writeheader()
-                    w.writerows(rows)
+                    w.writerows(_merged(rows, args.merge))
+    rows = _merged(rows, args.merge)
     text = render(rows)
     if args.md:
         args.md.write_text(text)
