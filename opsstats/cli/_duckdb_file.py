@@ -1,5 +1,6 @@
-"""Reading one file through DuckDB with the checks of the pandas path, made by queries
-with the same messages; a CSV's columns typed as pandas types them."""
+"""The DuckDB connection of ``report`` and ``monitor`` and their relation over a file, a
+directory or a glob; one file read through DuckDB with the checks of the pandas path,
+made by queries with the same messages; a CSV's columns typed as pandas types them."""
 
 from __future__ import annotations
 
