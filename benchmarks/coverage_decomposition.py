@@ -407,6 +407,26 @@ def render(rows: list[dict]) -> str:
         f"{len(out)} of the {len(held)} judged rows fall outside the band.",
         "",
     ]
+    ran = {
+        (r["kind"], float(r["pi_before"]), float(r["pi_after"]), int(r["n"]), r["change"])
+        for r in rows
+    }
+    design = [
+        (kind, *pis, n, f"d {change:+g}" if change else "none")
+        for kind, pairs in (("cm", CM_PAIRS), ("curve", CURVE_PAIRS))
+        for pis in pairs
+        for n in NS
+        for change in CHANGES
+    ]
+    missing = [cell for cell in design if cell not in ran]
+    if missing:
+        lines += [
+            f"Not run: {len(missing)} of the design's {len(design)} cells, the run stopped "
+            "before them: "
+            + "; ".join(f"{k} {p0:g} -> {p1:g} n={n} {c}" for k, p0, p1, n, c in missing)
+            + ".",
+            "",
+        ]
     for kind, title in (("cm", "Confusion-matrix metrics"), ("curve", "Curve quantities")):
         metrics = CM_METRICS if kind == "cm" else CURVE_METRICS
         for metric in metrics:

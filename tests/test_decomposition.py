@@ -325,8 +325,8 @@ def test_curve_ops_intervals_rank_each_draw_at_its_drawn_prevalence():
         if metric == "pr_auc":  # its OPS moves with the prevalence: a part with width
             assert d.prevalence_part_ci.high - d.prevalence_part_ci.low > 0.005
             assert d.prevalence_part_ci.low < d.prevalence_part < d.prevalence_part_ci.high
-        else:  # precision at a fixed recall: its OPS does not (docs/method.md#prevalence-
-            # invariance), in every draw up to the rounding of the mapped values
+        else:  # precision at a fixed recall: its OPS does not, in every draw up to the
+            # rounding of the mapped values (docs/method.md#prevalence-invariance)
             assert max(map(abs, d.prevalence_part_ci)) <= 2e-5
 
 
