@@ -1,5 +1,8 @@
 """pytest configuration of the whole checkout: the tests and the doctests of the package.
 
+Every test and doctest prints at 80 columns (``COLUMNS=80``), so that a printed table is
+the same whatever the terminal that runs them.
+
 The methods of :class:`opsstats.curves.ScoreCurve` are written in mixin classes, one
 module per group (``opsstats/curves/_curve_*.py``), which the class's module imports and
 which therefore cannot import the class. Their examples call ``ScoreCurve`` as they did
@@ -9,6 +12,8 @@ their namespace.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from opsstats.curves import ScoreCurve
 
@@ -21,3 +26,11 @@ def pytest_collection_modifyitems(items):
         dtest = getattr(item, "dtest", None)  # the doctest of a doctest item
         if dtest is not None and dtest.globs.get("__name__") in _MIXIN_MODULES:
             dtest.globs["ScoreCurve"] = ScoreCurve
+
+
+@pytest.fixture(autouse=True)
+def _eighty_columns(monkeypatch):
+    """Printed tables follow the terminal's width (``COLUMNS`` first): every test and
+    doctest prints at 80 columns, the width without a terminal, whatever the terminal
+    that runs them."""
+    monkeypatch.setenv("COLUMNS", "80")

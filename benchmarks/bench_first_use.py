@@ -27,9 +27,10 @@ Sections (``--section NAME``, repeatable; all by default):
   (the wall time of the whole process, interpreter start included).
 - ``first-ops``: in one fresh process, the first curve OPS (PR AUC) at 5 random
   prevalences, each beside ``average_precision_score`` on the same rows.
-- ``display``: ``OPSCurveDisplay.from_predictions`` on 228 rows (PR, ROC and gain, the
-  figure drawn on an Agg canvas), against scikit-learn's ``PrecisionRecallDisplay`` and
-  ``RocCurveDisplay`` (the gain display beside the PR one: scikit-learn has none);
+- ``display``: ``OPSCurveDisplay.from_predictions`` on 228 rows (PR, ROC, gain and lift,
+  the figure drawn on an Agg canvas), against scikit-learn's ``PrecisionRecallDisplay``
+  and ``RocCurveDisplay`` (the gain and lift displays beside the PR one: scikit-learn has
+  none);
   imports included, and the draw alone.
 
 - ``compare``: ``compare`` of the PR AUC of 2, 3 and 10 classifiers on the same rows
@@ -51,10 +52,11 @@ Sections (``--section NAME``, repeatable; all by default):
 - ``report``: ``opsstats report FILE --truth y --score s`` on one Parquet file of
   continuous scores of 1e6, 3e6, 1e7 and 1e8 rows (``--rows``), before and after,
   beside the DuckDB floors (the counts per class, and per class and score): the wall
-  time and the peak resident memory of each whole command in a fresh process, and how
-  the report counted its curves (per distinct score, or in bins with the widths of the
-  ranges it printed). Up to 1e7 rows ``--repeat`` interleaved rounds, beyond one. The files are written once into a temporary folder (about 9 bytes
-  a row) and deleted after.
+  time, the CPU time and the peak resident memory of each whole command in a fresh
+  process, and how the report counted its curves (per distinct score, or in bins with
+  the widths of the ranges it printed). Up to 1e7 rows ``--repeat`` interleaved rounds,
+  beyond one. The files are written once into a temporary folder (about 9 bytes a row)
+  and deleted after.
 
 A section is one function ``section_<name>(ctx)`` that returns Markdown lines; add one
 and list it in ``SECTIONS``. The machine's load average is printed beside each section.
@@ -410,11 +412,12 @@ def section_display(ctx: Context) -> list[str]:
         "| what | seconds | scikit-learn | ratio |",
         "|---|---|---|---|",
     ]
-    # the gain display has no scikit-learn counterpart: beside the PR display
+    # the gain and lift displays have no scikit-learn counterpart: beside the PR display
     peers = {
         "pr": "PrecisionRecallDisplay",
         "roc": "RocCurveDisplay",
         "gain": "PrecisionRecallDisplay",
+        "lift": "PrecisionRecallDisplay",
     }
     for kind, peer_name in peers.items():
         ops = (
@@ -642,15 +645,17 @@ REPORT_ROWS = (10**6, 3 * 10**6, 10**7, 10**8)
 BEFORE_MAX_ROWS = 10**7
 
 #: Runs a command (its arguments) and prints, as JSON on its last line, its wall time,
-#: its peak resident memory (getrusage of the children: the command's own, as it is the
-#: only child), its exit status and what it printed.
+#: its CPU time (user and system, every thread) and peak resident memory (getrusage of
+#: the children: the command's own, as it is the only child), its exit status and what
+#: it printed.
 _PEAK = """
 import json, resource, subprocess, sys, time
 t0 = time.perf_counter()
 out = subprocess.run(sys.argv[1:], capture_output=True, text=True)
 wall = time.perf_counter() - t0
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(json.dumps({"wall": wall, "peak": peak, "status": out.returncode,
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+                  "peak": usage.ru_maxrss / 1024, "status": out.returncode,
                   "stdout": out.stdout, "stderr": out.stderr[-2000:]}))
 """
 
@@ -692,8 +697,8 @@ def _write_scores(path: Path, rows: int, seed: int = 0) -> None:
 
 
 def _peak(argv: list[str]) -> dict:
-    """Wall time, peak resident memory (MB), exit status and output of one command in a
-    fresh process."""
+    """Wall time, CPU time, peak resident memory (MB), exit status and output of one
+    command in a fresh process."""
     _, _, out = run_command([sys.executable, "-c", _PEAK, *argv])
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-2000:])
@@ -735,14 +740,18 @@ def section_report(ctx: Context) -> list[str]:
         "and OPS) and the DuckDB floors, each in a fresh process whose peak resident "
         "memory is read by a wrapper (`getrusage(RUSAGE_CHILDREN)`: the whole command). "
         f"{ctx.repeat} interleaved round(s) up to {BEFORE_MAX_ROWS:.0e} rows, one round "
-        "beyond: the median time and the largest peak. "
+        "beyond: the median times and the largest peak. 'CPU s' is the command's CPU "
+        "time (user and system, all its threads, from the same `getrusage`), which "
+        "moves less with the machine's load than the wall time. "
         f"'before' runs up to {BEFORE_MAX_ROWS:.0e} rows (its exact curves hold every "
         "distinct score: see its peak there). 'load' is the load average at the start and "
         "at the end of a size's runs. Target: peak memory independent of the rows and "
-        "under 600 MB, time within 5x the floor per class and score.",
+        "under 600 MB, time within 5x the floor per class and score (the CPU ratio where "
+        "the load makes the wall ratio noise).",
         "",
-        "| rows | what | seconds | / floor per score | peak MB | curves | load |",
-        "|---:|---|---:|---:|---:|---|---|",
+        "| rows | what | seconds | / floor per score | CPU s | / floor's CPU | peak MB "
+        "| curves | load |",
+        "|---:|---|---:|---:|---:|---:|---:|---|---|",
     ]
     try:
         _write_scores(root / "warm.parquet", 1000)  # fills the bytecode cache, not counted
@@ -767,13 +776,15 @@ def section_report(ctx: Context) -> list[str]:
                         raise RuntimeError(f"{name} failed:\n{done['stderr']}")
                     runs[name].append(done)
             floor = statistics.median(r["wall"] for r in runs[list(_FLOORS)[1]])
+            floor_cpu = statistics.median(r["cpu"] for r in runs[list(_FLOORS)[1]])
             for name, done in runs.items():
                 wall = statistics.median(r["wall"] for r in done)
+                cpu = statistics.median(r["cpu"] for r in done)
                 peak = max(r["peak"] for r in done)
                 curves = _ranges(done[-1]["stdout"]) if name.startswith("`ops") else ""
                 lines.append(
-                    f"| {rows:.0e} | {name} | {wall:.1f} | {wall / floor:.2f} "
-                    f"| {peak:.0f} | {curves} | {start} to {load()} |"
+                    f"| {rows:.0e} | {name} | {wall:.1f} | {wall / floor:.2f} | {cpu:.2f} "
+                    f"| {cpu / floor_cpu:.2f} | {peak:.0f} | {curves} | {start} to {load()} |"
                 )
                 print(lines[-1], file=sys.stderr, flush=True)
             path.unlink()

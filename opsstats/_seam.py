@@ -30,12 +30,13 @@ UPCALLS: dict[str, str] = {
     "confusion_ops": "opsstats.uncertainty.confusion:confusion_ops",
     "confusion_interval": "opsstats.uncertainty.confusion:confusion_interval",
     "plot_unit_square": "opsstats.plotting.unit_square:plot_unit_square",
-    # ScoreCurve.ops, .interval
+    # ScoreCurve.ops, .interval, .plot
     "curve_ops": "opsstats.uncertainty.curve:curve_ops_interval",
     "curve_interval": "opsstats.uncertainty.curve:curve_interval",
+    "plot_curve": "opsstats.plotting.curve:plot_curve",
     # OPSResult.plot, IntervalResult.plot
     "plot_distribution": "opsstats.plotting.distribution:plot_distribution",
-    # MultiLabelResult.plot
+    # MultiLabelResult.plot, ComparisonResult.plot, evaluate's tables' plot
     "plot_forest": "opsstats.plotting.forest:plot_forest",
     # PrevalenceProfile.plot
     "plot_prevalence_profile": "opsstats.plotting.prevalence_profile:plot_prevalence_profile",

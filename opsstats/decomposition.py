@@ -26,7 +26,7 @@ from ._validation import (
     check_resamples,
     describe,
 )
-from .comparison.unpaired import _is_metric
+from .comparison.quantity import is_confusion_metric
 from .confusion import ConfusionMatrix
 from .curves import ScoreCurve
 from .curves._geometry import resolve_quantity
@@ -231,10 +231,14 @@ def read_test_sets(
     objects of that kind: a curve quantity for an area, an operating point (``at``) or a
     ``rule``; a confusion-matrix metric otherwise, its pairs' second arrays predicted
     labels, or scores with ``threshold``."""
+    if metric is None:  # required here: compare_test_sets would take its default metric
+        raise TypeError(
+            "`metric` must be a metric name (str) or a curve quantity such as 'roc_auc'; got None."
+        )
     if threshold is not None:
         threshold = check_real("threshold", threshold)
     try:
-        is_metric = _is_metric(metric)
+        is_metric = is_confusion_metric(metric)
     except TypeError:
         is_metric = False
     if rule is not None and is_metric and at is None:

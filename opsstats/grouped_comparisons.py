@@ -19,6 +19,7 @@ import numpy as np
 
 from ._labels import positive_mask
 from ._lazy import lazy_module
+from ._progress import counted
 from ._validation import (
     check_1d,
     check_choice,
@@ -27,7 +28,6 @@ from ._validation import (
     check_scores,
     check_threshold,
     describe,
-    threshold_for,
 )
 from .comparison import METHODS
 from .comparison._inputs import check_alternative
@@ -235,33 +235,37 @@ def _compare_groups(
     root = root_seed(rng)
     groups = [((), data)] if not by_cols else data.groupby(by_cols, sort=True, dropna=False)
     frames: list[list[pd.DataFrame]] = [[] for _ in flags]
-    for key, group in groups:
-        key = key if isinstance(key, tuple) else (key,)
-        for metric in metrics:
-            ones = _one(
-                group,
-                key,
-                metric,
-                by_cols,
-                flags,
-                truth=truth,
-                compare_by=compare_by,
-                score=score,
-                pred=pred,
-                threshold=threshold,
-                id=id,
-                options={
-                    "method": method,
-                    "alternative": alternative,
-                    "confidence_level": confidence_level,
-                    "n_resamples": n_resamples,
-                    "references": (point_reference, curve_reference),
-                    "pos_label": pos_label,
-                    "rng": unit_rng(root, key, repr(metric), "comparison"),
-                },
-            )
-            for rows, one in zip(frames, ones, strict=True):
-                rows.append(one)
+    # one bar over the comparisons (each group and metric: every pair of its levels)
+    units = [
+        (key if isinstance(key, tuple) else (key,), group, metric)
+        for key, group in groups
+        for metric in metrics
+    ]
+    for key, group, metric in counted(units, len(units), "compare_groups, comparisons"):
+        ones = _one(
+            group,
+            key,
+            metric,
+            by_cols,
+            flags,
+            truth=truth,
+            compare_by=compare_by,
+            score=score,
+            pred=pred,
+            threshold=threshold,
+            id=id,
+            options={
+                "method": method,
+                "alternative": alternative,
+                "confidence_level": confidence_level,
+                "n_resamples": n_resamples,
+                "references": (point_reference, curve_reference),
+                "pos_label": pos_label,
+                "rng": unit_rng(root, key, repr(metric), "comparison"),
+            },
+        )
+        for rows, one in zip(frames, ones, strict=True):
+            rows.append(one)
     return [pd.concat(rows, ignore_index=True) for rows in frames]
 
 
@@ -283,7 +287,10 @@ def _one(
     if not curve and pred is None and threshold is None:
         reason = f"{head['metric']} needs predicted labels (`pred`, or `threshold`)"
         return [_failed(h, reason) for h in heads]
-    column = score if curve else (pred if pred is not None else score)
+    # scores (a curve quantity, or labels made by compare's `threshold`) or labels
+    from_scores = curve or pred is None
+    column = score if from_scores else pred
+    labels = {} if curve or pred is not None else {"threshold": threshold}
     # in sorted order, whatever the order of the rows
     levels = list(pd.Series(pd.unique(group[compare_by])).sort_values())
     if len(levels) < 2:
@@ -291,11 +298,7 @@ def _one(
         return [_failed(h, reason) for h in heads]
 
     def values(part: pd.DataFrame) -> np.ndarray:
-        v = part[column].to_numpy()
-        if not curve and pred is None:
-            s = check_scores("score", v)
-            v = s >= threshold_for(s.dtype, threshold)
-        return v
+        return part[column].to_numpy()
 
     common = {"metric": name, "at": at, "rule": None, "rope": None, "prior": "jeffreys"}
     common |= {"adjust": "holm", "params": {}, **options}
@@ -305,14 +308,14 @@ def _one(
             warnings.simplefilter("always", UserWarning)
             if id is not None:
                 y, columns = _paired(group, truth, compare_by, id, levels, values)
-                scores, preds = (columns, None) if curve else (None, columns)
-                results = _compare(y, scores, preds, flags, **common)
+                scores, preds = (columns, None) if from_scores else (None, columns)
+                results = _compare(y, scores, preds, flags, **labels, **common)
             else:
                 sets = {
                     str(level): (part[truth].to_numpy(), values(part))
                     for level, part in group.groupby(compare_by, sort=True)
                 }
-                results = _compare_test_sets(sets, flags, **common)
+                results = _compare_test_sets(sets, flags, **labels, **common)
     except (ValueError, TypeError) as exc:
         return [_failed(h, str(exc)) for h in heads]
     # a difference, interval or test left undefined says why: the warnings of its

@@ -18,6 +18,7 @@ from ._lazy import lazy_module
 from ._summary import Summary
 from ._validation import check_digits
 from .grouped import evaluate
+from .grouped._result import counts_frame, evaluation_summary, evaluation_title
 from .plotting import plot_forest
 
 if TYPE_CHECKING:
@@ -95,77 +96,23 @@ class EvaluationReport:
     counts: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        """The tidy table (a copy)."""
-        return self.table.copy()
-
-    def _methods(self) -> tuple[list[str], dict[str, int]]:
-        methods = [m for m in dict.fromkeys(self.table["method"]) if m]
-        return methods, {m: i + 1 for i, m in enumerate(methods)}
+        """The tidy table as a plain pandas DataFrame (a copy)."""
+        return pd.DataFrame(self.table, copy=True)
 
     def summary(self, digits: int = 4) -> Summary:
         """Text (``str``), HTML (``_repr_html_``) and DataFrame (``to_frame``) forms,
         numbers shown with ``digits`` digits (0 to 17). Control characters in group
         values and other text are printed as visible escapes (``\\n``, ``\\x1b``), so
         that a value read from a file cannot start a line of its own."""
-        digits = check_digits(digits)
-        methods, number = self._methods()
-        t = self.table
-        index = [*self.by, "metric"]
-        view = pd.DataFrame(
-            {
-                "n": t["n"].astype(object),
-                "prevalence": t["prevalence"],
-                "value": t["value"],
-                "CI low": t["value_ci_low"],
-                "CI high": t["value_ci_high"],
-                "OPS": t["ops"],
-                "OPS CI low": t["ops_ci_low"],
-                "OPS CI high": t["ops_ci_high"],
-                "MC s.e.": t["ops_se"],
-                "how": [f"[{number[m]}]" if m else "" for m in t["method"]],
-            }
-        )
-        for c in index:
-            view[c] = t[c]
-        view = view.set_index(index)
-        if view["MC s.e."].fillna(0).eq(0).all():
-            view = view.drop(columns="MC s.e.")
-        view = view.drop(
-            columns=[
-                c
-                for c in ("CI low", "CI high", "OPS CI low", "OPS CI high")
-                if view[c].isna().all()
-            ]
-        )
-        notes = []
-        if self.counts is not None:
-            for key, row in self.counts.iterrows():
-                where = (
-                    f"{', '.join(f'{c}={v}' for c, v in zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))}: "
-                    if self.by
-                    else ""
-                )
-                notes.append(
-                    f"Counts {where}TP={row['tp']}, FP={row['fp']}, FN={row['fn']}, TN={row['tn']}."
-                )
-        notes += [f"[{number[m]}] {m}" for m in methods]
-        refs = [r for r in dict.fromkeys(t["reference"]) if r]
-        notes.append("References: " + "; ".join(refs) + ".")
         cl = self.settings.get("confidence_level")
-        if cl is not None and self.settings.get("ci"):
-            notes.append(f"Intervals are {100 * cl:g}% intervals.")
-        bad = t[t["ops"].isna()]
-        for _, r in bad.iterrows():
-            where = ", ".join(f"{c}={r[c]}" for c in self.by)
-            notes.append(
-                f"NaN {('(' + where + ') ') if where else ''}{r['metric']}: {r['reason']}."
-            )
-        notes.append(
-            "OPS (o-value): the percentile rank of the value among the reference's "
-            "performances at the test set's prevalence; 0.5 is the reference's "
-            "median, higher is better."
+        return evaluation_summary(
+            self.table,
+            by=self.by,
+            title=self.title,
+            counts=self.counts,
+            confidence_level=cl if self.settings.get("ci") else None,
+            digits=check_digits(digits),
         )
-        return Summary(title=self.title, table=view, notes=tuple(notes), digits=digits)
 
     def __str__(self) -> str:
         return self.summary().as_text()
@@ -316,13 +263,7 @@ def report(
     )
     by_cols = [] if by is None else ([by] if isinstance(by, str) else list(by))
     if title is None:
-        what = (
-            f"column {pred!r}"
-            if pred is not None
-            else f"scores {score!r}"
-            + (f" at threshold {threshold:g}" if threshold is not None else "")
-        )
-        title = f"Evaluation of {what} against {truth!r} (n = {len(data)})"
+        title = f"{evaluation_title(truth, score, pred, threshold)} (n = {len(data)})"
     settings = {
         "truth": truth,
         "score": score,
@@ -336,11 +277,5 @@ def report(
         "n_resamples": n_resamples,
         "rng": rng if isinstance(rng, int | type(None)) else "generator",
     }
-    cms = table.attrs.get("confusion_matrices", {})
-    counts = None
-    if cms:
-        counts = pd.DataFrame(
-            [cm.as_dict() for cm in cms.values()],
-            index=pd.MultiIndex.from_tuples(list(cms), names=by_cols) if by_cols else None,
-        )
+    counts = counts_frame(table.attrs.get("confusion_matrices", {}), by_cols)
     return EvaluationReport(table=table, by=by_cols, title=title, settings=settings, counts=counts)

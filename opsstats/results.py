@@ -149,7 +149,7 @@ class OPSResult(_PlotsDraws):
         return f"{line} [{self._how(digits)}]"
 
     def __str__(self) -> str:
-        """:meth:`to_string` wrapped at 100 columns."""
+        """:meth:`to_string` wrapped at the terminal's width, at most 100 columns."""
         return wrap_line(self.to_string())
 
     def to_frame(self) -> pd.DataFrame:
@@ -266,7 +266,7 @@ class IntervalResult(_PlotsDraws):
         return text
 
     def __str__(self) -> str:
-        """:meth:`to_string` wrapped at 100 columns."""
+        """:meth:`to_string` wrapped at the terminal's width, at most 100 columns."""
         return wrap_line(self.to_string())
 
     def to_frame(self) -> pd.DataFrame:

@@ -2,35 +2,46 @@
 ``opsstats/reference/data/dbt_default.npz`` (docs/method.md#dbt-table).
 
 What it computes, from ``DirectedBinaryTree()`` (depth 9, G = 100,000, seed 20231) by the
-package's own passes over the curves (the arithmetic of a direct OPS):
+package's own passes over the curves (the arithmetic of a direct OPS; the rate band's
+FPR by ``np.interp``, the same linear interpolation to rounding):
 
 1. the ROC AUC of every curve, sorted;
 2. the PR AUC (step) and the lift AUC (step) of every curve at the nodes k / 16 of
-   s = logit(prevalence) that prevalences 0.001 to 0.999 read, and at the nodes k / 4
-   the tails need: kept are the sorted values at the ranks of ``rank_set`` and, at the
-   nodes k / 4, the values of every curve that is among the 2 x 512 lowest or highest
-   at some node k / 16;
+   s = logit(prevalence) that prevalences 0.001 to 0.999 read (two more at each end
+   for the tails): kept are the sorted values at the ranks of ``rank_set`` and the
+   values of every curve that is among the 2 x 512 lowest or highest at some node;
 3. the FPR at each recall of ``at_recall_x()`` (the band's x values and the standardized
    curve's k / 21), sorted, at the ranks of ``rank_set(G, 128, 0.007)`` and every rank
    of the 128 lowest and highest: a metric at a recall is a function of the FPR there
    (the FNR is 1 - recall), at every prevalence;
 4. the ROC and PR band's quantile ranks (``BAND_QUANTILES``, numpy's linear rule) at the
    54 x values of a plot: recall at each FPR (ROC), FPR and FNR at each recall (PR);
+   and, for the lift and gain bands, the FPR at the same ranks at each of the 25,801
+   recalls of ``rate_band_recalls()``;
 5. a check of the table against direct passes at ``--check`` prevalences drawn between
    the nodes (seeded): the OPS counts of values at random ranks, in units of the Monte
-   Carlo standard error, and of operating points; written into the file's metadata and
+   Carlo standard error, of operating points, and the lift and gain bands against
+   numpy's quantile of the direct values; written into the file's metadata and
    printed.
 
 The metadata also records the parameters, the fingerprint of the reference's curves
 (``opsstats.reference._dbt_table.fingerprint``) that the package checks before using
 the table, the git commit and a hash of the sources that define the values.
 
-Run time: 2,010 s for the committed table on two busy cores (load 10 to 20; the file's
-metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25; memory
-about 1.5 GB.
+Run time: 2,010 s for the table of 2026-11-27 on two busy cores (load 10 to 20; the
+file's metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25;
+memory about 1.5 GB (the rate band holds the curves: about 2 GB).
 
-Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``; with
-``--recheck``, only step 5 on an existing table (after a change to how it is read).
+Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``. Parts of it:
+
+- ``--recheck``: only step 5 on an existing table (after a change to how it is read);
+- ``--retail``: the tail curves of an existing table (as its run selected them)
+  evaluated again at the nodes k * ``TAIL_STEP``, its other entries kept, then step 5
+  (the shipped table's tails were made so, when their nodes went from 1/4 to 1/16
+  apart; the file's ``meta["retailed"]``);
+- ``--rate-band-only FILE`` then ``--add-rate-band FILE``: the lift and gain bands'
+  entry made apart (it can run beside ``--retail`` or ``--without-rate-band``) and added
+  to the table at ``--out``, with its check.
 """
 
 from __future__ import annotations
@@ -46,7 +57,7 @@ from pathlib import Path
 import numpy as np
 
 import opsstats
-from opsstats.curves._geometry import CurveArea, OperatingPoint
+from opsstats.curves._geometry import CurveArea, OperatingPoint, curve_areas
 from opsstats.metrics import resolve_metric
 from opsstats.reference._dbt_table import (
     BAND_QUANTILES,
@@ -57,6 +68,7 @@ from opsstats.reference._dbt_table import (
     band_x,
     fingerprint,
     quantile_ranks,
+    rate_band_recalls,
 )
 from opsstats.reference._interpolation import expit, logit
 from opsstats.reference._streamed import CHUNK
@@ -64,12 +76,13 @@ from opsstats.reference.dbt import DirectedBinaryTree
 
 RANGE = (0.001, 0.999)
 STEP = 1 / 16  # the middle ranks' nodes
-TAIL_STEP = 1 / 4  # the tail curves' nodes
+TAIL_STEP = 1 / 16  # the tail curves' nodes
 TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
-BITS = {"mid": 24, "tail": 30, "roc": 36, "log": 44}  # 2**-bits for values below 1
+BITS = {"mid": 24, "tail": 34, "roc": 36, "log": 44, "rate": 28}  # 2**-bits for values below 1
 TAIL_DIFFERENCES = 4
 AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
+RATE_BATCH = 1024  # recalls of the rate band's grid per pass
 AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
 SOURCES = [
     "reference/dbt.py",
@@ -156,34 +169,65 @@ def areas(ref, log) -> tuple[dict, dict]:
         }
         codes, bits = quantize(mid, BITS["mid"])
         arrays[f"{name}.mid"] = narrow(differences(differences(codes, 1, 0), 1, 1))
-        _, tail_bits = quantize(np.r_[tails["low"].ravel(), tails["high"].ravel()], BITS["tail"])
-        for end, values in tails.items():
-            codes = np.round(values * 2.0**tail_bits).astype(np.int64)
-            # the first row of each order of differences, then the last order's rows
-            head = []
-            for _ in range(TAIL_DIFFERENCES):
-                head.append(codes[0])
-                codes = np.diff(codes, axis=0)
-            arrays[f"{name}.{end}.head"] = np.stack(head)
-            arrays[f"{name}.{end}"] = narrow(codes)
-        entries[name] = {
-            "bits": bits,
-            "step": STEP,
-            "nodes": [mid_nodes.start, mid_nodes.stop - 1],
-            "tail": TAIL,
-            "tail_step": TAIL_STEP,
-            "tail_nodes": [tail_nodes.start, tail_nodes.stop - 1],
-            "tail_bits": tail_bits,
-            "tail_differences": TAIL_DIFFERENCES,
-            "tail_curves": [len(low), len(high)],
-            "tail_curve_ids": {"low": low, "high": high},
-        }
+        more, entries[name] = encode_tails(name, tails, {"low": low, "high": high}, tail_nodes)
+        arrays.update(more)
+        entries[name] |= {"bits": bits, "step": STEP}
+        entries[name]["nodes"] = [mid_nodes.start, mid_nodes.stop - 1]
         log(
             f"{q.label}: {len(every)} nodes, {ranks.size} ranks, tail curves {len(low)} + "
             f"{len(high)}, {time.perf_counter() - t0:.0f} s"
         )
     arrays["ranks"] = ranks
     return arrays, entries
+
+
+def encode_tails(name: str, tails: dict, ids: dict, tail_nodes: range) -> tuple[dict, dict]:
+    """The tail curves' values at the nodes (``tails[end]``: nodes x curves) as integers
+    in differences of order ``TAIL_DIFFERENCES`` along the nodes, and their entry."""
+    arrays = {}
+    _, tail_bits = quantize(np.r_[tails["low"].ravel(), tails["high"].ravel()], BITS["tail"])
+    for end, values in tails.items():
+        codes = np.round(values * 2.0**tail_bits).astype(np.int64)
+        # the first row of each order of differences, then the last order's rows
+        head = []
+        for _ in range(TAIL_DIFFERENCES):
+            head.append(codes[0])
+            codes = np.diff(codes, axis=0)
+        arrays[f"{name}.{end}.head"] = np.stack(head)
+        arrays[f"{name}.{end}"] = narrow(codes)
+    entry = {
+        "tail": TAIL,
+        "tail_step": TAIL_STEP,
+        "tail_nodes": [tail_nodes.start, tail_nodes.stop - 1],
+        "tail_bits": tail_bits,
+        "tail_differences": TAIL_DIFFERENCES,
+        "tail_curves": [len(ids["low"]), len(ids["high"])],
+        "tail_curve_ids": {end: [int(i) for i in ids[end]] for end in ("low", "high")},
+    }
+    return arrays, entry
+
+
+def retail(ref, arrays: dict, meta: dict, log) -> None:
+    """The tail curves of an existing table (its ``tail_curve_ids``, selected by the run
+    that made it) evaluated again at the nodes k * TAIL_STEP, into ``arrays`` and
+    ``meta``: each chunk drawn once, the areas of its tail curves at every node."""
+    tail_nodes = node_range(TAIL_STEP, 2, 3)
+    pis = [expit(k * TAIL_STEP) for k in tail_nodes]
+    for name, q in AREAS.items():
+        t0 = time.perf_counter()
+        entry = meta["entries"][name]
+        ids = {end: np.asarray(entry["tail_curve_ids"][end]) for end in ("low", "high")}
+        tails = {end: np.empty((len(pis), v.size)) for end, v in ids.items()}
+        for index, (alpha, beta) in enumerate(ref.iter_curves()):
+            for end, wanted in ids.items():
+                at = np.flatnonzero((wanted >= index * CHUNK) & (wanted < (index + 1) * CHUNK))
+                rows = wanted[at] - index * CHUNK
+                values = curve_areas(q, pis, alpha[rows], beta[rows])
+                tails[end][:, at] = np.stack(values)
+        more, fields = encode_tails(name, tails, ids, tail_nodes)
+        arrays.update(more)
+        entry.update(fields)
+        log(f"{q.label}: tail curves at {len(pis)} nodes, {time.perf_counter() - t0:.0f} s")
 
 
 def roc(ref, log) -> tuple[dict, dict]:
@@ -244,6 +288,69 @@ def bands(ref, log) -> tuple[dict, dict]:
     return arrays, band
 
 
+def fpr_at_recalls(ref, ys: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The FPR of every curve at the recalls ``ys``, sorted, at ``ranks``: shape
+    (ranks, ys). Each curve's FPR at a recall is its linear interpolation between the
+    points around it (as ``values_at`` on the recall axis, to rounding), by ``np.interp``
+    per curve, ``RATE_BATCH`` recalls at a time; the curves are drawn once and held
+    (about 0.8 GB)."""
+    g = ref.n_curves
+    tpr, fpr = np.empty((g, ref.n_points)), np.empty((g, ref.n_points))
+    for index, (alpha, beta) in enumerate(ref.iter_curves()):
+        tpr[index * CHUNK : index * CHUNK + alpha.shape[0]] = 1.0 - beta
+        fpr[index * CHUNK : index * CHUNK + alpha.shape[0]] = alpha
+    out = np.empty((ranks.size, ys.size))
+    values = np.empty((RATE_BATCH, g))
+    for b0 in range(0, ys.size, RATE_BATCH):
+        yb = ys[b0 : b0 + RATE_BATCH]
+        for c in range(g):
+            values[: yb.size, c] = np.interp(yb, tpr[c], fpr[c])
+        out[:, b0 : b0 + yb.size] = np.partition(values[: yb.size], ranks, axis=1)[:, ranks].T
+    return out
+
+
+def rate_band(ref, log) -> tuple[dict, dict]:
+    """The FPR at each recall of ``rate_band_recalls()``, sorted, at the band's quantile
+    ranks: the lift and gain bands at any prevalence and rate are read from it."""
+    t0 = time.perf_counter()
+    ys = rate_band_recalls()
+    out = fpr_at_recalls(ref, ys, band_ranks(ref.n_curves))
+    # as logit(FPR): relative precision near 0 and 1 (0 < FPR < 1 at 0 < recall < 1)
+    codes = np.round(np.log(out / (1 - out)) * 2.0 ** BITS["rate"]).astype(np.int64)
+    log(f"rate band: FPR at {ys.size} recalls: {time.perf_counter() - t0:.0f} s")
+    arrays = {"band.rate": differences(differences(codes, 1, 1), 1, 0)}
+    return arrays, {"band.rate": {"bits": BITS["rate"], "recalls": int(ys.size)}}
+
+
+def check_rate_band(ref, table, pis, log) -> dict:
+    """The lift and gain bands read from the table against numpy's quantile of the
+    direct values (a pass over the curves) at the prevalences ``pis``, at every x of a
+    plot and every quantile the table holds: the largest difference, and the count of
+    direct values between the two in units of the Monte Carlo s.e. sqrt(G p (1 - p))."""
+    t0 = time.perf_counter()
+    g, xs = ref.n_curves, band_x()
+    p = np.asarray(BAND_QUANTILES)
+    se = np.sqrt(g * p * (1 - p))
+    y_metric = {"gain": resolve_metric("recall"), "lift": resolve_metric("lift")}
+    worst = {kind: {"abs": 0.0, "rel": 0.0, "z": 0.0} for kind in y_metric}
+    for pi in pis:
+        pairs = [(OperatingPoint(m, "rate", float(u)), pi) for m in y_metric.values() for u in xs]
+        values = [np.sort(v) for _, v in passes(ref, pairs, len(pairs))]
+        for i, kind in enumerate(y_metric):
+            tabled = table.band(kind, pi, xs, BAND_QUANTILES)
+            for j, v in enumerate(values[i * xs.size : (i + 1) * xs.size]):
+                direct = np.quantile(v, BAND_QUANTILES)
+                z = np.abs(np.searchsorted(v, tabled[:, j]) - np.searchsorted(v, direct)) / se
+                diff = np.abs(tabled[:, j] - direct)
+                w = worst[kind]
+                w["abs"] = max(w["abs"], float(diff.max()))
+                w["rel"] = max(w["rel"], float((diff / np.abs(direct)).max()))
+                w["z"] = max(w["z"], float(z.max()))
+    out = {"prevalences": [float(p) for p in pis], "max": worst}
+    log(f"rate band check: {json.dumps(out)} ({time.perf_counter() - t0:.0f} s)")
+    return out
+
+
 def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) -> dict:
     """|count(rebuilt < mu) - count(direct < mu)| / sqrt(G p (1 - p)) at values mu drawn
     at random inside gaps of the direct values, at ranks log-uniform in the distance
@@ -297,6 +404,8 @@ def check(ref, table, n_check, seed, log) -> dict:
         r = z_scores(np.sort(v), table.values(q, pi), rng)
         worst_at = max(worst_at, float(r["z"].max()))
     out["operating_points"] = {"max": worst_at}
+    if "band.rate" in table._arrays:
+        out["rate_band"] = check_rate_band(ref, table, pis[::4], log)
     out["areas"] = {
         "probes": int(z.size),
         "max": float(z.max()),
@@ -354,17 +463,65 @@ def main() -> None:
         help="only check the table at --out again, as the package now reads it, and "
         "record the result in it (its values unchanged)",
     )
+    parser.add_argument(
+        "--retail",
+        action="store_true",
+        help="only evaluate the tail curves of the table at --out again at the nodes "
+        "k * TAIL_STEP (its other entries unchanged), then check it as --recheck does",
+    )
+    parser.add_argument(
+        "--without-rate-band",
+        action="store_true",
+        help="leave out the lift and gain band's entry (made apart with --rate-band-only "
+        "and added with --add-rate-band, e.g. in parallel)",
+    )
+    parser.add_argument(
+        "--rate-band-only", type=Path, help="compute only the rate band's entry, into this file"
+    )
+    parser.add_argument(
+        "--add-rate-band",
+        type=Path,
+        help="add the rate band's entry from this file (made by --rate-band-only) to the "
+        "table at --out and check it",
+    )
     args = parser.parse_args()
     t0 = time.perf_counter()
 
     def log(text: str) -> None:
         print(f"[{time.perf_counter() - t0:6.0f} s] {text}", flush=True)
 
-    if args.recheck:
+    if args.rate_band_only:
+        ref = DirectedBinaryTree(n_curves=args.n_curves)
+        arrays, entry = rate_band(ref, log)
+        np.savez_compressed(args.rate_band_only, meta=np.array(json.dumps(entry)), **arrays)
+        log(f"wrote {args.rate_band_only}")
+        return
+
+    if args.add_rate_band:
+        with np.load(args.out, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+        meta = json.loads(str(arrays.pop("meta")))
+        with np.load(args.add_rate_band, allow_pickle=False) as data:
+            arrays["band.rate"] = data["band.rate"]
+            meta["entries"].update(json.loads(str(data["meta"])))
+        ref = DirectedBinaryTree(n_curves=meta["reference"]["n_curves"])
+        rng = np.random.default_rng(args.seed)
+        lo, hi = (float(logit(np.array(p))) for p in RANGE)
+        pis = [expit(v) for v in np.sort(rng.uniform(lo, hi, args.check))]  # as check()
+        accuracy = check_rate_band(ref, DBTTable(dict(arrays), meta), pis[::4], log)
+        meta["accuracy"]["rate_band"] = accuracy
+        np.savez_compressed(args.out, meta=np.array(json.dumps(meta)), **arrays)
+        log(f"added the rate band to {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+        return
+
+    if args.recheck or args.retail:
         with np.load(args.out, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
         meta = json.loads(str(arrays.pop("meta")))
         ref = DirectedBinaryTree(n_curves=meta["reference"]["n_curves"])
+        if args.retail:
+            retail(ref, arrays, meta, log)
+            meta["retailed"] = {"date": datetime.date.today().isoformat(), "by": code_hash()}
         accuracy = check(ref, DBTTable(dict(arrays), meta), args.check, args.seed, log)
         meta["accuracy"] = {**accuracy, "read_by": code_hash()}
         np.savez_compressed(args.out, meta=np.array(json.dumps(meta)), **arrays)
@@ -381,6 +538,10 @@ def main() -> None:
     entries.update(at_entry)
     more, band = bands(ref, log)
     arrays.update(more)
+    if not args.without_rate_band:
+        more, rate_entry = rate_band(ref, log)
+        arrays.update(more)
+        entries.update(rate_entry)
     meta = {
         "format": FORMAT,
         "reference": {

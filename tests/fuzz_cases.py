@@ -18,8 +18,9 @@ in ``tests/fuzz_entry_points.py``. ``tests/test_fuzz_api.py`` asserts both;
 case in a worker process with a memory and time limit) and counts the outcomes. The
 cases use only public API that an older checkout has too, so that it can be run on them,
 except those of ``_prevalence_cases``, ``_monitor_cases`` (the API of the prevalence
-work and of monitoring, added since) and ``_proc_habits_cases`` (the entry points added
-for pROC users).
+work and of monitoring, added since), ``_proc_habits_cases`` (the entry points added
+for pROC users) and ``_compare_threshold_cases`` (``threshold=`` of the comparisons,
+added since).
 """
 
 from __future__ import annotations
@@ -3242,6 +3243,76 @@ def _beta_ci(x: int, n: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _compare_threshold_cases() -> list[Case]:
+    """``threshold=`` of ``compare`` and ``compare_test_sets`` (predicted labels
+    ``score >= threshold``, as ``evaluate`` makes them): each side's F1 checked against
+    scikit-learn on the thresholded scores, and the threshold's bad values refused by
+    the one threshold check. They use the API added with them, so an older checkout
+    fails them."""
+    from opsstats import compare, compare_test_sets
+
+    df = _frame()
+    y, s = df["y"].to_numpy(), df["s"].to_numpy()
+    s2 = np.round(s * 0.5 + np.random.default_rng(5).normal(0, 1, len(s)), 3)
+    out = []
+    for name, v, shown in (
+        ("nan", float("nan"), "nan"),
+        ("inf", float("inf"), "inf"),
+        ("a string", "0.5", "'0.5'"),
+        ("a boolean", True, "True"),
+    ):
+        out.append(
+            _refuse(
+                "thresholds",
+                "compare",
+                f"threshold {name}",
+                lambda v=v: compare(y, {"A": s, "B": s2}, threshold=v, metric="f1", rng=0),
+                "threshold",
+                shown,
+            )
+        )
+        out.append(
+            _refuse(
+                "thresholds",
+                "compare_test_sets",
+                f"threshold {name}",
+                lambda v=v: compare_test_sets(
+                    {"a": (y[:200], s[:200]), "b": (y[200:], s[200:])}, threshold=v, rng=0
+                ),
+                "threshold",
+                shown,
+            )
+        )
+
+    def paired() -> bool:
+        # sklearn.metrics.f1_score(y, s >= 0.25) for each classifier
+        r = compare(y, {"A": s, "B": s2}, threshold=0.25, metric="f1", rng=0)
+        a, b = _sklearn("f1", y, s >= 0.25), _sklearn("f1", y, s2 >= 0.25)
+        return _close(r.estimate_a, a) and _close(r.estimate_b, b) and _close(r.estimate, a - b)
+
+    def unpaired() -> bool:
+        # sklearn.metrics.f1_score of each test set's scores >= 0.25
+        r = compare_test_sets(
+            {"a": (y[:200], s[:200]), "b": (y[200:], s[200:])}, threshold=0.25, rng=0
+        )
+        a, b = _sklearn("f1", y[:200], s[:200] >= 0.25), _sklearn("f1", y[200:], s[200:] >= 0.25)
+        return _close(r.estimate_a, a) and _close(r.estimate_b, b)
+
+    out.append(
+        Case("thresholds", "compare", "threshold 0.25 (F1 vs scikit-learn)", paired, expect=bool)
+    )
+    out.append(
+        Case(
+            "thresholds",
+            "compare_test_sets",
+            "threshold 0.25 (F1 vs scikit-learn)",
+            unpaired,
+            expect=bool,
+        )
+    )
+    return out
+
+
 # ------------------------------------------------- what a pROC user reaches for
 def _proc_habits_cases() -> list[Case]:
     """The entry points added for pROC users (the unpaired Venkatraman test, the best
@@ -3515,6 +3586,7 @@ def _build() -> list[Case]:
         _change_cases,
         _monitor_cases,
         _proc_habits_cases,
+        _compare_threshold_cases,
     )
     cases: list[Case] = []
     for group in groups:

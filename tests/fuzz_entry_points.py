@@ -263,6 +263,26 @@ def evaluation_report() -> Any:
 
 
 @functools.cache
+def evaluation() -> Any:
+    """``evaluate``'s table (an :class:`opsstats.grouped.Evaluation`)."""
+    from opsstats import evaluate
+
+    return evaluate(
+        frame(), truth="y", score="s", threshold=0.5, metrics=["f1"], n_resamples=200, rng=0
+    )
+
+
+@functools.cache
+def group_comparison() -> Any:
+    """``evaluate(..., compare=COLUMN)``'s table (a :class:`opsstats.grouped.GroupComparison`)."""
+    from opsstats import evaluate
+
+    return evaluate(
+        frame(), truth="y", score="s", compare="g", metrics=["roc_auc"], n_resamples=200, rng=0
+    )
+
+
+@functools.cache
 def power_result() -> Any:
     from opsstats.comparison import power_roc_test
 
@@ -446,7 +466,7 @@ def _entries() -> list[Entry]:
     from opsstats.comparison.delong import satterthwaite_df
     from opsstats.datasets import load_affairs
     from opsstats.examples import affairs_example
-    from opsstats.grouped import default_metrics
+    from opsstats.grouped import Evaluation, GroupComparison, default_metrics
     from opsstats.reference.dbt import dbt_curves
     from opsstats.report import report
     from opsstats.sklearn.cross_validation import corrected_t_interval
@@ -552,6 +572,7 @@ def _entries() -> list[Entry]:
             ),
         ),
         E("ScoreCurve.partial_auc", lambda: (curve().partial_auc, {"fpr_range": (0, 0.2)})),
+        E("ScoreCurve.plot", lambda: (curve().plot, {"kind": "roc", "band": None})),
         E("ScoreCurve.pr", lambda: (curve().pr, {})),
         E("ScoreCurve.pui", lambda: (prob_curve().pui, {})),
         E("ScoreCurve.roc", lambda: (curve().roc, {})),
@@ -1150,6 +1171,22 @@ def _entries() -> list[Entry]:
         ),
         E("frames.is_frame", lambda: (frames.is_frame, {"data": frame()}), free=("data",)),
         E("grouped.default_metrics", lambda: (default_metrics, {"labels": True, "scores": True})),
+        # the tables evaluate returns: their constructor is pandas' DataFrame's, which takes
+        # any data a DataFrame takes (free: nothing of opsstats checks it)
+        E(
+            "grouped.Evaluation",
+            lambda: (Evaluation, {"data": evaluation().to_frame()}),
+            free=("data", "copy"),
+        ),
+        E("grouped.Evaluation.summary", lambda: (evaluation().summary, {"digits": 4})),
+        E("grouped.Evaluation.to_frame", lambda: (evaluation().to_frame, {})),
+        E(
+            "grouped.GroupComparison",
+            lambda: (GroupComparison, {"data": group_comparison().to_frame()}),
+            free=("data", "copy"),
+        ),
+        E("grouped.GroupComparison.summary", lambda: (group_comparison().summary, {"digits": 4})),
+        E("grouped.GroupComparison.to_frame", lambda: (group_comparison().to_frame, {})),
         # ------------------------------------------------------------------ metrics
         E(
             "metrics.register_metric",

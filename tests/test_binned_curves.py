@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from opsstats import DirectedBinaryTree, ScoreCurve, evaluate, frames
-from opsstats.curves._binning import bin_bounds
+from opsstats.curves._binning import _arranged, bin_bounds, bin_bounds_of
 from opsstats.curves._geometry import CurveArea, EqualErrorRate, Gini, parse_area, parse_at
 from opsstats.curves._partial import PartialArea
 from opsstats.grouped._binned import _outward
@@ -261,14 +261,19 @@ def _orders(pos, neg):
 )
 def test_bounds_are_the_extremes_over_every_order(pos, neg):
     """(b) Tightness: the minimum and maximum over every order of the rows inside the
-    bins (strict orders and ties) equal the bounds, for every quantity with a bound."""
+    bins (strict orders and ties) equal the bounds, for every quantity with a bound;
+    those of every quantity at once (``bin_bounds_of``, the bins' extreme orders built
+    once, as a report's curve rows share them) are the same as one at a time."""
     curves = list(_orders(pos, neg))
     scores = np.arange(len(pos))[::-1]  # bin 0 on top
     bounded = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for q in QUANTITIES:
+        together = bin_bounds_of(QUANTITIES, scores, pos, neg)
+        for q, shared in zip(QUANTITIES, together, strict=True):
             lo, hi, tight, reason = bin_bounds(q, scores, pos, neg)
+            assert np.array_equal(shared[:2], (lo, hi), equal_nan=True), q.label
+            assert shared[2:] == (tight, reason), q.label
             if np.isnan(lo):
                 assert reason and not tight
                 continue
@@ -471,3 +476,31 @@ def test_report_text_and_summary_print_the_range():
             )
             == 2
         )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_extreme_orders_are_the_curves_from_counts(seed):
+    """The curves of the bins' extreme orders, built in order without a sort, are the
+    arrays (values and types) ``ScoreCurve.from_counts`` builds from the same parts at
+    the scores 2k + 1 (a bin's upper part) and 2k (its lower part), k counted from the
+    bottom bin: whole and fractional counts, bins with one class only."""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 300))
+    p = rng.poisson(rng.uniform(0.2, 3), m).astype(float)
+    n = rng.poisson(rng.uniform(0.2, 3), m).astype(float)
+    if seed % 2:  # weight totals
+        p, n = p * rng.uniform(0, 2, m), n * rng.uniform(0, 2, m)
+    p, n = p[(p + n) > 0], n[(p + n) > 0]
+    p[0], n[-1] = p[0] + 1, n[-1] + 1  # both classes present
+    k = np.arange(p.size)[::-1]  # from the top bin down
+    zero = np.zeros_like(p)
+    for first, (upper, lower) in {
+        "positives": ((p, zero), (zero, n)),
+        "negatives": ((zero, n), (p, zero)),
+    }.items():
+        want = ScoreCurve.from_counts(
+            np.r_[2.0 * k + 1, 2.0 * k], np.r_[upper[0], lower[0]], np.r_[upper[1], lower[1]]
+        )
+        got = _arranged(p, n, first)
+        for a, b in ((got.thresholds, want.thresholds), (got.tps, want.tps), (got.fps, want.fps)):
+            assert a.dtype == b.dtype and np.array_equal(a, b), first

@@ -253,11 +253,11 @@ ERRORS = [  # (command with {folder}, the start of its one-line error)
     ),
     (
         "report {folder}/pred.csv --truth score --pred pred",
-        "`truth` and `pred` together must hold binary labels (at most two distinct values)",
+        "--truth and --pred together must hold binary labels (at most two distinct values)",
     ),
     (
         "report {folder}/three.csv --truth y --pred p",
-        "`truth` and `pred` together must hold binary labels (at most two distinct values); "
+        "--truth and --pred together must hold binary labels (at most two distinct values); "
         "got 3 distinct values: 0, 1, 2.",
     ),
     (
@@ -270,7 +270,7 @@ ERRORS = [  # (command with {folder}, the start of its one-line error)
     ),
     (
         "report {folder}/pred.csv --truth y --pred pred --pos-label 7",
-        "`pos_label` must be one of the labels present in `truth` and `pred` together; got 7",
+        "--pos-label must be one of the labels present in --truth and --pred together; got 7",
     ),
     ("report {folder}/pred.csv --truth y --pred pred --metric f7", "unknown metric 'f7'"),
     (
@@ -835,3 +835,95 @@ def test_duplicated_headers_are_refused(tmp_path, fmt):
     )
     if fmt == "csv":
         assert line.endswith("'y', 's'; rename the columns so that each name is used once")
+
+
+# ---------------------------------------------- the first hour: what a newcomer types
+
+
+@pytest.fixture(scope="module")
+def probabilities(tmp_path_factory) -> Path:
+    """Probabilities in [0, 1] of a logistic model, string labels."""
+    rng = np.random.default_rng(29)
+    y = rng.random(500) < 0.3
+    p = 1 / (1 + np.exp(-rng.normal(2.0 * y - 1, 1)))
+    path = tmp_path_factory.mktemp("first_hour") / "probabilities.csv"
+    pd.DataFrame({"y": np.where(y, "ill", "well"), "p": p, "yes": y.astype(int)}).to_csv(
+        path, index=False
+    )
+    return path
+
+
+@pytest.mark.parametrize("engine", [(), ("--engine", "pandas")], ids=["duckdb", "pandas"])
+def test_point_metric_of_scores_needs_a_threshold(probabilities, engine):
+    """No table of NaN: exit 2 and what to give, before the file is read."""
+    args = ("report", probabilities, "--truth", "yes", "--score", "p", *engine)
+    assert invoke(*args, "--metric", "roc_auc", "--metric", "mcc") == (
+        2,
+        "",
+        "opsstats: error: --metric mcc needs --threshold or --pred\n",
+    )
+    # a metric read off the curve needs no threshold
+    status, out, err = invoke(*args, "--metric", "precision@recall=0.5", "--ci", "none")
+    assert (status, err) == (0, "") and "precision@recall=0.5" in out
+
+
+@pytest.mark.parametrize(
+    "threshold, side",
+    [("30", "negative: no score is >= 30"), ("-1", "positive: every score is >= -1")],
+)
+def test_threshold_predicting_one_class_warns(probabilities, threshold, side):
+    status, out, err = invoke(
+        "report", probabilities, "--truth", "yes", "--score", "p", "--threshold", threshold,
+        "--metric", "recall", "--ci", "none", "--format", "csv",
+    )  # fmt: skip
+    assert status == 0
+    assert err == (
+        f"opsstats: warning: --threshold {threshold} predicts every row {side} in the "
+        "--score column p; is the threshold on the scores' scale?\n"
+    )
+    recall = pd.read_csv(io.StringIO(out))["value"].iloc[0]
+    assert recall == (0.0 if threshold == "30" else 1.0)  # nothing (everything) flagged
+    status, _, err = invoke(
+        "report", probabilities, "--truth", "yes", "--score", "p", "--threshold", "0.5",
+        "--metric", "recall", "--ci", "none",
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+
+
+def test_errors_name_the_options_not_python_arguments(probabilities):
+    status, out, err = invoke(
+        "report", probabilities, "--truth", "y", "--score", "p", "--pos-label", "sick"
+    )
+    line = assert_one_line_error(status, out, err, "--pos-label must be one of the labels")
+    assert "`" not in line and "pos_label" not in line
+    # every option of the translation table is an option of a subcommand
+    parser = cli.build_parser()
+    options = {
+        option
+        for action in parser._subparsers._group_actions
+        for sub in action.choices.values()
+        for a in sub._actions
+        for option in a.option_strings
+    }
+    assert set(cli._arguments.FLAGS.values()) <= options
+
+
+def test_version_and_close_metric_names(probabilities):
+    import opsstats
+
+    assert invoke("--version") == (0, f"opsstats {opsstats.__version__}\n", "")
+    status, out, err = invoke(
+        "report", probabilities, "--truth", "yes", "--score", "p", "--threshold", "0.5",
+        "--metric", "f1score",
+    )  # fmt: skip
+    line = assert_one_line_error(status, out, err, "unknown metric 'f1score'. Did you mean")
+    assert "Did you mean 'f1'? " in line  # a metric's name, not the alias 'for'
+
+
+def test_ci_help_is_short():
+    parser = cli.build_parser()
+    (report_parser,) = [
+        a.choices["report"] for a in parser._subparsers._group_actions if "report" in a.choices
+    ]
+    (ci,) = [a for a in report_parser._actions if "--ci" in a.option_strings]
+    assert len(ci.help) <= 120, ci.help

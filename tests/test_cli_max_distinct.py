@@ -55,8 +55,11 @@ def files(tmp_path_factory):
 
 
 def _body(text: str) -> str:
-    """Without the title (which names the engine) and the rules under it."""
-    return "\n".join(line for line in text.splitlines()[1:] if set(line) - set("-="))
+    """Without the title (which names the engine; wrapped at the width, so every line
+    above the first rule) and the rules."""
+    lines = text.splitlines()
+    body = lines[next(i for i, line in enumerate(lines) if line and set(line) == {"="}) :]
+    return "\n".join(line for line in body if set(line) - set("-="))
 
 
 CURVES = ("--metric", "roc_auc", "--metric", "pr_auc")

@@ -433,7 +433,10 @@ def test_venkatraman_through_compare():
         compare(y, {"a": s1, "b": s2}, metric="pr_auc", method="venkatraman")
 
 
-def test_printed_lines_fit_100_columns():
+@pytest.mark.parametrize("columns", [80, 200])
+def test_printed_lines_fit_the_terminal(monkeypatch, columns):
+    """The printed test wraps at the terminal's width, at most 100 columns."""
+    monkeypatch.setenv("COLUMNS", str(columns))
     rng = np.random.default_rng(0)
     y = rng.random(300) < 0.3
     long = {
@@ -446,7 +449,7 @@ def test_printed_lines_fit_100_columns():
         {"method": "dirichlet", "n_resamples": 200, "rope": (-0.01, 0.01)},
     ):
         text = str(compare(y, long, rng=0, **kwargs))
-        assert max(len(line.expandtabs()) for line in text.splitlines()) <= 100, text
+        assert max(len(line.expandtabs()) for line in text.splitlines()) <= min(columns, 100)
 
 
 def _slow_paired_jackknife(y, sa, sb, metric):
@@ -537,6 +540,84 @@ def test_default_paired_curve_area_by_class_size():
     )
     with pytest.raises(ValueError, match="method='jackknife-t'"):
         compare(y, {"a": sa, "b": sb}, metric="pr_auc", ops=True, method="jackknife-t")
+
+
+# ------------------------------------------------ confusion-matrix metrics from scores
+
+
+def _scored(n=400, seed=7):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    return y, rng.normal(1.2 * y, 1), rng.normal(0.6 * y, 1)
+
+
+def test_paired_threshold_is_the_predicted_labels_comparison():
+    """compare(y, scores, threshold=t) is compare(y, y_pred=scores >= t) with the label
+    saying so; the estimates are scikit-learn's F1 of the thresholded scores."""
+    from sklearn.metrics import f1_score
+
+    y, sa, sb = _scored()
+    r = compare(y, {"A": sa, "B": sb}, threshold=0.4, metric="f1", rng=3)
+    ref = compare(y, y_pred={"A": (sa >= 0.4) * 1, "B": (sb >= 0.4) * 1}, metric="f1", rng=3)
+    assert r.quantity == "F1 score at threshold 0.4" and ref.quantity == "F1 score"
+    # f1_score(y, sa >= 0.4) and f1_score(y, sb >= 0.4), scikit-learn
+    assert r.estimate_a == pytest.approx(f1_score(y, sa >= 0.4), abs=1e-15)
+    assert r.estimate_b == pytest.approx(f1_score(y, sb >= 0.4), abs=1e-15)
+    for field in ("estimate", "p_value", "probability_greater"):
+        assert getattr(r, field) == getattr(ref, field)
+    assert tuple(r.ci) == tuple(ref.ci)
+    # with a threshold, the default metric is F1; OPS and McNemar take it too
+    assert compare(y, {"A": sa, "B": sb}, threshold=0.4, rng=3).estimate == r.estimate
+    m = compare(y, {"A": sa, "B": sb}, threshold=0.4, metric="accuracy", method="mcnemar")
+    assert m.quantity == "Accuracy at threshold 0.4"
+    assert m.estimate == pytest.approx(np.mean((sa >= 0.4) == y) - np.mean((sb >= 0.4) == y))
+    o = compare(y, {"A": sa, "B": sb}, threshold=0.4, metric="f1", ops=True, rng=3)
+    assert o.quantity == "OPS of F1 score at threshold 0.4"
+
+
+def test_unpaired_threshold_is_the_predicted_labels_comparison():
+    """The README's compare_test_sets(..., metric="f1", ops=True) on scores: with
+    `threshold` it is the comparison of the thresholded labels."""
+    from sklearn.metrics import f1_score
+
+    y1, s1, _ = _scored(300, 1)
+    y2, s2, _ = _scored(500, 2)
+    sets = {"jan": (y1, s1), "feb": (y2, s2)}
+    labels = {"jan": (y1, (s1 >= 0.5) * 1), "feb": (y2, (s2 >= 0.5) * 1)}
+    r = compare_test_sets(sets, metric="f1", threshold=0.5, rng=0)
+    ref = compare_test_sets(labels, metric="f1", rng=0)
+    assert r.quantity == "F1 score at threshold 0.5"
+    assert r.estimate == ref.estimate and tuple(r.ci) == tuple(ref.ci)
+    # f1_score(y1, s1 >= 0.5) - f1_score(y2, s2 >= 0.5), scikit-learn
+    assert r.estimate == pytest.approx(f1_score(y1, s1 >= 0.5) - f1_score(y2, s2 >= 0.5))
+    ops = compare_test_sets(sets, metric="f1", ops=True, threshold=0.5, rng=0)
+    assert ops.estimate == compare_test_sets(labels, metric="f1", ops=True, rng=0).estimate
+    # the default metric with a threshold is F1
+    assert compare_test_sets(sets, threshold=0.5, rng=0).estimate == r.estimate
+
+
+def test_confusion_metric_of_scores_says_what_to_give():
+    y, sa, sb = _scored()
+    with pytest.raises(
+        ValueError,
+        match=r"^metric 'f1' needs predicted labels: give `threshold=` \(scores >= threshold "
+        r"are positive\) or `y_pred`\.$",
+    ):
+        compare(y, {"A": sa, "B": sb}, metric="f1")
+    with pytest.raises(
+        ValueError,
+        match=r"metric 'f1' needs predicted labels: give `threshold=` .* or predicted labels "
+        r"as each test set's second array; test set 'jan' holds scores \(402 distinct",
+    ):
+        compare_test_sets({"jan": (y, sa), "feb": (y, sb)}, metric="f1", ops=True)
+    with pytest.raises(ValueError, match=r"give `y_pred`, or `y_score` with `threshold`, not"):
+        compare(y, y_pred={"A": y, "B": y}, threshold=0.5)
+    with pytest.raises(ValueError, match=r"metric 'roc_auc' is a curve quantity.*drop `thre"):
+        compare(y, {"A": sa, "B": sb}, metric="roc_auc", threshold=0.5)
+    with pytest.raises(ValueError, match=r"metric 'pr_auc' is a curve quantity"):
+        compare_test_sets({"jan": (y, sa), "feb": (y, sb)}, metric="pr_auc", threshold=0.5)
+    with pytest.raises(ValueError, match=r"`threshold` must be a finite number"):
+        compare(y, {"A": sa, "B": sb}, metric="f1", threshold=np.nan)
 
 
 # ---------------------------------------------------------------- many classifiers

@@ -189,3 +189,75 @@ def test_class_absent_in_a_test_set(tmp_path):
     one_line_error(
         ["compare", path, "--truth", "y", "--score", "s", "--between", "month"], "test set 'feb'"
     )
+
+
+def test_threshold_makes_the_predicted_labels():
+    """--threshold T compares the confusion-matrix metric of score >= T, paired and
+    between test sets: the numbers of compare and compare_test_sets with `threshold`,
+    whose estimates are scikit-learn's F1 of the thresholded scores."""
+    from sklearn.metrics import f1_score
+
+    from opsstats import compare_test_sets
+
+    data = pd.read_csv(DATA / "paired_n200.csv")
+    status, out, err = invoke(
+        "compare", DATA / "paired_n200.csv", "--truth", "y_true", "--score", "score_a",
+        "--score", "score_b", "--threshold", "0.4", "--format", "csv",
+    )  # fmt: skip
+    assert status == 0, err
+    row = pd.read_csv(io.StringIO(out)).iloc[0]
+    y = data["y_true"].to_numpy()
+    a, b = data["score_a"].to_numpy(), data["score_b"].to_numpy()
+    assert row["quantity"] == "F1 score at threshold 0.4"  # F1: the default with --threshold
+    # f1_score(y, a >= 0.4), f1_score(y, b >= 0.4): scikit-learn
+    assert row["estimate_a"] == pytest.approx(f1_score(y, a >= 0.4), abs=1e-15)
+    assert row["estimate_b"] == pytest.approx(f1_score(y, b >= 0.4), abs=1e-15)
+    api = compare(y, {"score_a": a, "score_b": b}, threshold=0.4, rng=0)
+    assert (row["ci_low"], row["ci_high"]) == (api.ci.low, api.ci.high)
+
+    sets = pd.read_csv(DATA / "unpaired.csv")
+    status, out, err = invoke(
+        "compare", DATA / "unpaired.csv", "--truth", "y_true", "--score", "y_score",
+        "--between", "set", "--metric", "f1", "--ops", "--threshold", "0.5",
+        "--format", "csv",
+    )  # fmt: skip
+    assert status == 0, err
+    row = pd.read_csv(io.StringIO(out)).iloc[0]
+    api = compare_test_sets(
+        {k: (g["y_true"].to_numpy(), g["y_score"].to_numpy()) for k, g in sets.groupby("set")},
+        metric="f1",
+        ops=True,
+        threshold=0.5,
+        rng=0,
+    )
+    assert row["quantity"] == "OPS of F1 score at threshold 0.5"
+    assert (row["difference"], row["ci_low"], row["ci_high"]) == (
+        api.estimate,
+        api.ci.low,
+        api.ci.high,
+    )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--score", "y_score", "--between", "set", "--metric", "f1", "--ops"],
+            "--metric f1 needs --threshold or --pred",
+        ),
+        (
+            ["--pred", "y_true", "--between", "set", "--threshold", "0.5"],
+            "--threshold makes predicted labels from --score; --pred gives them",
+        ),
+        (
+            ["--score", "y_score", "--between", "set", "--metric", "pr_auc", "--threshold", "1"],
+            "--threshold makes predicted labels (scores >= threshold) for a confusion-matrix "
+            "metric; metric 'pr_auc' is a curve quantity, read from the scores themselves: "
+            "drop --threshold.",
+        ),
+    ],
+)
+def test_threshold_errors_name_the_flags(args, message):
+    status, out, err = invoke("compare", DATA / "unpaired.csv", "--truth", "y_true", *args)
+    assert (status, out) == (2, "")
+    assert err == f"opsstats: error: {message}\n"

@@ -151,9 +151,14 @@ def test_delong_is_clipped_to_unit_interval_and_says_so():
     se = np.sqrt(r.details["variance"])
     assert r.estimate + 1.959963984540054 * se > 1 and r.ci.high == 1.0
     assert r.ci.low == pytest.approx(r.estimate - 1.959963984540054 * se, abs=1e-15)
-    assert str(r) == (
+    assert r.to_string() == (
         "AUC(ROC, trapezoid) = 0.8750, 95% CI 0.6459-1.0000 (DeLong, Sun-Xu "
         "algorithm, clipped to [0, 1])"
+    )
+    # printed at the terminal's width (80 columns in the tests), continued lines indented
+    assert str(r) == (
+        "AUC(ROC, trapezoid) = 0.8750, 95% CI 0.6459-1.0000 (DeLong, Sun-Xu algorithm,\n"
+        "    clipped to [0, 1])"
     )
     assert str(_curve("medium").interval("roc_auc", method="delong")) == (
         "AUC(ROC, trapezoid) = 0.7519, 95% CI 0.6968-0.8069 (DeLong, Sun-Xu algorithm)"
@@ -486,7 +491,7 @@ def test_ops_bootstrap_interval_maps_the_value_interval_and_adds_mc_error():
         "1000 stratified bootstrap resamples, percentile; reference Monte Carlo error added"
     )
     assert r.details["n_resamples"] == 1000 and r.details["n_undefined"] == 0
-    assert "95% CI" in str(r) and "reference Monte Carlo error added" in str(r)
+    assert "95% CI" in r.to_string() and "reference Monte Carlo error added" in r.to_string()
 
 
 def test_ops_delong_maps_the_ends():

@@ -367,7 +367,19 @@ def test_result_outputs():
     ]
     text = str(d.summary())
     assert "docs/method.md#decomposition" in text and "Dirichlet-multinomial" in text
-    assert max(len(line) for line in text.splitlines()) <= 100
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80  # the tests' width (conftest.py)
+    # one block: each part's estimate and its interval as one column ("a to b": an end
+    # is negative), at 4 decimals
+    assert lines[3].split() == ["estimate", "CI"] and lines[4] == "part"
+    parts = zip(
+        ("total", "prevalence", "classifier"),
+        (d.total, d.prevalence_part, d.classifier_part),
+        (d.total_ci, d.prevalence_part_ci, d.classifier_part_ci),
+        strict=True,
+    )
+    for line, (part, estimate, ci) in zip(lines[5:8], parts, strict=True):
+        assert line.split() == [part, f"{estimate:.4f}", f"{ci.low:.4f}", "to", f"{ci.high:.4f}"]
     assert "<table" in d._repr_html_()
     assert str(d).startswith("Matthews correlation coefficient: 0.2527 at prevalence 0.025")
     with pytest.raises(AttributeError):

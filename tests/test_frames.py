@@ -4,13 +4,13 @@ predicted labels and curves; and the same errors for bad input."""
 
 import warnings
 
-import dask.dataframe as dd
 import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
+from engines import dask_frame, engine_params
 
 from opsstats import ConfusionMatrix, ScoreCurve, evaluate
 from opsstats.frames import count_tables, is_frame
@@ -22,7 +22,7 @@ ENGINES = {
     "polars lazy": lambda df: pl.from_pandas(df).lazy(),
     "pyarrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
     "duckdb": lambda df: duckdb.from_df(df),
-    "dask": lambda df: dd.from_pandas(df, npartitions=3),
+    "dask": dask_frame,
 }
 
 
@@ -67,7 +67,7 @@ def assert_same(ref: pd.DataFrame, out: pd.DataFrame) -> None:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("engine", engine_params(ENGINES))
 def test_every_engine_gives_the_pandas_rows(engine, case):
     df = _data()
     kw = CASES[case]
@@ -113,7 +113,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", list(BAD))
-@pytest.mark.parametrize("engine", ["pandas", *ENGINES])
+@pytest.mark.parametrize("engine", engine_params(["pandas", *ENGINES]))
 def test_bad_input_same_errors(engine, case):
     df = _data(200)
     df["t3"] = np.arange(200) % 3
@@ -153,7 +153,7 @@ def test_spark_bad_input_same_errors(spark, case):
         evaluate(spark.createDataFrame(df), **kw)
 
 
-@pytest.mark.parametrize("engine", ["pandas", *ENGINES])
+@pytest.mark.parametrize("engine", engine_params(["pandas", *ENGINES]))
 def test_weights_every_engine_equals_the_weighted_objects(engine):
     """Integer frequency weights: each group's rows equal ConfusionMatrix.from_predictions
     and ScoreCurve.from_scores with sample_weight (an independent path), on every engine."""

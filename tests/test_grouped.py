@@ -243,3 +243,142 @@ def test_curve_ci_jackknife_for_areas_and_bootstrap_for_operating_points(frame):
         assert rows.loc["precision@recall=0.8", "method"].endswith(
             "(the jackknife applies to curve areas only)"
         )
+
+
+# ------------------------------------- what evaluate returns: a readable DataFrame
+
+
+def test_evaluate_prints_readably_and_has_summary_to_frame_plot(frame):
+    """print(evaluate(..., by="month")) shows every group and metric (not "month ...
+    reason"), within 80 columns, with the report's layout; the result is still the
+    DataFrame users index, and has summary(), to_frame() and plot()."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from opsstats.report import report
+
+    kw = {
+        "truth": "y",
+        "score": "score",
+        "threshold": 0.6,
+        "metrics": ["f1", "roc_auc"],
+        "by": "month",
+    }
+    out = evaluate(frame, rng=0, curve_reference=SMALL_DBT, **kw)
+    text = str(out)
+    lines = text.splitlines()
+    assert lines[0] == "Evaluation of scores 'score' at threshold 0.6 against 'y' by 'month'"
+    assert max(map(len, lines)) <= 80 and "..." not in text
+    for month in ("2026-01", "2026-02", "2026-03"):
+        assert month in text
+    assert repr(out) == text and "<table" in out._repr_html_()
+    # the report's table, row for row (its title adds n)
+    rep = report(frame, rng=0, curve_reference=SMALL_DBT, **kw)
+    assert text.splitlines()[1:] == str(rep).splitlines()[1:]
+    # every printed number is the table's, rounded: F1 and OPS of the first row
+    first = out.iloc[0]
+    assert f"{first['value']:.4f}" in lines[4] and f"{first['ops']:.4f}" in lines[4]
+    assert f"{first['value_ci_low']:.4f}-{first['value_ci_high']:.4f}" in lines[4]
+    # still the DataFrame: columns, filters, arithmetic, pandas' output
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == ["month", *COLUMNS]
+    f1 = out[out["metric"] == "f1"]
+    assert len(f1) == 3 and f1["ops"].between(0, 1).all()
+    assert out.to_csv(index=False) == pd.DataFrame(out).to_csv(index=False)
+    part = out[["month", "metric", "ops"]]
+    assert str(part) == pd.DataFrame(part).to_string()  # a part prints as pandas prints it
+    plain = out.to_frame()
+    assert type(plain) is pd.DataFrame
+    pd.testing.assert_frame_equal(plain, pd.DataFrame(out))
+    # summary(): text, HTML and the readable table at full precision
+    summary = out.summary(digits=3)
+    assert summary.to_frame()["OPS"].tolist() == out["ops"].tolist()
+    assert f"{first['ops']:.3f}" in summary.as_text()
+    # plot(): the forest plot of the OPS, one row per row; pandas' plot with its arguments
+    ax = out.plot()
+    assert next(t.get_text() for t in ax.get_yticklabels()).startswith("2026-01")
+    assert len(ax.get_yticks()) == len(out)
+    plt.close(ax.figure)
+    ax = out.plot(x="n", y="ops", kind="scatter")
+    assert ax.get_xlabel() == "n"
+    plt.close(ax.figure)
+    ax = out.plot.scatter(x="n", y="ops")
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match=r"summary\(\) needs the columns .* lacks 'n'"):
+        part.summary()
+
+
+def test_evaluation_pickles_and_is_made_on_first_use(frame):
+    """Evaluation and GroupComparison are DataFrame subclasses made on first use (so
+    that import opsstats imports no pandas: tests/test_import.py): the class evaluate
+    returns is the one the module names, isinstance works, and a pickled result comes
+    back as the same class with its table, attrs and printed view; a derived frame keeps
+    the class."""
+    import pickle
+    import subprocess
+    import sys
+
+    from opsstats.grouped import Evaluation, GroupComparison, _result
+
+    kw = {"truth": "y", "score": "score", "threshold": 0.6, "metrics": ["f1"], "by": "month"}
+    out = evaluate(frame, rng=0, **kw)
+    assert type(out) is Evaluation and isinstance(out, pd.DataFrame)
+    assert Evaluation is _result.Evaluation and Evaluation.__module__ == "opsstats.grouped._result"
+    back = pickle.loads(pickle.dumps(out))
+    assert type(back) is Evaluation
+    pd.testing.assert_frame_equal(back.to_frame(), out.to_frame(), check_exact=True)
+    assert str(back) == str(out) and back.attrs["title"] == out.attrs["title"]
+    assert back.attrs["confusion_matrices"] == out.attrs["confusion_matrices"]
+    assert type(out[out["month"] == "2026-01"]) is Evaluation
+    compared = evaluate(frame.assign(model="A"), compare="month", rng=0, **{**kw, "by": None})
+    assert type(compared) is GroupComparison and not isinstance(compared, Evaluation)
+    again = pickle.loads(pickle.dumps(compared))
+    assert type(again) is GroupComparison and str(again) == str(compared)
+    # in a fresh process: reading the name makes the class (and imports pandas then)
+    code = (
+        "import sys, opsstats.grouped as g\n"
+        "before = 'pandas' in sys.modules\n"
+        "cls = g.Evaluation\n"
+        "print(before, 'pandas' in sys.modules, cls.__name__, cls.__mro__[1].__name__)"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["False", "True", "Evaluation", "_EvaluationMethods"]
+
+
+def test_evaluate_at_a_prevalence_prints_the_standardized_columns(frame):
+    """evaluate(..., prevalence=pi) prints the value and OPS at pi with their intervals
+    and Monte Carlo s.e., named by pi, in blocks within 80 columns, and says what they
+    are; every printed number is the table's."""
+    out = evaluate(
+        frame,
+        truth="y",
+        score="score",
+        threshold=0.6,
+        metrics=["f1", "roc_auc"],
+        by="month",
+        prevalence=0.5,
+        rng=0,
+        curve_reference=SMALL_DBT,
+    )
+    text = str(out)
+    assert max(map(len, text.splitlines())) <= 80
+    view = out.summary().to_frame()
+    for column, source in [
+        ("value at 0.5", "standardized"),
+        ("at 0.5 CI low", "standardized_ci_low"),
+        ("OPS at 0.5", "standardized_ops"),
+        ("OPS at 0.5 CI high", "standardized_ops_ci_high"),
+        ("MC s.e. at 0.5", "standardized_ops_se"),  # the DBT's OPS of the ROC AUC
+    ]:
+        assert view[column].tolist() == out[source].tolist(), column
+    for header in ("value at 0.5", "at 0.5 CI", "OPS at 0.5", "OPS at 0.5 CI"):
+        assert f" {header} " in text or text.count(f" {header}\n")
+    for _, row in out.iterrows():  # the interval cells, rounded
+        assert f"{row['standardized_ci_low']:.4f}-{row['standardized_ci_high']:.4f}" in text
+        assert f"{row['standardized_ops_ci_low']:.4f}-{row['standardized_ops_ci_high']:.4f}" in text
+    words = " ".join(text.split())
+    assert "At 0.5: each group's metric standardized to prevalence 0.5" in words
+    # without prevalence= the table has none of them
+    plain = evaluate(frame, truth="y", score="score", threshold=0.6, metrics=["f1"], rng=0)
+    assert "at 0.5" not in str(plain) and "standardized" not in str(plain)

@@ -163,11 +163,43 @@ def test_evaluate_compare_gives_values_and_ops():
         rng=int(np.random.default_rng(1).integers(0, 2**63 - 1)),
     )
     np.testing.assert_allclose(out[out["ops"]]["difference"], ref["difference"], rtol=1e-12)
-    assert out[out["ops"]]["quantity"].iloc[0] == "OPS of F1 score"
+    assert out[out["ops"]]["quantity"].iloc[0] == "OPS of F1 score at threshold 0.5"
     with pytest.raises(ValueError, match="give `compare` with it"):
         evaluate(data, truth="y", score="s", id="id")
     with pytest.raises(ValueError, match="`bins` do not apply"):
         evaluate(data, truth="y", score="s", compare="model", bins=10)
+
+
+def test_evaluate_compare_prints_a_readable_view():
+    """The table of comparisons has 30 columns; it prints the few a reader needs (the
+    two values, the difference with its interval, p and Holm's p, how each was made)
+    within 80 columns; to_frame() keeps every column; plot() draws the differences."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = _long(6)
+    out = evaluate(data, truth="y", score="s", threshold=0.5, metrics=["f1"], compare="model",
+                   id="id", by="site", rng=1)  # fmt: skip
+    assert out.shape[1] >= 30 and out.to_frame().shape == out.shape
+    text = str(out)
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 80, text
+    assert lines[0] == "Comparisons of the levels of 'model' within 'site'"
+    blocks = "\n".join(lines[2 : lines.index("-" * len(lines[1]))]).split("\n\n")
+    headers = " ".join(b.splitlines()[0] for b in blocks).split()
+    assert headers == ["value", "A", "value", "B", "A", "-", "B", "CI", "p", "p", "Holm"]
+    first = out.iloc[0]
+    row = " ".join(b.splitlines()[2] for b in blocks)  # the first row, in every block
+    assert row.startswith("north f1     A - B [1]")
+    assert f"{first['difference']:.4f}" in row and f"{first['p_holm']:.4f}" in row
+    assert f"{first['ci_low']:.4f} to {first['ci_high']:.4f}" in row  # a negative end
+    assert "Compared: f1: F1 score at threshold 0.5; OPS f1: OPS of F1 score at" in text
+    assert "[1] paired Dirichlet posterior" in text
+    ax = out.plot()
+    assert len(ax.get_yticks()) == len(out)
+    plt.close(ax.figure)
 
 
 @pytest.mark.parametrize("paired", [True, False])

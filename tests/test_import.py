@@ -125,6 +125,26 @@ def test_command_line_answers_without_heavy_modules(args, status, first_line):
     assert out["answer"][1].startswith(first_line), out["answer"]
 
 
+def test_report_of_a_file_loads_only_what_it_uses(tmp_path):
+    """The default report of a Parquet file (DuckDB counts it; ROC and PR AUC with
+    intervals and OPS, its curves binned beyond --max-distinct) loads DuckDB, narwhals,
+    pyarrow, pandas (its table) and scipy.special, and not scipy.stats, whose import
+    alone cost several times the DuckDB floor of a million rows
+    (benchmarks/results/bench_first_use.md)."""
+    path = tmp_path / "scores.parquet"
+    code = (
+        "import numpy as np, pyarrow as pa, pyarrow.parquet as pq\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = rng.random(400) < 0.3\n"
+        f"pq.write_table(pa.table({{'y': y.astype(np.int8), 's': rng.normal(y, 1.0)}}), {str(path)!r})\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+    out = _fresh(_cli("report", str(path), "--truth", "y", "--score", "s", "--max-distinct", "100"))
+    assert out["answer"][0] == 0
+    assert out["answer"][1].startswith("Evaluation of"), out["answer"]
+    assert out["heavy"] == ["duckdb", "narwhals", "pandas", "pyarrow", "scipy.special"]
+
+
 def test_lazy_modules_name_real_modules():
     """Every lazily imported module of every opsstats module exists: a misspelt name
     would fail only on first use."""

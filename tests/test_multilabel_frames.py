@@ -6,13 +6,13 @@ with the same rng included; weights; and the same errors as evaluate's frame pat
 import time
 import warnings
 
-import dask.dataframe as dd
 import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
+from engines import dask_frame, engine_params
 
 from opsstats import UndefinedMetricWarning
 from opsstats.frames import joint_counts
@@ -31,7 +31,7 @@ ENGINES = {
     "polars lazy": lambda df: pl.from_pandas(df).lazy(),
     "pyarrow": lambda df: pa.Table.from_pandas(df, preserve_index=False),
     "duckdb": lambda df: duckdb.from_df(df),
-    "dask": lambda df: dd.from_pandas(df, npartitions=3),
+    "dask": dask_frame,
 }
 NUMERIC = ["n", "prevalence", "value", "ops", "ops_se", "ops_ci_low", "ops_ci_high", "weight"]
 
@@ -85,7 +85,7 @@ def assert_same_tables(ref: pd.DataFrame, out: pd.DataFrame) -> None:
         assert [None if pd.isna(x) else x for x in a] == [None if pd.isna(x) else x for x in b]
 
 
-@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("engine", engine_params(ENGINES))
 def test_predictions_every_engine_equal_the_arrays(engine):
     df, y, p, _s = _data()
     ml = MultiLabel.from_frame(ENGINES[engine](df), truth=TRUTH, pred=PRED)
@@ -108,7 +108,7 @@ def test_predictions_every_engine_equal_the_arrays(engine):
     )
 
 
-@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("engine", engine_params(ENGINES))
 def test_scores_every_engine_equal_the_arrays(engine):
     df, y, _p, s = _data()
     ml = MultiLabel.from_frame(ENGINES[engine](df), truth=TRUTH, score=SCORE, threshold=0.5)
@@ -128,7 +128,7 @@ def test_scores_every_engine_equal_the_arrays(engine):
     )
 
 
-@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("engine", engine_params(ENGINES))
 def test_weights_every_engine_equal_sample_weight(engine):
     """Integer weights (zeros included): estimates and both intervals equal the arrays
     with sample_weight; fractional weights: estimates and Dirichlet intervals, and the
@@ -260,7 +260,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", list(BAD))
-@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("engine", engine_params(ENGINES))
 def test_bad_input_clear_errors(engine, case):
     kw, exc, pattern = BAD[case]
     with warnings.catch_warnings():

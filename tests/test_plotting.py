@@ -955,3 +955,32 @@ def test_text_from_data_is_drawn_literally(dbt, curve):
         assert forest.get_ylabel() == "\\$g\\$"
     finally:
         unregister_metric("dollar_recall")
+
+
+def test_score_curve_plot_is_procs_plot_roc():
+    """curve.plot(): the ROC curve with its AUC in the legend (scikit-learn's
+    roc_auc_score), over the reference band; kind="pr" the PR curve with its average
+    precision (average_precision_score); band=None the curve alone."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    rng = np.random.default_rng(4)
+    y = rng.random(300) < 0.3
+    s = rng.normal(1.0 * y, 1)
+    curve = ScoreCurve.from_scores(y, s)
+    small = DirectedBinaryTree(depth=5, n_curves=2000)
+    ax = curve.plot(reference=small)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[0] == f"classifier, AUC(ROC, trapezoid) = {roc_auc_score(y, s):.3f}"
+    assert any("pointwise band" in t for t in texts)
+    assert ax.get_xlabel().startswith("False positive rate")
+    line = next(ln for ln in ax.get_lines() if ln.get_label().startswith("classifier"))
+    fpr, tpr = line.get_data()
+    assert np.allclose(np.trapezoid(tpr, fpr), roc_auc_score(y, s))
+    plt.close(ax.figure)
+    ax = curve.plot("pr", band=None, color="C3")
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[0] == f"classifier, AUC(PR, step) = {average_precision_score(y, s):.3f}"
+    assert not any("band" in t for t in texts)
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="`kind` must be one of"):
+        curve.plot("det")

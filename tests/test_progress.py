@@ -19,6 +19,7 @@ from opsstats import (
     ConfusionMatrix,
     ScoreCurve,
     _progress,
+    compare_groups,
     evaluate,
     ops_prevalence_profile,
 )
@@ -182,6 +183,59 @@ def test_evaluate_reports_its_groups(stderr, monkeypatch):
     )
 
 
+def test_compare_groups_reports_its_comparisons(stderr, monkeypatch):
+    """One bar over the (group, metric) comparisons, each every pair of its levels; the
+    bootstraps inside it draw none of their own."""
+    rng = np.random.default_rng(2)
+    y = rng.random(600) < 0.5  # over 100 of each class in each group: no SmallCountWarning
+    rows = pd.DataFrame({"id": np.arange(600), "y": y.astype(int), "g": np.repeat(["a", "b"], 300)})
+    long = pd.concat(
+        [
+            rows.assign(model=m, s=rng.normal(shift * y, 1.0))
+            for m, shift in zip("ABC", (1, 0.6, 0.3), strict=True)
+        ]
+    )
+    err = stderr(terminal=False)
+    monkeypatch.setenv("OPSSTATS_PROGRESS", "1")
+    out = compare_groups(
+        long,
+        truth="y",
+        score="s",
+        compare_by="model",
+        id="id",
+        by="g",
+        metrics=["roc_auc", "pr_auc"],
+        method="bootstrap",
+        n_resamples=100,
+        rng=0,
+    )
+    assert len(out) == 2 * 2 * 3  # groups x metrics x pairs of three models
+    assert _last_line(err.getvalue()).startswith(
+        "compare_groups, comparisons [##############################] 4/4"
+    )
+    assert "bootstrap [" not in err.getvalue()
+    # evaluate(..., compare=) goes through the same loop: values and OPS of each
+    err = stderr(terminal=False)
+    evaluate(long, truth="y", score="s", compare="model", id="id", by="g", metrics=["roc_auc"])
+    assert _last_line(err.getvalue()).startswith(
+        "compare_groups, comparisons [##############################] 2/2"
+    )
+    # and one comparison draws no bar over itself (its draws' bar instead)
+    err = stderr(terminal=False)
+    compare_groups(
+        long,
+        truth="y",
+        score="s",
+        compare_by="model",
+        id="id",
+        method="bootstrap",
+        n_resamples=200,
+        rng=0,
+    )
+    assert "compare_groups, comparisons [" not in err.getvalue()
+    assert "paired bootstrap [" in err.getvalue()
+
+
 def test_a_prevalence_profile_reports_its_prevalences(stderr, monkeypatch):
     err = stderr(terminal=False)
     monkeypatch.setenv("OPSSTATS_PROGRESS", "1")
@@ -214,7 +268,8 @@ def test_the_command_line_draws_no_bar_into_a_pipe(tmp_path):
     )
     env = {k: v for k, v in os.environ.items() if k != "OPSSTATS_PROGRESS"}
     args = [sys.executable, "-m", "opsstats.cli", "report", str(path), "--truth", "y"]
-    args += ["--score", "s", "--group", "g", "--metric", "f1", "--ci", "bootstrap"]
+    args += ["--score", "s", "--threshold", "0.5", "--group", "g", "--metric", "f1"]
+    args += ["--ci", "bootstrap"]
     args += ["--n-resamples", "200", "--seed", "0"]
     quiet = subprocess.run(args, capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import pickle
+import re
 from pathlib import Path
 
 import numpy as np
@@ -517,7 +518,7 @@ def test_summary_text_and_frame():
     assert frame.loc[("data", "prevalence"), "value"] == 0.5
     text = str(summary)
     assert text.splitlines()[0] == "Score curve (n = 4, prevalence = 0.5)"
-    assert "AUC(PR, step)          0.8333" in text
+    assert re.search(r"\n +AUC\(PR, step\) +0\.8333\n", text), text
     assert "<strong>" in summary._repr_html_()
     out_of_range = ScoreCurve.from_scores([0, 1], [-2.0, 3.0], sample_weight=[0.5, 1.0])
     notes = out_of_range.summary().notes

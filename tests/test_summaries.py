@@ -3,6 +3,8 @@ numbers inside the snapshots are checked against independent computations too.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,22 +75,23 @@ def test_monte_carlo_result_line():
 
 REPORT = """\
 Evaluation of column 'p' against 'y' (n = 100)
-===================================================================================
-           n prevalence   value  CI low CI high     OPS OPS CI low OPS CI high  how
-g metric                                                                           
-a f1      50     0.3000  0.7143  0.4899  0.8525  0.9238     0.6985      0.9809  [1]
-  recall  50     0.3000  0.6667  0.4285  0.8452  0.6667     0.4285      0.8452  [1]
-b f1      50     0.3000  0.7407  0.5159  0.8659  0.9382     0.7376      0.9843  [1]
-  recall  50     0.3000  0.6667  0.4097  0.8619  0.6667     0.4097      0.8619  [1]
------------------------------------------------------------------------------------
+====================================================================
+              n prevalence  value            CI    OPS        OPS CI
+g metric how
+a f1     [1] 50     0.3000 0.7143 0.4899-0.8525 0.9238 0.6985-0.9809
+  recall [1] 50     0.3000 0.6667 0.4285-0.8452 0.6667 0.4285-0.8452
+b f1     [1] 50     0.3000 0.7407 0.5159-0.8659 0.9382 0.7376-0.9843
+  recall [1] 50     0.3000 0.6667 0.4097-0.8619 0.6667 0.4097-0.8619
+--------------------------------------------------------------------
 Counts g=a: TP=10, FP=3, FN=5, TN=32.
 Counts g=b: TP=10, FP=2, FN=5, TN=33.
-[1] exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior, 500 draws, prevalence
-    fixed, equal-tailed
+[1] exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior, 500
+    draws, prevalence fixed, equal-tailed
 References: Uniform(alpha, beta) on [0, 1]^2.
 Intervals are 95% intervals.
-OPS (o-value): the percentile rank of the value among the reference's performances at the test set's
-    prevalence; 0.5 is the reference's median, higher is better."""
+OPS (o-value): the percentile rank of the value among the reference's
+    performances at the test set's prevalence; 0.5 is the reference's median,
+    higher is better."""
 
 
 def test_report_snapshot_and_formats():
@@ -129,3 +132,153 @@ def test_rounding_only_when_printed():
     )
     assert rep.table["value"].iloc[0] == 0.75  # full precision in the table
     assert "0.750" in rep.render("text", digits=3) and "0.7500" not in rep.render("text", 3)
+
+
+# --------------------------------------------------------- tables that fit the terminal
+
+WIDE_80 = """\
+Evaluation of scores 's' at threshold 0.5 against 'y' (n = 240)
+=========================================================================
+                                 n prevalence  value            CI    OPS
+hospital metric            how
+Elder    f1                [1] 120     0.3250 0.6337 0.5375-0.7038 0.8507
+         balanced_accuracy [1] 120     0.3250 0.7251 0.6318-0.7901 0.8488
+         roc_auc           [2] 120     0.3250 0.8343 0.7601-0.9085 0.9220
+General  f1                [1] 120     0.3833 0.6857 0.6008-0.7587 0.8637
+         balanced_accuracy [1] 120     0.3833 0.7359 0.6569-0.8036 0.8605
+         roc_auc           [2] 120     0.3833 0.7792 0.6891-0.8694 0.8685
+
+                                      OPS CI MC s.e.
+hospital metric            how
+Elder    f1                [1] 0.7379-0.9074       0
+         balanced_accuracy [1] 0.7288-0.9119       0
+         roc_auc           [2] 0.8434-0.9706  0.0060
+General  f1                [1] 0.7643-0.9231       0
+         balanced_accuracy [1] 0.7646-0.9228       0
+         roc_auc           [2] 0.7683-0.9452  0.0076
+-------------------------------------------------------------------------
+Counts hospital=Elder: TP=32, FP=30, FN=7, TN=51.
+Counts hospital=General: TP=36, FP=23, FN=10, TN=51.
+[1] exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior, 500
+    draws, prevalence fixed, equal-tailed
+[2] Monte Carlo, 2000 DBT curves; interval: DeLong, Sun-Xu algorithm; reference
+    Monte Carlo error added
+References: Uniform(alpha, beta) on [0, 1]^2; DirectedBinaryTree(depth=4,
+    n_curves=2000, seed=1).
+Intervals are 95% intervals.
+OPS (o-value): the percentile rank of the value among the reference's
+    performances at the test set's prevalence; 0.5 is the reference's median,
+    higher is better."""
+
+WIDE_200 = """\
+Evaluation of scores 's' at threshold 0.5 against 'y' (n = 240)
+===============================================================================================
+                                 n prevalence  value            CI    OPS        OPS CI MC s.e.
+hospital metric            how
+Elder    f1                [1] 120     0.3250 0.6337 0.5375-0.7038 0.8507 0.7379-0.9074       0
+         balanced_accuracy [1] 120     0.3250 0.7251 0.6318-0.7901 0.8488 0.7288-0.9119       0
+         roc_auc           [2] 120     0.3250 0.8343 0.7601-0.9085 0.9220 0.8434-0.9706  0.0060
+General  f1                [1] 120     0.3833 0.6857 0.6008-0.7587 0.8637 0.7643-0.9231       0
+         balanced_accuracy [1] 120     0.3833 0.7359 0.6569-0.8036 0.8605 0.7646-0.9228       0
+         roc_auc           [2] 120     0.3833 0.7792 0.6891-0.8694 0.8685 0.7683-0.9452  0.0076
+-----------------------------------------------------------------------------------------------
+Counts hospital=Elder: TP=32, FP=30, FN=7, TN=51.
+Counts hospital=General: TP=36, FP=23, FN=10, TN=51.
+[1] exact (closed form); interval: Dirichlet-multinomial, Jeffreys prior, 500 draws, prevalence
+    fixed, equal-tailed
+[2] Monte Carlo, 2000 DBT curves; interval: DeLong, Sun-Xu algorithm; reference Monte Carlo error
+    added
+References: Uniform(alpha, beta) on [0, 1]^2; DirectedBinaryTree(depth=4, n_curves=2000, seed=1).
+Intervals are 95% intervals.
+OPS (o-value): the percentile rank of the value among the reference's performances at the test set's
+    prevalence; 0.5 is the reference's median, higher is better."""
+
+
+def _wide_report():
+    """Two hospitals, two confusion-matrix metrics and the ROC AUC (DeLong's interval,
+    closed form; a small DBT, whose Monte Carlo error gives the MC s.e. column)."""
+    rng = np.random.default_rng(5)
+    n = 240
+    y = rng.random(n) < 0.35
+    df = pd.DataFrame(
+        {
+            "y": y.astype(int),
+            "s": np.round(rng.normal(1.2 * y, 1), 1),
+            "hospital": np.where(np.arange(n) % 2, "General", "Elder"),
+        }
+    )
+    rep = report(
+        df,
+        truth="y",
+        score="s",
+        threshold=0.5,
+        metrics=["f1", "balanced_accuracy", "roc_auc"],
+        by="hospital",
+        n_resamples=500,
+        rng=0,
+        curve_ci="delong",
+        curve_reference=DirectedBinaryTree(depth=4, n_curves=2000, seed=1),
+    )
+    return df, rep
+
+
+@pytest.mark.parametrize("columns, snapshot", [(80, WIDE_80), (200, WIDE_200)])
+def test_tables_follow_the_terminal_width(monkeypatch, columns, snapshot):
+    """COLUMNS=80: the table in two blocks of columns, each with the row labels and the
+    footnote key; COLUMNS=200: one block; the intervals one column each; every line
+    within the width, prose within 100 columns."""
+    from sklearn.metrics import roc_auc_score
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    df, rep = _wide_report()
+    text = str(rep)
+    assert text == snapshot
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= columns
+    table = lines[2 : lines.index("-" * len(lines[1]))]
+    blocks = "\n".join(table).split("\n\n")
+    assert len(blocks) == (2 if columns == 80 else 1)
+    for block in blocks:  # the key is with the labels of every block
+        assert block.splitlines()[1].split() == ["hospital", "metric", "how"]
+        assert block.count("[1]") == 4 and block.count("[2]") == 2
+    notes = lines[lines.index("-" * len(lines[1])) + 1 :]
+    assert max(map(len, notes)) <= min(columns, 100)
+    # the numbers: F1 = 2 TP / (2 TP + FP + FN) from the printed counts, and
+    # roc_auc_score(y, s) of scikit-learn for each hospital
+    assert f"{64 / (64 + 30 + 7):.4f}" == "0.6337" and "0.6337" in text
+    for _name, g in df.groupby("hospital"):
+        assert f"{roc_auc_score(g['y'], g['s']):.4f}" in text
+
+
+def test_without_a_terminal_tables_fit_80_columns(monkeypatch):
+    """No COLUMNS and no terminal (a pipe, a notebook, the documentation): 80 columns."""
+    import subprocess
+    import sys
+
+    monkeypatch.delenv("COLUMNS")
+    here = str(Path(__file__).resolve().parent)
+    code = (
+        f"import sys; sys.path.insert(0, {here!r}); from test_summaries import _wide_report; "
+        "print(_wide_report()[1])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600
+    ).stdout
+    assert out.rstrip("\n") == WIDE_80
+
+
+def test_interval_column_ends_share_their_decimals():
+    # An end near 1 needs more decimals (0.99980); its partner is written with as many
+    # (0.99810, not 0.9981), so a column reads as one interval.
+    from opsstats._summary import _interval_column, format_unit
+
+    low = pd.Series([0.9981, 0.5, -0.01, 0.0005])
+    high = pd.Series([0.9998, 0.6, 0.02, 0.9])
+    cells = _interval_column(low, high, 4).tolist()
+    assert cells[0] == "0.99810 to 0.99980"  # ' to ': the column has a negative end
+    assert cells[0].split(" to ") == format_unit([0.9981, 0.9998], 4)
+    assert cells[1] == "0.5000 to 0.6000"
+    assert cells[2] == "-0.0100 to 0.0200"
+    assert cells[3] == "0.0005 to 0.9000"  # below 1e-3: significant digits, as alone
+    positive = _interval_column(pd.Series([0.9981]), pd.Series([0.9998]), 4).tolist()
+    assert positive == ["0.99810-0.99980"]

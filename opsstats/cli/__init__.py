@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -40,11 +41,13 @@ from .. import plotting
 from .._csv import to_csv
 from .._lazy import lazy_module
 from .._validation import MAX_DIGITS
+from .._version import __version__
 from ..comparison import METHODS as COMPARE_METHODS
 from ..comparison import ComparisonResult, ComparisonTable, compare, compare_test_sets
 from ..curves.score_curve import ScoreCurve
 from ..examples import affairs_example
 from ..frames import count_tables
+from ..grouped import parse_metrics
 from ..plotting._axes import literal, ops_label
 from ..plotting.forest import metric_text
 from ..report import EvaluationReport, report
@@ -149,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 on success, 2 for an error (one line on stderr), 130 if "
         "interrupted.",
     )
+    parser.add_argument("--version", action="version", version=f"opsstats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     rep = sub.add_parser("report", help="evaluate a CSV or Parquet file of predictions")
@@ -177,13 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--ci",
         choices=CI_CHOICES,
         default="dirichlet",
-        help="interval method (default dirichlet; curves use, for the ROC "
-        "and PR AUC, the Dirichlet posterior of each class's scores below "
-        "100 rows of the smaller class (for the PR AUC with the lower "
-        "end extended by its bias estimate) and the logit-scale DeLong or "
-        "jackknife interval from 100 on, the percentile bootstrap "
-        "otherwise, or DeLong's normal interval for the ROC AUC with --ci "
-        "delong; none for no intervals)",
+        help="interval method (default dirichlet; delong: DeLong's for the ROC AUC; none: "
+        "no intervals)",
     )
     add_draw_options(rep, 1000)
     add_engine_arguments(rep)
@@ -231,7 +230,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _needs_labels(metrics: Any, args: argparse.Namespace) -> None:
+    """A confusion-matrix metric asked of scores without ``--threshold`` is refused
+    before anything is read, saying what to give."""
+    if args.score is None or args.threshold is not None or not metrics:
+        return
+    try:
+        specs = parse_metrics(metrics)
+    except (ValueError, TypeError):  # not a metric evaluate knows: the library says why
+        return
+    for spec in specs:
+        if spec.kind == "point":
+            raise CommandError(f"--metric {spec.label} needs --threshold or --pred")
+
+
+def _warn_one_class(rep: EvaluationReport, threshold: float | None) -> None:
+    """A warning when ``--threshold`` predicts every row alike (e.g. 30 on probabilities
+    in [0, 1]): the confusion-matrix metrics would be those of a constant classifier."""
+    if threshold is None or rep.counts is None or rep.counts.empty:
+        return
+    total = rep.counts.sum()
+    flagged, rows = total["tp"] + total["fp"], total.sum()
+    if flagged == 0 or flagged == rows:
+        side, rule = ("negative", "no score is") if flagged == 0 else ("positive", "every score is")
+        warnings.warn(
+            f"--threshold {threshold:g} predicts every row {side}: {rule} >= {threshold:g} "
+            f"in the --score column {rep.settings['score']}; is the threshold on the scores' "
+            "scale?",
+            UserWarning,
+            stacklevel=2,
+        )
+
+
 def _report(args: argparse.Namespace) -> Output:
+    _needs_labels(args.metric, args)
     if (args.engine or default_engine(args.file)) == "duckdb":
         return _report_in_duckdb(args)
     data = read_table(args.file)
@@ -244,9 +276,10 @@ def _report(args: argparse.Namespace) -> Output:
 
 
 def _run_report(args: argparse.Namespace, data: Any, pos_label: Any, note: str) -> Any:
-    """The report of ``report``'s options on ``data`` (a pandas frame or a relation)."""
+    """The report of ``report``'s options on ``data`` (a pandas frame or a relation),
+    with a warning when ``--threshold`` predicts every row alike."""
     bins, max_distinct = _curve_counting(args)
-    return report(
+    rep = report(
         data,
         truth=args.truth,
         score=args.score,
@@ -263,6 +296,8 @@ def _run_report(args: argparse.Namespace, data: Any, pos_label: Any, note: str) 
         bins=bins,
         max_distinct=max_distinct,
     )
+    _warn_one_class(rep, args.threshold)
+    return rep
 
 
 def _curve_counting(args: argparse.Namespace) -> tuple[int | None, int | None]:
@@ -434,9 +469,15 @@ def add_compare_parser(sub: Any) -> None:
         "--pred, independent (unpaired) comparisons",
     )
     cmp.add_argument(
+        "--threshold",
+        type=finite_float,
+        metavar="T",
+        help="with --score: predict positive where score >= T, for a confusion-matrix metric",
+    )
+    cmp.add_argument(
         "--metric",
         metavar="NAME",
-        help="what to compare (default roc_auc with --score, f1 with --pred)",
+        help="what to compare (default roc_auc with --score, f1 with --pred or --threshold)",
     )
     cmp.add_argument("--ops", action="store_true", help="compare the OPS of the metric")
     cmp.add_argument(
@@ -463,6 +504,14 @@ def add_compare_parser(sub: Any) -> None:
 
 
 def _compare(args: argparse.Namespace) -> Output:
+    if args.threshold is not None and args.pred:
+        raise CommandError("--threshold makes predicted labels from --score; --pred gives them")
+    metric = (
+        args.metric
+        if args.metric is not None
+        else ("roc_auc" if args.score and args.threshold is None else "f1")
+    )
+    _needs_labels([metric], args)
     data = read_table(args.file)
     columns = args.score or args.pred
     check_columns(
@@ -479,10 +528,10 @@ def _compare(args: argparse.Namespace) -> Output:
     option = "--score" if args.score else "--pred"
     if len(set(columns)) < len(columns):
         raise CommandError(f"{option}: a column is named twice")
-    metric = args.metric if args.metric is not None else ("roc_auc" if args.score else "f1")
     pos_label = parse_pos_label(data, args.truth, args.pos_label)
     common: dict[str, Any] = {
         "metric": metric,
+        "threshold": args.threshold,
         "ops": args.ops,
         "method": args.method,
         "alternative": args.alternative,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from typing import Any, NoReturn
 
 from .._summary import printable
@@ -46,6 +47,59 @@ class CommandError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse's default code)
         self.exit(EXIT_ERROR, f"opsstats: error: {one_line(message)}\n")
+
+
+#: The library's argument names, as its messages write them (in backticks), and the
+#: command line's options that give them: the one translation of the messages the
+#: command prints (errors and warnings), so that they name what the user typed.
+FLAGS = {
+    "truth": "--truth",
+    "y_true": "--truth",
+    "score": "--score",
+    "y_score": "--score",
+    "pred": "--pred",
+    "y_pred": "--pred",
+    "threshold": "--threshold",
+    "metric": "--metric",
+    "metrics": "--metric",
+    "by": "--group",
+    "pos_label": "--pos-label",
+    "ci": "--ci",
+    "confidence_level": "--confidence-level",
+    "n_resamples": "--n-resamples",
+    "rng": "--seed",
+    "bins": "--bins",
+    "max_distinct": "--max-distinct",
+    "ops": "--ops",
+    "method": "--method",
+    "alternative": "--alternative",
+    "rope": "--rope",
+    "adjust": "--adjust",
+    "digits": "--digits",
+    "compare_by": "--between",
+}
+# `name`, `name=` or `name[key]`, in backticks
+_ARGUMENT = re.compile(r"`(?P<name>\w+)=?(?P<key>\[[^\]`]*\])?`")
+
+
+def flag_names(message: str) -> str:
+    """A library message with its argument names written as the command's options
+    (:data:`FLAGS`): "`pos_label` must be ..." becomes "--pos-label must be ...",
+    "`y_score['a']`" becomes "--score 'a'"; other backticked names are kept.
+
+    Examples
+    --------
+    >>> flag_names("give `threshold=` or `y_pred`; `pos_label` must be 1; `data` is fine")
+    'give --threshold or --pred; --pos-label must be 1; `data` is fine'
+    """
+
+    def flag(match: re.Match[str]) -> str:
+        name, key = match.group("name"), match.group("key")
+        if name not in FLAGS:
+            return match.group()
+        return FLAGS[name] + (f" {key[1:-1]}" if key else "")
+
+    return _ARGUMENT.sub(flag, message)
 
 
 def one_line(message: Any) -> str:

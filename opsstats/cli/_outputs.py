@@ -17,7 +17,15 @@ from typing import IO, Any
 
 from .._summary import printable
 from ..exceptions import UndefinedMetricWarning
-from ._arguments import EXIT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, CommandError, one_line
+from ._arguments import (
+    EXIT_ERROR,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    CommandError,
+    flag_names,
+    one_line,
+)
 
 # ---------------------------------------------------------------------------------------
 # writing the outputs
@@ -202,7 +210,7 @@ def collect_warnings() -> Iterator[list[str]]:
     shown: list[str] = []
 
     def show(message: Any, *args: Any, **kwargs: Any) -> None:
-        line = one_line(message)
+        line = flag_names(one_line(message))
         if line not in shown:
             shown.append(line)
 
@@ -220,7 +228,9 @@ def run_command(build: Callable[[argparse.Namespace], Output], args: argparse.Na
     status. On failure nothing is printed on stdout and no output file is written: one
     line goes to stderr (``opsstats: error: ...``, status 2; ``opsstats: interrupted``,
     status 130 for Ctrl-C; an internal error, status 3). On success, warnings go to
-    stderr, one line each (``opsstats: warning: ...``), then the report to stdout."""
+    stderr, one line each (``opsstats: warning: ...``), then the report to stdout. The
+    library's argument names in messages are written as the options that give them
+    (:func:`flag_names`)."""
     try:
         with collect_warnings() as shown:
             targets = check_outputs(args, [getattr(args, "file", "")])
@@ -249,7 +259,10 @@ def run_command(build: Callable[[argparse.Namespace], Output], args: argparse.Na
         )
         return EXIT_ERROR
     except (CommandError, ValueError, TypeError, KeyError, OverflowError, OSError) as exc:
-        print(f"opsstats: error: {one_line(exc) or type(exc).__name__}", file=sys.stderr)
+        print(
+            f"opsstats: error: {flag_names(one_line(exc)) or type(exc).__name__}",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     except Exception as exc:  # never a traceback; say it is ours
         print(

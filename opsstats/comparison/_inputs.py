@@ -23,6 +23,7 @@ from .._validation import (
     check_same_length,
     check_scores,
     describe,
+    threshold_for,
 )
 from ..curves._counting import check_both_classes, class_mask
 from ..uncertainty.curve.dirichlet import _curve_prior
@@ -131,6 +132,16 @@ def paired_predictions(
             )
         masks[k] = v == label
     return is_pos, masks
+
+
+def thresholded_predictions(
+    y_true: Any, y_score: Any, threshold: int | float, pos_label: Any
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The positive mask and each classifier's predictions ``score >= threshold`` (a
+    checked threshold, compared exactly with integer scores:
+    :func:`opsstats._validation.threshold_for`)."""
+    _, is_pos, scores = _columns(y_true, y_score, "y_score", check_scores, pos_label)
+    return is_pos, {k: v >= threshold_for(v.dtype, threshold) for k, v in scores.items()}
 
 
 def ranked_counts(

@@ -5,6 +5,7 @@ Venkatraman's, the paired jackknife or paired draws (docs/method.md#comparisons)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ from ..curves import ScoreCurve
 from ..results import ConfidenceInterval
 from ..uncertainty._draws import check_rng
 from ..uncertainty.curve._options import _estimate
-from ._inputs import _check_common, paired_predictions, paired_scores
+from ._inputs import _check_common, paired_predictions, paired_scores, thresholded_predictions
 from .delong import _check_classes, _class_covariances, _paired_result, _t_p, _warn_zero
 from .draw_tests import _from_draws
 from .draws import _Generators, paired_confusion_draws, shared_curve_draws
@@ -30,6 +31,10 @@ from .quantity import (
     _small_default,
     _Spec,
     _warn_small,
+    check_threshold_use,
+    default_metric,
+    is_confusion_metric,
+    needs_labels,
 )
 from .result import ComparisonResult, ComparisonTable, one_or_table
 from .venkatraman import venkatraman_test
@@ -47,7 +52,8 @@ def compare(
     y_score: Any = None,
     *,
     y_pred: Any = None,
-    metric: Any = "roc_auc",
+    threshold: Any = None,
+    metric: Any = None,
     ops: bool = False,
     method: str = "auto",
     alternative: str = "two-sided",
@@ -73,11 +79,18 @@ def compare(
         True labels, shared by every classifier.
     y_score : dict {name: array-like of shape (n,)} or list of arrays, optional
         Scores of two or more classifiers: for a curve quantity (``metric`` an area such
-        as ``"roc_auc"``, ``"pr_auc"``, or a metric read at an operating point ``at``).
+        as ``"roc_auc"``, ``"pr_auc"``, or a metric read at an operating point ``at``),
+        or, with ``threshold``, for a confusion-matrix metric.
     y_pred : dict {name: array-like of shape (n,)} or list of arrays, optional
         Predicted labels of two or more classifiers: for a confusion-matrix metric
         (``metric`` a registered name such as ``"f1"``). Give ``y_score`` or ``y_pred``.
-    metric : str, default "roc_auc"
+    threshold : float, optional
+        With ``y_score`` and a confusion-matrix metric: predict positive where
+        ``score >= threshold``, for every classifier (as :func:`opsstats.evaluate`;
+        a finite number, compared exactly with integer scores).
+    metric : str, optional
+        Default ``"roc_auc"`` with scores, ``"f1"`` with predicted labels (``y_pred``, or
+        ``y_score`` with ``threshold``).
     ops : bool, default False
         Compare the outperformance scores of the quantity instead of its values.
     method : {"auto", "delong", "delong-t", "jackknife-t", "bootstrap", "dirichlet", \
@@ -141,12 +154,21 @@ def compare(
     ...                        "B": [0, 1, 1, 0, 0, 1, 0, 1, 1, 0]}, metric="f1", rng=1)
     >>> round(r.estimate, 2), 0 < r.probability_greater < 1
     (0.2, True)
+
+    Scores with a threshold give the predicted labels (``score >= threshold``):
+
+    >>> r = compare(y, {"A": [.1, .4, .8, .7, .3, .9, .6, .5, .8, .2],
+    ...                 "B": [.2, .5, .6, .4, .1, .7, .3, .6, .9, .3]},
+    ...             threshold=0.5, metric="f1", rng=1)
+    >>> r.quantity, round(r.estimate_a, 4), round(r.estimate_b, 4)
+    ('F1 score at threshold 0.5', 0.9091, 0.6)
     """
     (result,) = _compare(
         y_true,
         y_score,
         y_pred,
         (ops,),
+        threshold=threshold,
         metric=metric,
         method=method,
         alternative=alternative,
@@ -177,6 +199,7 @@ def _compare(
     y_pred: Any,
     flags: tuple[bool, ...],
     *,
+    threshold: Any = None,
     metric: Any,
     method: str,
     alternative: str,
@@ -201,23 +224,38 @@ def _compare(
 
     A flag whose quantity, method or computation is refused gets its ``ValueError`` or
     ``TypeError`` in its place, as its own call would have raised it (with a single
-    flag it is raised). The generators: :class:`.draws._Generators`."""
+    flag it is raised). The generators: :class:`.draws._Generators`.
+
+    ``threshold``: with scores and a confusion-matrix metric, the predicted labels are
+    ``score >= threshold``; ``metric`` None is the default of :func:`compare`."""
     if (y_score is None) == (y_pred is None):
         raise TypeError(
-            "give exactly one of `y_score` (scores, for a curve quantity) and `y_pred` "
-            "(predicted labels, for a confusion-matrix metric); got "
-            + ("neither." if y_score is None else "both.")
+            "give exactly one of `y_score` (scores, for a curve quantity, or with "
+            "`threshold` for a confusion-matrix metric) and `y_pred` (predicted labels, for "
+            "a confusion-matrix metric); got " + ("neither." if y_score is None else "both.")
         )
+    if y_pred is not None and threshold is not None:
+        raise ValueError("give `y_pred`, or `y_score` with `threshold`, not both.")
+    if metric is None:
+        metric = default_metric(labelled=y_pred is not None or threshold is not None)
     alternative, level, n, rope_pair = _check_common(
         alternative, confidence_level, n_resamples, rope, prior
     )
     check_choice("adjust", adjust, ("holm", "bonferroni"))
     generators = _Generators(check_rng(rng), several=len(flags) > 1)
-    kind = "curve" if y_score is not None else "confusion"
-    plans = _plans(flags, metric, kind, references, at, rule, params, method, paired=True)
+    from_scores = y_score is not None and is_confusion_metric(metric, at)
+    if from_scores and threshold is None:
+        raise needs_labels(metric, "`y_pred`")
+    threshold = check_threshold_use(threshold, from_scores, metric)
+    kind = "curve" if y_score is not None and not from_scores else "confusion"
+    plans = _plans(
+        flags, metric, kind, references, at, rule, params, method, paired=True, threshold=threshold
+    )
     try:
         if kind == "curve":
             is_pos, columns = paired_scores(y_true, y_score, pos_label)
+        elif from_scores:
+            is_pos, columns = thresholded_predictions(y_true, y_score, threshold, pos_label)
         else:
             is_pos, columns = paired_predictions(y_true, y_pred, pos_label)
     except (ValueError, TypeError) as exc:
@@ -322,7 +360,10 @@ def _pair_test(
         r = mcnemar_test(
             is_pos.astype(int), pred, alternative=alternative, confidence_level=level, pos_label=1
         )
-        return _negate(r) if spec.quantity.name == "error_rate" else r
+        r = _negate(r) if spec.quantity.name == "error_rate" else r
+        if spec.threshold is not None:  # the labels came from scores: say at which threshold
+            r = replace(r, quantity=f"{r.quantity} at threshold {spec.threshold:g}")
+        return r
     _check_classes(m, n_neg)  # "jackknife-t"
     return _paired_jackknife(is_pos, a, b, columns, spec, level, alternative, counts)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, describe
+from .._validation import check_choice, check_threshold, describe
 from ..curves._geometry import CurveArea, resolve_quantity
 from ..curves._partial import PartialArea
 from ..exceptions import SmallCountWarning
@@ -38,15 +38,69 @@ METHODS = (
 _REFERENCE_WITHOUT_OPS = "`reference` ranks an OPS; give `ops=True` with it (got `ops=False`)."
 
 
+def is_confusion_metric(metric: Any, at: Any = None) -> bool:
+    """A registered confusion-matrix metric, compared from predicted labels (else a
+    curve quantity: an area, or a metric read ``at`` an operating point of the curve)."""
+    if at is not None:
+        return False
+    if not isinstance(metric, str):
+        return not isinstance(metric, CurveArea | PartialArea)
+    try:
+        resolve_metric(metric)
+    except (ValueError, KeyError):
+        return False
+    return True
+
+
+def default_metric(labelled: bool) -> str:
+    """``"f1"`` when predicted labels are compared (given, or scores with a threshold),
+    else ``"roc_auc"``."""
+    return "f1" if labelled else "roc_auc"
+
+
+def needs_labels(metric: Any, scores: str) -> ValueError:
+    """The error for a confusion-matrix metric asked of scores without a threshold:
+    what to give instead (``scores`` names where the predicted labels would go)."""
+    return ValueError(
+        f"metric {describe(metric)} needs predicted labels: give `threshold=` (scores >= "
+        f"threshold are positive) or {scores}."
+    )
+
+
+def check_threshold_use(threshold: Any, labels_from_scores: bool, metric: Any) -> Any:
+    """``threshold`` checked (:func:`opsstats._validation.check_threshold`, the one check
+    of every threshold) where it makes predicted labels from scores, and refused where it
+    would be ignored (a curve quantity is read from the scores themselves)."""
+    if threshold is None:
+        return None
+    if not labels_from_scores:
+        raise ValueError(
+            "`threshold` makes predicted labels (scores >= threshold) for a confusion-matrix "
+            f"metric; metric {describe(metric)} is a curve quantity, read from the scores "
+            "themselves: drop `threshold`."
+        )
+    return check_threshold(threshold)
+
+
 class _Spec:
-    """What is compared: a curve quantity or a confusion-matrix metric, or its OPS."""
+    """What is compared: a curve quantity or a confusion-matrix metric, or its OPS
+    (with ``threshold``: predicted labels made from scores, said in the label)."""
 
     def __init__(
-        self, metric: Any, kind: str, ops: bool, reference: Any, at: Any, rule: Any, params: Any
+        self,
+        metric: Any,
+        kind: str,
+        ops: bool,
+        reference: Any,
+        at: Any,
+        rule: Any,
+        params: Any,
+        threshold: Any = None,
     ) -> None:
         if not isinstance(ops, bool):
             raise TypeError(f"`ops` must be True or False; got {describe(ops)}.")
         self.kind, self.ops = kind, ops
+        self.metric, self.threshold = metric, threshold
         if kind == "curve":
             self.ref = _check_reference(reference, "curve", "a curve quantity") if ops else None
             self.quantity: Any = resolve_quantity(metric, at, rule, dict(params))
@@ -66,6 +120,8 @@ class _Spec:
         if kind == "curve" and reference is not None and not ops:
             raise ValueError(_REFERENCE_WITHOUT_OPS)
         label = self.quantity.label
+        if threshold is not None:
+            label = f"{label} at threshold {threshold:g}"
         self.label = f"OPS of {label}" if ops else label
 
     @property
@@ -144,14 +200,16 @@ def _plans(
     params: Any,
     method: Any,
     paired: bool,
+    threshold: Any = None,
 ) -> list[tuple[_Spec, str] | Exception]:
     """What is compared and by which method for each entry of ``flags`` (``ops`` False:
-    the quantity, True: its OPS, ranked in that flag's reference). A refused one gets
+    the quantity, True: its OPS, ranked in that flag's reference; ``threshold``: a
+    checked threshold that made the predicted labels from scores). A refused one gets
     its ``ValueError`` or ``TypeError`` in its place; with a single flag it is raised."""
     plans: list[tuple[_Spec, str] | Exception] = []
     for flag, reference in zip(flags, references, strict=True):
         try:
-            spec = _Spec(metric, kind, flag, reference, at, rule, params)
+            spec = _Spec(metric, kind, flag, reference, at, rule, params, threshold)
             plans.append((spec, _method(method, spec, paired=paired)))
         except (ValueError, TypeError) as exc:
             plans.append(_flag_error(exc, flags))

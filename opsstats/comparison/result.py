@@ -12,7 +12,7 @@ import numpy as np
 
 from .._lazy import lazy_module
 from .._seam import upcall
-from .._summary import Summary, format_unit
+from .._summary import TEXT_WIDTH, Summary, format_unit, text_width
 from .._validation import check_choice, check_digits, check_probabilities
 from ..results import ConfidenceInterval
 
@@ -140,12 +140,16 @@ class ComparisonResult:
         return self.ci.high
 
     def to_string(self, digits: int = 4) -> str:
-        """The printed test, in the layout of R's ``htest`` (pROC's ``roc.test``)."""
+        """The printed test, in the layout of R's ``htest`` (pROC's ``roc.test``),
+        wrapped at the terminal's width (at most 100 columns)."""
         digits = check_digits(digits)
+        line_width = min(text_width(), TEXT_WIDTH)  # the terminal's, at most 100 columns
         a, b = self.names
         lines = [
             "",
-            *textwrap.wrap(self.method, 92, initial_indent="\t", subsequent_indent="\t"),
+            *textwrap.wrap(
+                self.method, line_width - 8, initial_indent="\t", subsequent_indent="\t"
+            ),
             "",
             f"data:  {self.quantity} of {a} and {b}"
             + (" (same rows)" if self.paired else " (independent test sets)"),
@@ -188,7 +192,7 @@ class ComparisonResult:
         return "\n".join(
             wrapped
             for line in lines
-            for wrapped in (textwrap.wrap(line, 100, subsequent_indent="    ") or [""])
+            for wrapped in (textwrap.wrap(line, line_width, subsequent_indent="    ") or [""])
         )
 
     def __str__(self) -> str:

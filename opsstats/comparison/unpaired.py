@@ -15,15 +15,24 @@ import numpy as np
 from .._validation import check_choice, describe
 from ..confusion import ConfusionMatrix
 from ..curves import ScoreCurve
-from ..curves._geometry import CurveArea
-from ..metrics import resolve_metric
 from ..uncertainty._draws import check_rng
 from ..uncertainty.curve._options import _estimate
 from ._inputs import _check_common
 from .delong import delong_unpaired
 from .draw_tests import _from_draws
 from .draws import _Generators, unpaired_confusion_draws, unpaired_curve_draws
-from .quantity import SMALL_DELONG, _flag_error, _plans, _small_default, _Spec, _warn_small
+from .quantity import (
+    SMALL_DELONG,
+    _flag_error,
+    _plans,
+    _small_default,
+    _Spec,
+    _warn_small,
+    check_threshold_use,
+    default_metric,
+    is_confusion_metric,
+    needs_labels,
+)
 from .result import ComparisonResult, ComparisonTable, one_or_table
 from .venkatraman import venkatraman_unpaired_test
 
@@ -33,7 +42,8 @@ __all__ = ["compare_test_sets"]
 def compare_test_sets(
     test_sets: Any,
     *,
-    metric: Any = "roc_auc",
+    threshold: Any = None,
+    metric: Any = None,
     ops: bool = False,
     method: str = "auto",
     alternative: str = "two-sided",
@@ -57,15 +67,21 @@ def compare_test_sets(
     test_sets : dict {name: (y_true, y_score or y_pred), or a curve or matrix}
         Two or more test sets. For a curve quantity (an area such as ``"roc_auc"``, or
         a metric ``at`` an operating point) the second array holds scores; for a
-        confusion-matrix metric (``"f1"``, ...) predicted labels. A test set may also
-        be given as its :class:`~opsstats.ScoreCurve` (for a curve quantity) or its
+        confusion-matrix metric (``"f1"``, ...) predicted labels, or scores with
+        ``threshold``. A test set may also be given as its :class:`~opsstats.ScoreCurve`
+        (for a curve quantity, or a confusion-matrix metric with ``threshold``) or its
         :class:`~opsstats.ConfusionMatrix` (for a confusion-matrix metric), standardized
         ones (``at_prevalence``) included: those are drawn from their original rows
         with the prevalence fixed at the stated one, so that two test sets standardized
         to one prevalence differ only through their classifiers
         (docs/method.md#standardized-prevalence).
-    metric, ops, alternative, confidence_level, n_resamples, rope, reference, at, rule,
-    prior, adjust, pos_label, rng, **params
+    threshold : float, optional
+        With a confusion-matrix metric: the second arrays are scores, and each set's
+        predicted labels are ``score >= threshold`` (as :func:`opsstats.evaluate`).
+    metric : str, optional
+        Default ``"f1"`` with ``threshold``, else ``"roc_auc"``.
+    ops, alternative, confidence_level, n_resamples, rope, reference, at, rule, prior,
+    adjust, pos_label, rng, **params
         As in :func:`compare`.
     method : {"auto", "delong", "delong-t", "bootstrap", "dirichlet", "venkatraman"}
         ``"auto"``: for the ROC AUC ``"delong-t"``, DeLong's unpaired statistic on t with
@@ -97,10 +113,19 @@ def compare_test_sets(
     >>> r = compare_test_sets({"jan": jan, "feb": feb}, metric="f1", ops=True, rng=0)
     >>> r.paired, r.quantity
     (False, 'OPS of F1 score')
+
+    Scores and a threshold, as :func:`opsstats.evaluate` takes them:
+
+    >>> jan = ([0, 0, 1, 1, 0, 1, 0, 0], [.2, .6, .7, .9, .1, .8, .3, .4])
+    >>> feb = ([0, 1, 0, 0, 0, 1, 0, 0, 0, 0], [.1, .7, .2, .6, .3, .4, .2, .1, .3, .5])
+    >>> r = compare_test_sets({"jan": jan, "feb": feb}, threshold=0.5, ops=True, rng=0)
+    >>> r.quantity
+    'OPS of F1 score at threshold 0.5'
     """
     (result,) = _compare_test_sets(
         test_sets,
         (ops,),
+        threshold=threshold,
         metric=metric,
         method=method,
         alternative=alternative,
@@ -125,6 +150,7 @@ def _compare_test_sets(
     test_sets: Any,
     flags: tuple[bool, ...],
     *,
+    threshold: Any = None,
     metric: Any,
     method: str,
     alternative: str,
@@ -143,7 +169,8 @@ def _compare_test_sets(
     """:func:`compare_test_sets` of the quantity (``ops`` False) and of its OPS (True),
     one result per entry of ``flags``, as :func:`.paired._compare` does for
     :func:`compare`: each test set drawn once per method, for every pair it is in and
-    for both flags (its OPS draws its value draws mapped through the reference)."""
+    for both flags (its OPS draws its value draws mapped through the reference).
+    ``threshold`` and ``metric`` None: as in :func:`compare_test_sets`."""
     if not isinstance(test_sets, Mapping):
         raise TypeError(
             "`test_sets` must be a dict {name: (y_true, y_score or y_pred)}; got "
@@ -156,11 +183,13 @@ def _compare_test_sets(
     )
     check_choice("adjust", adjust, ("holm", "bonferroni"))
     generators = _Generators(check_rng(rng), several=len(flags) > 1)
-    try:
-        kind = "curve" if at is not None else ("confusion" if _is_metric(metric) else "curve")
-    except TypeError:
-        kind = "curve"
-    plans = _plans(flags, metric, kind, references, at, rule, params, method, paired=False)
+    if metric is None:
+        metric = default_metric(labelled=threshold is not None)
+    kind = "confusion" if is_confusion_metric(metric, at) else "curve"
+    threshold = check_threshold_use(threshold, kind == "confusion", metric)
+    plans = _plans(
+        flags, metric, kind, references, at, rule, params, method, paired=False, threshold=threshold
+    )
     specs = [plan[0] for plan in plans if not isinstance(plan, Exception)]
     if not specs:  # every flag refused: nothing to draw
         return [plan for plan in plans if isinstance(plan, Exception)]
@@ -288,11 +317,34 @@ def _set_draws(
         return est, np.asarray(quantity(side.prevalence, al, be), float)
 
 
+def _distinct(pair: Any) -> int:
+    """The distinct values of a test set's two arrays together."""
+    values: set[Any] = set()
+    for array in pair:
+        values.update(np.asarray(array).ravel().tolist())
+    return len(values)
+
+
+def _holds_scores(pair: Any) -> bool:
+    """The second array holds numbers other than the two labels (scores, not predicted
+    labels): more than two distinct values with the labels."""
+    second = np.asarray(pair[1])
+    return second.dtype.kind in "iuf" and _distinct(pair) > 2
+
+
 def _side(name: Any, value: Any, kind: str, spec: _Spec, pos_label: Any) -> Any:
     """One test set as a curve (curve quantities) or a confusion matrix: given as one
-    (standardized ones included), or counted from its pair (y_true, y_score or y_pred);
-    both classes present."""
+    (standardized ones included; a curve read at ``threshold``), or counted from its pair
+    (y_true, y_score or y_pred; scores at ``threshold``); both classes present."""
+    threshold = spec.threshold
     given: type = ScoreCurve if kind == "curve" else ConfusionMatrix
+    if isinstance(value, ConfusionMatrix) and threshold is not None:
+        raise ValueError(
+            f"`test_sets[{name!r}]` is a ConfusionMatrix, whose labels are already predicted: "
+            "`threshold` applies to scores (pairs (y_true, y_score) or curves); drop it."
+        )
+    if isinstance(value, ScoreCurve) and kind == "confusion" and threshold is not None:
+        value = value.confusion_matrix(threshold=threshold)
     if isinstance(value, ScoreCurve | ConfusionMatrix) and not isinstance(value, given):
         raise TypeError(
             f"`test_sets[{name!r}]` must be a {given.__name__} or a pair (y_true, "
@@ -307,9 +359,18 @@ def _side(name: Any, value: Any, kind: str, spec: _Spec, pos_label: Any) -> Any:
             f"{given.__name__}; got {describe(value)}."
         )
     else:
+        if kind == "confusion" and threshold is None and _holds_scores(value):
+            raise needs_labels(
+                spec.metric,
+                "predicted labels as each test set's second array; test set "
+                f"{describe(name)} holds scores ({_distinct(value)} distinct values with its "
+                "labels)",
+            )
         try:
-            if kind == "curve":
+            if kind == "curve" or threshold is not None:
                 side = ScoreCurve.from_scores(value[0], value[1], pos_label=pos_label)
+                if threshold is not None:
+                    side = side.confusion_matrix(threshold=threshold)
             else:
                 side = ConfusionMatrix.from_predictions(value[0], value[1], pos_label=pos_label)
         except (ValueError, TypeError) as exc:
@@ -317,17 +378,6 @@ def _side(name: Any, value: Any, kind: str, spec: _Spec, pos_label: Any) -> Any:
     if min(_class_sizes(side)) <= 0:
         raise ValueError(f"test set {name!r}: `y_true` must contain both classes; got only one.")
     return side
-
-
-def _is_metric(metric: Any) -> bool:
-    """A registered confusion-matrix metric (else a curve quantity such as an area)."""
-    if not isinstance(metric, str):
-        return not isinstance(metric, CurveArea)
-    try:
-        resolve_metric(metric)
-    except (ValueError, KeyError):
-        return False
-    return True
 
 
 def _class_sizes(side: Any) -> tuple[float, float]:

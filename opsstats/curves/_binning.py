@@ -17,12 +17,15 @@ whose difference from the tied run is the only term computed here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from .._lazy import lazy_module
+from .._validation import check_same_length
 from ..metrics import resolve_metric
+from ._counting import check_counts, cumulate
 from ._geometry import CurveArea, EqualErrorRate, Gini, OperatingPoint, ideal_auc
 from ._partial import PartialArea
 from .score_curve import ScoreCurve
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
 else:
     special = lazy_module("scipy.special")
 
-__all__ = ["BinRange", "bin_bounds"]
+__all__ = ["BinRange", "bin_bounds", "bin_bounds_of"]
 
 #: Rows of one unit each (counted rows), or rows of any weight (weighted counts).
 ROWS = ("unit", "any")
@@ -53,16 +56,20 @@ def _none(reason: str) -> BinRange:
     return BinRange(np.nan, np.nan, False, reason)
 
 
-def _arranged(values: np.ndarray, p: np.ndarray, n: np.ndarray, first: str) -> ScoreCurve:
-    """The curve with each bin's positives above its negatives (``first="positives"``,
-    E+) or below them (E-); the rows of one class of a bin stay tied."""
-    rank = 2.0 * np.searchsorted(np.sort(values), values)
-    up = 1.0 if first == "positives" else 0.0
-    return ScoreCurve.from_counts(
-        np.r_[rank + up, rank + 1.0 - up],
-        np.r_[p, np.zeros_like(p)],
-        np.r_[np.zeros_like(n), n],
-    )
+def _arranged(p: np.ndarray, n: np.ndarray, first: str) -> ScoreCurve:
+    """The curve of the bins (``p`` positives and ``n`` negatives each, from the top
+    bin down, none empty) with each bin's positives above its negatives
+    (``first="positives"``, E+) or below them (E-); the rows of one class of a bin stay
+    tied. It is the curve ``ScoreCurve.from_counts`` builds with the upper part of the
+    k-th bin from the bottom at the score 2k + 1 and the lower part at 2k (the same
+    arrays), built without its sort: the parts come in order."""
+    zero = np.zeros_like(p)
+    upper, lower = ((p, zero), (zero, n)) if first == "positives" else ((zero, n), (p, zero))
+    pos = np.column_stack([upper[0], lower[0]]).ravel()
+    neg = np.column_stack([upper[1], lower[1]]).ravel()
+    scores = (2.0 * np.arange(p.size - 1, -1, -1)[:, None] + [1.0, 0.0]).ravel()
+    keep = (pos > 0) | (neg > 0)
+    return ScoreCurve._trusted(*cumulate(scores[keep], pos[keep], neg[keep]))
 
 
 def _harmonic(c: np.ndarray, k: np.ndarray, rows: str) -> np.ndarray:
@@ -205,18 +212,66 @@ def bin_bounds(
     >>> round(lo, 4), round(hi, 4), tight  # binned AUC 0.6667 +- (1*2 + 2*1) / (2*3*3)
     (0.4444, 0.8889, True)
     """
+    return bin_bounds_of([quantity], scores, positives, negatives, rows=rows)[0]
+
+
+def bin_bounds_of(
+    quantities: Sequence[Any], scores: Any, positives: Any, negatives: Any, *, rows: str = "unit"
+) -> list[BinRange]:
+    """:func:`bin_bounds` of several quantities of one binned curve, in their order: the
+    bins' extreme orders (E+ and E-) are built once for all of them.
+
+    Examples
+    --------
+    >>> from opsstats.curves._geometry import parse_area
+    >>> roc, pr = bin_bounds_of([parse_area("roc_auc"), parse_area("pr_auc")],
+    ...                         [0, 1], [1, 2], [2, 1])
+    >>> roc == bin_bounds(parse_area("roc_auc"), [0, 1], [1, 2], [2, 1])
+    True
+    """
     if rows not in ROWS:
         raise ValueError(f"`rows` must be 'unit' or 'any'; got {rows!r}.")
+    orders = _orders(scores, positives, negatives)
+    return [_bounds(quantity, orders, rows) for quantity in quantities]
+
+
+class _Orders(NamedTuple):
+    """The non-empty bins from the top score down (their positives ``p`` and negatives
+    ``n``, the true and false positives ``t`` and ``f`` above each) and the curves of the
+    two extreme orders inside them, E+ (``up``) and E- (``down``)."""
+
+    p: np.ndarray
+    n: np.ndarray
+    t: np.ndarray
+    f: np.ndarray
+    up: ScoreCurve
+    down: ScoreCurve
+
+
+def _orders(scores: Any, positives: Any, negatives: Any) -> _Orders:
     s = np.asarray(scores, dtype=float)
+    positives = check_counts("positives", positives)
+    negatives = check_counts("negatives", negatives)
+    check_same_length(scores=s, positives=positives, negatives=negatives)
+    for name, c in (("positives", positives), ("negatives", negatives)):
+        if not c.sum() > 0:
+            raise ValueError(
+                f"`{name}` must have a positive total: a curve needs both classes; got a "
+                f"total of {c.sum().item()!r}."
+            )
     values, where = np.unique(-s, return_inverse=True)  # bins from the top score down
-    p = np.bincount(where, weights=np.asarray(positives, dtype=float), minlength=values.size)
-    n = np.bincount(where, weights=np.asarray(negatives, dtype=float), minlength=values.size)
+    p = np.bincount(where, weights=positives.astype(float), minlength=values.size)
+    n = np.bincount(where, weights=negatives.astype(float), minlength=values.size)
     t = np.r_[0.0, np.cumsum(p)[:-1]]  # true and false positives above each bin
     f = np.r_[0.0, np.cumsum(n)[:-1]]
     keep = (p + n) > 0
-    values, p, n, t, f = values[keep], p[keep], n[keep], t[keep], f[keep]
-    up = _arranged(-values, p, n, "positives")
-    down = _arranged(-values, p, n, "negatives")
+    p, n, t, f = p[keep], n[keep], t[keep], f[keep]
+    return _Orders(p, n, t, f, _arranged(p, n, "positives"), _arranged(p, n, "negatives"))
+
+
+def _bounds(quantity: Any, orders: _Orders, rows: str) -> BinRange:
+    """:func:`bin_bounds` of one quantity from the bins' extreme orders."""
+    p, n, t, f, up, down = orders
     pi = up.prevalence
     if isinstance(quantity, OperatingPoint):
         if not _monotone(quantity):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._lazy import lazy_module
+from .._seam import upcall
 from .._summary import Summary
 from .._validation import check_probability
 from ..confusion import _Standardizable, standardized_note
@@ -566,35 +567,36 @@ class ScoreCurve(
         --------
         >>> print(ScoreCurve.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).summary())
         Score curve (n = 4, prevalence = 0.5)
-        ================================================
-                                                   value
+        ===============================================
+                                                  value
         kind               quantity
-        data               n                           4
-                           positives                   2
-                           negatives                   2
-                           prevalence             0.5000
-                           distinct thresholds         4
-        area               AUC(ROC, trapezoid)    0.7500
-                           AUC(PR, step)          0.8333
-                           AUC(lift, step)        1.3333
-                           AUC(GAIN, trapezoid)   0.6250
-                           NAUC(lift, step)       0.7875
-                           NAUC(GAIN, trapezoid)  0.8333
-        score distribution DM_1                   0.3250
-                           DM_2                   0.2963
-                           DM_3                   0.2449
-                           DM_entropy             0.3290
-                           DM_log                 0.3200
-                           RUI                    0.3500
-                           AURC                   0.5750
-                           PUI                    0.6000
-                           AUPC                   0.6833
-        ------------------------------------------------
-        Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) = (0, 1)
-        to (1, 0).
-        Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average precision
-        for PR) for PR and lift.
-        Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13, 14.
+        data               n                          4
+                           positives                  2
+                           negatives                  2
+                           prevalence            0.5000
+                           distinct thresholds        4
+        area               AUC(ROC, trapezoid)   0.7500
+                           AUC(PR, step)         0.8333
+                           AUC(lift, step)       1.3333
+                           AUC(GAIN, trapezoid)  0.6250
+                           NAUC(lift, step)      0.7875
+                           NAUC(GAIN, trapezoid) 0.8333
+        score distribution DM_1                  0.3250
+                           DM_2                  0.2963
+                           DM_3                  0.2449
+                           DM_entropy            0.3290
+                           DM_log                0.3200
+                           RUI                   0.3500
+                           AURC                  0.5750
+                           PUI                   0.6000
+                           AUPC                  0.6833
+        -----------------------------------------------
+        Ties form one threshold (Fawcett 2006); each curve runs from (alpha, beta) = (0,
+            1) to (1, 0).
+        Area rules: trapezoid for ROC and gain, step (right-endpoint sum; average
+            precision for PR) for PR and lift.
+        Score-distribution measures: Chtcheprov, Krovvidy and Vera, eqs. 6, 8, 9, 13,
+            14.
         """
         rows: list[tuple[str, str, Any]] = [
             ("data", "n", self.n),
@@ -664,3 +666,41 @@ class ScoreCurve(
             notes=tuple(notes),
             digits=digits,
         )
+
+    def plot(
+        self,
+        kind: str = "roc",
+        *,
+        reference: Any = None,
+        band: Any = (0.05, 0.95),
+        ax: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """The curve (pROC's ``plot(roc)``), its area in the legend, over the pointwise
+        band of a curve reference and the chance level
+        (:func:`opsstats.plotting.plot_curve`); returns the Axes.
+
+        Parameters
+        ----------
+        kind : {"roc", "pr", "lift", "gain"}, default "roc"
+        reference : CurveReference, optional
+            Default the Directed Binary Tree (its first band at a prevalence takes a few
+            seconds, then it is cached).
+        band : (float, float) or None, default (0.05, 0.95)
+            Pointwise quantiles of the reference's curves; None for the curve alone.
+        ax : matplotlib.axes.Axes, optional
+        **kwargs
+            Passed to :func:`opsstats.plotting.plot_curve` (``chance``, ``points``) and
+            the curve's line (``color``, ``label``, ...).
+
+        Examples
+        --------
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> curve = ScoreCurve.from_scores([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .7])
+        >>> ax = curve.plot(band=None)
+        >>> [t.get_text() for t in ax.get_legend().get_texts()]
+        ['classifier, AUC(ROC, trapezoid) = 0.889', 'chance (random classifier)']
+        >>> plt.close(ax.figure)
+        """
+        return upcall("plot_curve")(self, kind, reference=reference, band=band, ax=ax, **kwargs)

@@ -24,10 +24,11 @@ from .._validation import describe
 from ..exceptions import UndefinedMetricWarning
 from ..grouped_comparisons import _compare_groups
 from ..uncertainty._draws import root_seed
-from . import _specs
+from . import _result, _specs
 from ._curve_reference import PREVALENCE_STEP as PREVALENCE_STEP
 from ._frame import frame_rows
 from ._options import parse_options
+from ._result import comparison_class, evaluation_class, evaluation_title
 from ._specs import MetricSpec as MetricSpec
 from ._specs import default_metrics
 from ._specs import parse_metrics as parse_metrics
@@ -36,10 +37,20 @@ from ._unit import evaluate_unit as evaluate_unit
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ._result import Evaluation, GroupComparison
 else:
     pd = lazy_module("pandas")
 
-__all__ = ["evaluate", "COLUMNS", "STANDARD_COLUMNS", "DEFAULT_METRICS", "default_metrics"]
+__all__ = [
+    "evaluate",
+    "Evaluation",
+    "GroupComparison",
+    "COLUMNS",
+    "STANDARD_COLUMNS",
+    "DEFAULT_METRICS",
+    "default_metrics",
+]
 
 # Bound here too, so that the API reference finds their descriptions in this module:
 #: The columns of a tidy evaluation, after any group or label columns: ``metric``, ``n``,
@@ -88,7 +99,7 @@ def evaluate(
     compare: str | None = None,
     id: str | None = None,
     prevalence: float | None = None,
-) -> pd.DataFrame:
+) -> Evaluation | GroupComparison:
     """Evaluate a classifier on every group of a data frame: metrics, OPS and intervals.
 
     Parameters
@@ -173,7 +184,10 @@ def evaluate(
 
     Returns
     -------
-    pandas.DataFrame
+    Evaluation
+        A pandas DataFrame (:class:`Evaluation`) that prints as a readable table with
+        its notes and has ``summary()``, ``to_frame()`` and ``plot()`` (the forest plot
+        of the OPS); with ``compare``, a :class:`GroupComparison`.
         One row per group and metric: the group columns, then ``metric``, ``n``,
         ``prevalence``, ``value``, ``value_ci_low``, ``value_ci_high``, ``ops``,
         ``ops_se`` (Monte Carlo s.e.; 0 when exact), ``ops_ci_low``, ``ops_ci_high``,
@@ -246,15 +260,18 @@ def evaluate(
         prevalence=prevalence,
     )
     if options.counted_by_engine:
-        out, confusion = table_rows(data, options)
+        rows, confusion = table_rows(data, options)
     else:
-        out, confusion = frame_rows(data, options)
-    _warn_undefined(out, options.by_cols)  # before attrs, which pandas deep-copies on a filter
+        rows, confusion = frame_rows(data, options)
+    _warn_undefined(rows, options.by_cols)  # before attrs, which pandas deep-copies on a filter
+    out = evaluation_class()(rows)
     out.attrs["confusion_matrices"] = confusion  # per group, for reports
+    out.attrs["title"] = evaluation_title(truth, score, pred, options.threshold, options.by_cols)
+    out.attrs["confidence_level"] = None if options.ci is None else options.confidence_level
     return out
 
 
-def _compare(data: Any, unused: dict[str, Any], rng: Any, **common: Any) -> pd.DataFrame:
+def _compare(data: Any, unused: dict[str, Any], rng: Any, **common: Any) -> GroupComparison:
     """``evaluate(..., compare=COLUMN)``: every pair of the column's levels within every
     group and metric, each metric's value and then its OPS (:func:`compare_groups`); the
     options of evaluating alone (``unused``) must not be given."""
@@ -265,8 +282,15 @@ def _compare(data: Any, unused: dict[str, Any], rng: Any, **common: Any) -> pd.D
             + " do not apply to it."
         )
     common["rng"] = root_seed(rng)
-    # one set of draws per comparison, mapped to the values and to the OPS
-    return pd.concat(_compare_groups(data, (False, True), **common), ignore_index=True)
+    out = comparison_class()(
+        pd.concat(_compare_groups(data, (False, True), **common), ignore_index=True)
+    )
+    by = common["by"]
+    by = [] if by is None else ([by] if isinstance(by, str) else list(by))
+    out.attrs["title"] = f"Comparisons of the levels of {common['compare_by']!r}" + (
+        f" within {', '.join(map(repr, by))}" if by else ""
+    )
+    return out
 
 
 def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:
@@ -283,3 +307,9 @@ def _warn_undefined(out: pd.DataFrame, by_cols: list[str]) -> None:
             UndefinedMetricWarning,
             stacklevel=3,  # the caller of evaluate
         )
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Evaluation", "GroupComparison"):  # made (and pandas imported) now
+        return getattr(_result, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..curves._binning import bin_bounds
+from ..curves._binning import bin_bounds_of
 from ..ops import _check_reference
 from ._specs import MetricSpec
 
@@ -26,11 +26,16 @@ def _note_bin_bounds(
     """Say in each curve row's method that the curve was binned, with the range of the
     unbinned value over the orders inside the bins (docs/method.md#binned-curves)."""
     ref = _check_reference(reference, "curve", "a curve quantity")
-    for row, spec in zip(unit, specs, strict=True):
-        if spec.kind != "curve" or np.isnan(row["value"]):
-            continue
-        quantity = ref._quantity(spec.name, spec.at, None, {})
-        lo, hi, _, reason = bin_bounds(quantity, *counts, rows="any" if weighted else "unit")
+    noted = [
+        (row, ref._quantity(spec.name, spec.at, None, {}))
+        for row, spec in zip(unit, specs, strict=True)
+        if spec.kind == "curve" and not np.isnan(row["value"])
+    ]
+    if not noted:
+        return
+    # the bins' extreme orders built once for every curve row
+    ranges = bin_bounds_of([q for _, q in noted], *counts, rows="any" if weighted else "unit")
+    for (row, _), (lo, hi, _, reason) in zip(noted, ranges, strict=True):
         where = (
             f"the unbinned value lies in [{_outward(lo, ROUND_FLOOR)}, "
             f"{_outward(hi, ROUND_CEILING)}]" + (" (for rows of any weight)" if weighted else "")

@@ -432,6 +432,29 @@ def unregister_metric(name: str) -> None:
         _ALIASES.pop(alias, None)
 
 
+def _close_names(key: str) -> list[str]:
+    """The names of the metrics whose name or alias is close to ``key`` (difflib's
+    ratio at least 0.6, and within 0.1 of the closest), closest first, at most three: a
+    metric's name, never an alias (which may read as an unrelated word, such as 'for').
+
+    Examples
+    --------
+    >>> _close_names("f1score"), _close_names("sensitivty"), _close_names("zzz")
+    (['f1'], ['recall'], [])
+    """
+    scored: dict[str, float] = {}
+    for word in [*_REGISTRY, *_ALIASES]:
+        ratio = difflib.SequenceMatcher(None, key, word).ratio()
+        name = _ALIASES.get(word, word)
+        if ratio >= 0.6 and ratio > scored.get(name, 0.0):
+            scored[name] = ratio
+    if not scored:
+        return []
+    best = max(scored.values())
+    ranked = sorted(scored, key=lambda n: (-scored[n], n))
+    return [n for n in ranked if scored[n] >= best - 0.1][:3]
+
+
 def get_metric(name: str | Metric | BoundMetric) -> Metric:
     """Look up a metric by name or alias (case and ``-``/``_`` insensitive).
 
@@ -461,8 +484,7 @@ def lookup(name: Any, argument: str = "metric") -> Metric:
     key = _ALIASES.get(key, key)
     if key in _REGISTRY:
         return _REGISTRY[key]
-    known = sorted(_REGISTRY) + sorted(_ALIASES)
-    close = difflib.get_close_matches(key, known, n=3)
+    close = _close_names(key)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
     raise ValueError(
         f"unknown metric {describe(name)}.{hint} `{argument}` must be a registered name or "

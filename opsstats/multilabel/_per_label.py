@@ -13,12 +13,14 @@ from .._lazy import lazy_module
 from .._validation import check_choice, check_confidence_level, check_resamples
 from ..confusion import ConfusionMatrix
 from ..curves.score_curve import ScoreCurve
-from ..grouped import COLUMNS, evaluate_unit, parse_metrics
+from ..grouped import COLUMNS, evaluate_unit, evaluation_class, parse_metrics
 from ..ops import _check_reference, default_reference
 from ..uncertainty._draws import root_seed
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..grouped import Evaluation
 else:
     pd = lazy_module("pandas")
 
@@ -110,9 +112,11 @@ class _PerLabel:
         point_reference: Any = None,
         curve_reference: Any = None,
         rng: Any = None,
-    ) -> pd.DataFrame:
+    ) -> Evaluation:
         """The tidy per-label table for several metrics (label column first), each label
-        evaluated on its own, as :func:`opsstats.evaluate` does for groups."""
+        evaluated on its own, as :func:`opsstats.evaluate` does for groups: an
+        :class:`~opsstats.grouped.Evaluation`, which prints as a readable table and has
+        ``summary()``, ``to_frame()`` and ``plot()``."""
         specs = parse_metrics(metrics)
         if ci is not None:
             ci = check_choice("ci", ci, ("dirichlet", "bootstrap"))
@@ -152,7 +156,11 @@ class _PerLabel:
                 class_counts=(_scalar(pos[j]), _scalar(neg[j])) if weighted else None,
             ):
                 rows.append({"label": lab, **r})
-        return pd.DataFrame(rows, columns=["label", *COLUMNS])
+        out = evaluation_class()(pd.DataFrame(rows, columns=["label", *COLUMNS]))
+        out.attrs["confusion_matrices"] = {(lab,): cm for lab, cm in cms.items()}
+        out.attrs["title"] = f"Per-label evaluation of {len(self.labels)} labels"
+        out.attrs["confidence_level"] = None if ci is None else confidence_level
+        return out
 
 
 def _scalar(x: Any) -> int | float:

@@ -126,10 +126,10 @@ def plot_curve(
     kind : {"pr", "roc", "lift", "gain"}, default "pr"
     reference : CurveReference, optional
         Default :class:`~opsstats.reference.DirectedBinaryTree` (depth 9, 100,000
-        curves), whose ROC and PR band at the default ``points`` and common quantiles
-        is read from a shipped table (docs/method.md#dbt-table); the lift and gain
-        bands and other bands are computed by a pass over the curves at the first use
-        of a prevalence, then cached.
+        curves), whose ROC, PR, lift and gain bands at the default ``points`` and
+        common quantiles are read from a shipped table (docs/method.md#dbt-table);
+        other bands are computed by a pass over the curves at the first use of a
+        prevalence, then cached.
     band : (float, float) or None, default (0.05, 0.95)
         Pointwise quantiles of the reference's y bounding the shaded band; None draws
         neither the band nor the median.

@@ -11,8 +11,8 @@ computed once and shipped. The table holds, made by ``scripts/make_dbt_table.py`
 - for the PR AUC (step) and the lift AUC (step), which depend on the prevalence, at
   nodes k / 16 of s = logit(prevalence): the sorted values at a set of ranks (every
   rank near the ends thinning to every 0.5% of the distance from the nearer end), and
-  the values of the curves that reach the 512 lowest or highest at some node, at
-  nodes k / 4. At prevalence pi the sorted values are rebuilt: the middle ranks cubic
+  the values of the curves that reach the 1,024 lowest or highest at some node, at
+  nodes k / 16. At prevalence pi the sorted values are rebuilt: the middle ranks cubic
   in s between the four nodes around it and linear between the stored ranks; the 512
   lowest and highest as the sorted values of those curves, each interpolated by the
   degree-5 polynomial through its six nodes around s;
@@ -22,8 +22,12 @@ computed once and shipped. The table holds, made by ``scripts/make_dbt_table.py`
 - the ROC and PR band's pointwise quantiles at the x values of a plot (``points=50``):
   the quantile ranks of the recall at each FPR (ROC), and of the FPR and FNR at each
   recall (PR: precision at a recall decreases with the FPR there, at every
-  prevalence). The lift and gain bands depend on the prevalence through the rate
-  axis, where a table would not be accurate enough at a small size: computed.
+  prevalence);
+- for the lift and gain bands, read on the rate axis that moves with the prevalence:
+  the FPR at the band's quantile ranks at 25,801 recalls (``rate_band_recalls``). A
+  curve's recall at rate x is at most y exactly when its rate at recall y,
+  pi y + (1 - pi) FPR(y), is at least x; so the k-th smallest recall at rate x is where
+  the (G - 1 - k)-th smallest FPR at recall y puts that rate at x, at any prevalence.
 
 Values are stored as integers (multiples of a power of two) in differences, and decoded
 on first use. A reference whose parameters differ, a quantity or a prevalence the table
@@ -55,7 +59,15 @@ from ..curves._geometry import (
 from ..metrics import resolve_metric
 from ._interpolation import cubic_weights, logit, quintic_weights
 
-__all__ = ["TABLE_PATH", "DBTTable", "load_table", "fingerprint", "band_x", "quantile_ranks"]
+__all__ = [
+    "TABLE_PATH",
+    "DBTTable",
+    "load_table",
+    "fingerprint",
+    "band_x",
+    "quantile_ranks",
+    "rate_band_recalls",
+]
 
 TABLE_PATH = Path(__file__).parent / "data" / "dbt_default.npz"
 FORMAT = 1
@@ -76,6 +88,17 @@ def at_recall_x() -> np.ndarray:
     """The recalls at which the table holds the curves' FPR: the band's x values and the
     standardized curve's k / 21."""
     return np.unique(np.r_[band_x(), np.arange(1, 21) / 21])
+
+
+def rate_band_recalls() -> np.ndarray:
+    """The recalls at which the table holds the band ranks' FPR for the lift and gain
+    bands: 16,383 evenly spaced between 0 and 1, and geometrically spaced (0.5% apart)
+    from 1e-14 to 0.05 and from 1 - 0.05 to 1 - 1e-9, where the recalls at a rate crowd
+    (a curve's FPR is linear in its recall on its first and last segments)."""
+    ratio = np.log(1.005)
+    low = np.geomspace(1e-14, 0.05, 1 + int(np.log(0.05 / 1e-14) / ratio))
+    high = np.geomspace(1e-9, 0.05, 1 + int(np.log(0.05 / 1e-9) / ratio))
+    return np.unique(np.r_[np.linspace(0.0, 1.0, 2**14 + 1)[1:-1], low, 1.0 - high])
 
 
 def band_x(points: int = 50) -> np.ndarray:
@@ -267,6 +290,9 @@ class DBTTable:
                 for end in ("low", "high")
             ]
             out = (mid, *tails)
+        elif name == "band.rate":  # logit(FPR), for the same precision near 0 and 1
+            z = _cumsum(_cumsum(a[name], 1, 0), 1, 1) * 2.0 ** -info["bits"]
+            out = 1.0 / (1.0 + np.exp(-z))
         elif name == "at.recall":  # log(FPR), for the same relative precision everywhere
             out = np.exp(_cumsum(a["at.recall"], 1, 1) * 2.0 ** -info["bits"])
         else:
@@ -392,14 +418,20 @@ class DBTTable:
             and all(q in BAND_QUANTILES for q in quantiles)
         ):
             return None
-        if kind not in ("roc", "pr"):
+        if kind in ("lift", "gain") and "band.rate" not in self._arrays:
             return None
         ranks = list(np.asarray(self._arrays["band.ranks"]))
         g = self.n_curves
         out = np.empty((len(quantiles), x.size))
         for i, q in enumerate(quantiles):
             lo, hi, w = quantile_ranks(g, q)
-            if kind == "roc":
+            if kind in ("lift", "gain"):
+                y_lo, y_hi = (
+                    self._recall_at_rate(prevalence, x, ranks.index(g - 1 - k)) for k in (lo, hi)
+                )
+                if kind == "lift":  # recall / rate: increasing in the recall at a rate
+                    y_lo, y_hi = y_lo / x, y_hi / x
+            elif kind == "roc":
                 y_lo = self._decode("band.roc")[where, ranks.index(lo)]
                 y_hi = self._decode("band.roc")[where, ranks.index(hi)]
             else:  # precision decreases with the FPR at a recall
@@ -410,6 +442,22 @@ class DBTTable:
                 y_hi = precision(prevalence, alpha[where, a_hi], beta[where, a_hi])
             out[i] = _lerp(np.asarray(y_lo), np.asarray(y_hi), w)
         return out
+
+    def _recall_at_rate(self, prevalence: float, x: np.ndarray, row: int) -> np.ndarray:
+        """The (G - 1 - m)-th smallest recall at each rate x over the G curves, where m is
+        the stored rank of ``row`` (docs/method.md#dbt-table): a curve's recall at rate x
+        is at most y exactly when its rate at recall y, pi y + (1 - pi) FPR(y), is at
+        least x, so the k-th smallest recall at rate x is the recall at which the
+        (G - 1 - k)-th smallest FPR, F(y), reaches the rate x: pi y + (1 - pi) F(y) = x
+        (increasing in y), solved on the stored recalls, F linear between them."""
+        # the curves start at (0, 0) and end at (1, 1): recall 0 at rate 0, 1 at 1
+        y = np.r_[0.0, rate_band_recalls(), 1.0]
+        rate = prevalence * y + (1.0 - prevalence) * np.r_[0.0, self._decode("band.rate")[row], 1.0]
+        j = np.clip(np.searchsorted(rate, x, side="left"), 1, y.size - 1)
+        r0, r1 = rate[j - 1], rate[j]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.clip(np.where(r1 > r0, (x - r0) / (r1 - r0), 1.0), 0.0, 1.0)
+        return y[j - 1] + t * (y[j] - y[j - 1])
 
 
 @lru_cache(maxsize=4)

@@ -143,10 +143,11 @@ class DirectedBinaryTree(StreamedCurveReference):
 
     With the defaults (and no ``prevalence_step``) the ROC, PR, lift and gain AUC, the
     Gini coefficient, metrics at the recalls of a plot's band and of a standardized
-    curve (0.9 among them) and the ROC and PR band are read from a shipped table of
-    these curves instead, at any prevalence from 0.001 to 0.999 (the lift AUC to 0.99;
-    ROC quantities: any), within a quarter of the Monte Carlo standard error of a pass
-    but at the few hundred outermost ranks, where the count can miss by a curve
+    curve (0.9 among them) and the ROC, PR, lift and gain bands are read from a shipped
+    table of these curves instead, at any prevalence from 0.001 to 0.999 (the lift AUC
+    to 0.99; ROC quantities and the bands: any), within a quarter of the Monte Carlo
+    standard error of a pass but at ranks 512 to 4,999 from either end (up to 0.28) and
+    for a value within about 1e-10 of one of the 511 outermost areas (one curve)
     (measured: docs/method.md#dbt-table); the result's ``method`` says so.
 
     The same AUC rule must be applied to the observed curve and to the reference

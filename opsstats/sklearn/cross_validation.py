@@ -3,7 +3,6 @@ interval for the combined estimate (`docs/method.md#cross-validation`)."""
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,8 +112,7 @@ class CrossValidationResult:
             "(docs/method.md#cross-validation):"
         ]
         for method, rows in c.groupby("method", sort=False)["metric"]:
-            lines = textwrap.wrap(f"{', '.join(rows)}: {method}", 96, break_on_hyphens=False)
-            notes += ["- " + lines[0], *("  " + line for line in lines[1:])]
+            notes.append(f"- {', '.join(rows)}: {method}")  # wrapped where printed
         return Summary(title="Cross-validated evaluation", table=c[cols], notes=tuple(notes))
 
     def __str__(self) -> str:

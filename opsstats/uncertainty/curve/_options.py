@@ -223,9 +223,9 @@ def _logit_t(
         return 0.0, 1.0 - tail ** (1.0 / smaller_class), "perfect separation: one-sided"
     if not (se_logit > 0 and np.isfinite(se_logit) and df > 0):
         return float("nan"), float("nan"), "standard error 0: undefined"
-    from scipy import stats  # third-party, on first use: scipy.stats is slow to import
-
-    half = float(stats.t.ppf(1.0 - tail, df)) * se_logit
+    # the t quantile by scipy.special.stdtrit, which scipy.stats.t.ppf calls (the same
+    # numbers) without the second or so of importing scipy.stats
+    half = float(special.stdtrit(df, 1.0 - tail)) * se_logit
     centre = float(np.log(estimate) - np.log1p(-estimate)) - shift
     return (
         float(special.expit(centre - half)),
