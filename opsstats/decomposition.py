@@ -354,7 +354,12 @@ def decompose(
         The operating point of a metric read off a curve, e.g. ``{"recall": 0.5}``.
     reference : optional
         The reference of the OPS (``ops=True``; default ``Uniform()`` for a matrix, the
-        DBT for a curve).
+        DBT for a curve). With intervals, the OPS of a curve quantity that depends on the
+        prevalence (PR or lift AUC, precision at a recall, ...) is ranked at every drawn
+        prevalence, which the default DBT reads from its shipped table (a few ms each,
+        seconds for the default 2,000 draws); other curve references are refused there,
+        as each drawn prevalence would cost a pass over their curves
+        (docs/method.md#decomposition).
     ci : {"dirichlet", "bootstrap", None}, default "dirichlet"
         How each test set is drawn, independently of the other, its prevalence too:
         ``"dirichlet"``, its posterior (alpha, beta and pi independent Beta posteriors
@@ -386,8 +391,8 @@ def decompose(
         If a test set is not a matrix, a curve or a pair, or does not fit the metric.
     ValueError
         If a test set has a class absent, or the OPS of a prevalence-dependent curve
-        quantity is asked with intervals (its reference would be needed at every drawn
-        prevalence).
+        quantity is asked with intervals where the default DBT's shipped table does not
+        hold it (another reference, a quantity or a drawn prevalence it does not hold).
 
     Examples
     --------
@@ -421,14 +426,11 @@ def decompose(
         quantity = resolve_metric(metric, **params)
     if reference is not None and not ops:
         raise ValueError("`reference` ranks an OPS; give `ops=True` with it.")
-    if ci is not None and kind == "curve" and ref is not None and depends_on_prevalence(quantity):
-        raise ValueError(
-            f"intervals of the decomposition of the OPS of {quantity.label}, which depends "
-            "on the prevalence, would need the curve reference at every drawn prevalence: "
-            "give `ci=None`, or decompose the quantity itself (`ops=False`)."
-        )
     label = f"OPS of {quantity.label}" if ops else quantity.label
     pis = (float(b0.prevalence), float(b1.prevalence))
+    table = None  # the shipped table the drawn prevalences' OPS are read from
+    if ci is not None and kind == "curve" and ref is not None and depends_on_prevalence(quantity):
+        table = _shipped_table(ref, quantity, pis)
     if ref is not None and hasattr(ref, "precompute"):  # one pass for both prevalences
         ref.precompute([quantity], list(pis))
 
@@ -452,8 +454,11 @@ def decompose(
     if ci is not None:
         generator = check_rng(rng)
         if kind == "curve":
-            draws, drawn = _curve_draws((b0, b1), quantity, ci, n, generator)
-            if ref is not None:  # a ROC quantity: its OPS is the same at every prevalence
+            draws, drawn, drawn_pis = _curve_draws((b0, b1), quantity, ci, n, generator)
+            if table is not None:  # each draw's OPS at its drawn prevalence
+                draws = _curve_ops_drawn(ref, table, quantity, draws, drawn_pis)
+                drawn += "; each draw's OPS at its drawn prevalence, from the shipped table"
+            elif ref is not None:  # a ROC quantity: its OPS is the same at every prevalence
                 draws = [_to_ops(ref, quantity, v, pis[0]) for v in draws]
         else:
             draws, drawn = _confusion_draws((b0, b1), quantity, ref, ci, n, generator)
@@ -486,6 +491,61 @@ def decompose(
         n_undefined=undefined,
         details={"before": b0, "after": b1, "quantity": quantity, "reference": ref},
     )
+
+
+def _shipped_table(ref: Any, quantity: Any, pis: tuple[float, float]) -> Any:
+    """The shipped table of the default DBT (docs/method.md#dbt-table) when it holds
+    ``quantity`` at the test sets' prevalences: the reference's values at any drawn
+    prevalence are then rebuilt from it in a few milliseconds, where another reference
+    would need a pass over its curves (about 0.6 s for the default's 100,000) per drawn
+    prevalence, thousands of them. Otherwise a ValueError saying so."""
+    finder = getattr(ref, "_table", None)
+    table = finder() if finder is not None else None
+    if table is not None and all(table.covers(quantity, pi) for pi in pis):
+        return table
+    why = (
+        f"{ref!r} reads no shipped table"
+        if table is None
+        else "the shipped table of the default DirectedBinaryTree() does not hold it at "
+        "these prevalences"
+    )
+    raise ValueError(
+        f"intervals of the decomposition of the OPS of {quantity.label}, which depends on "
+        "the prevalence, need the curve reference at every drawn prevalence, and "
+        f"{why} (a pass over its curves per drawn prevalence; docs/method.md#decomposition): "
+        "give `ci=None`, use the default reference (whose table holds the PR and lift "
+        "AUC, and metrics at some recalls), or decompose the quantity itself (`ops=False`)."
+    )
+
+
+def _curve_ops_drawn(
+    ref: Any, table: Any, quantity: Any, draws: list[np.ndarray], prevalences: list[np.ndarray]
+) -> list[np.ndarray]:
+    """The OPS of the four corners' draws (in :func:`split`'s order), each at its drawn
+    prevalence: corners 0 and 2 at the before set's, 1 and 3 at the after set's, one
+    distinct prevalence at a time, read from the shipped table (:func:`_shipped_table`);
+    NaN where a draw is undefined."""
+    out = [np.full(d.shape, np.nan) for d in draws]
+    for side in (0, 1):
+        where = prevalences[side]
+        values = np.vstack([draws[side], draws[side + 2]])
+        ok = np.isfinite(values) & np.isfinite(where)
+        for pi in np.unique(where[ok.any(axis=0)]):
+            take = ok & (where == pi)
+            if not table.covers(quantity, float(pi)):
+                raise ValueError(
+                    f"intervals of the decomposition of the OPS of {quantity.label}: a drawn "
+                    f"prevalence, {pi:.4g}, lies outside the prevalences of the shipped table "
+                    "of the default reference (docs/method.md#dbt-table), where each would "
+                    "need a pass over its curves: give `ci=None`, or decompose the quantity "
+                    "itself (`ops=False`)."
+                )
+            both = np.concatenate([values[0][take[0]], values[1][take[1]]])
+            ranked = np.atleast_1d(ref.ops(quantity, both, prevalence=float(pi)).estimate)
+            first = int(take[0].sum())
+            out[side][take[0]] = ranked[:first]
+            out[side + 2][take[1]] = ranked[first:]
+    return out
 
 
 def _to_ops(ref: Any, quantity: Any, values: np.ndarray, prevalence: Any) -> np.ndarray:
@@ -535,10 +595,11 @@ def _confusion_draws(
 
 def _curve_draws(
     curves: tuple[Any, Any], quantity: Any, ci: str, n: int, rng: np.random.Generator
-) -> tuple[list[np.ndarray], str]:
+) -> tuple[list[np.ndarray], str, list[np.ndarray]]:
     """The four corners on n independent draws of the two curves, in the order of
-    :func:`split`, and what was drawn: each curve's prevalence drawn first, then its classes' scores,
-    each draw of the scores evaluated at both sets' drawn prevalences."""
+    :func:`split`, what was drawn, and the two sets' drawn prevalences: each curve's
+    prevalence drawn first, then its classes' scores, each draw of the scores evaluated
+    at both sets' drawn prevalences."""
     a = PRIORS["jeffreys"]
     prevalences, texts = [], []
     for curve in curves:
@@ -568,4 +629,4 @@ def _curve_draws(
         else f"each class's rows resampled (stratified bootstrap), {n} resamples"
     )
     drawn = f"{engine}; before: {texts[0]}; after: {texts[1]}"
-    return out, drawn
+    return out, drawn, prevalences

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from opsstats import DirectedBinaryTree, ScoreCurve, cli
+from opsstats.cli import _duckdb_file
 from tests.test_cli import ROOT, assert_one_line_error, invoke, opts
 
 
@@ -373,7 +374,7 @@ def test_csv_columns_are_typed_as_pandas_types_them(tmp_path, cells):
         csv.writer(f).writerows([["a", "b"], *([c, i] for i, c in enumerate(cells))])
     expected = pd.read_csv(path)["a"]
     connection = duckdb.connect()
-    got = cli.read_file_relation(str(path), {"--group": ["a"]}, connection).df()["a"]
+    got = _duckdb_file.read_file_relation(str(path), {"--group": ["a"]}, connection).df()["a"]
 
     def kind(values):  # pandas keeps booleans and a missing value as objects
         if values.dtype.kind in "iufb":
@@ -411,7 +412,7 @@ def test_duckdb_memory_limit(dataset, monkeypatch):
     """DuckDB's buffers are held to --memory-limit (default 1 GB), spilling to a
     temporary directory; the report does not change; a bad limit is one line."""
     seen = []
-    real = cli._import_duckdb()
+    real = _duckdb_file._import_duckdb()
 
     class Recording:
         Error, InterruptException = real.Error, real.InterruptException
@@ -423,7 +424,7 @@ def test_duckdb_memory_limit(dataset, monkeypatch):
             seen.append(kwargs.get("config"))
             return real.connect(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "_import_duckdb", lambda: Recording())
+    monkeypatch.setattr(_duckdb_file, "_import_duckdb", lambda: Recording())
     common = ["report", dataset, "--truth", "y", "--score", "s", "--group", "day"]
     status, default_out, err = invoke(*common)
     assert status == 0, err

@@ -16,11 +16,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score
 
-from opsstats import ConfusionMatrix, Decomposition, ScoreCurve, Uniform, decompose
+from opsstats import (
+    ConfusionMatrix,
+    Decomposition,
+    DirectedBinaryTree,
+    ScoreCurve,
+    Uniform,
+    decompose,
+)
+from opsstats.curves._geometry import resolve_quantity
+from opsstats.decomposition import _curve_draws
 from opsstats.metrics import resolve_metric
 
 matplotlib.use("Agg")
 
+SMALL_DBT = DirectedBinaryTree(depth=5, n_curves=1000, seed=3)
 METRICS = ["f1", "mcc", "precision", "accuracy", "recall", "npv", "kappa", "fowlkes_mallows"]
 counts = st.integers(1, 5000)
 
@@ -279,6 +289,65 @@ def test_curve_intervals_both_methods():
     assert roc.prevalence_part == 0.0 and tuple(roc.prevalence_part_ci) == (0.0, 0.0)
 
 
+def test_curve_ops_intervals_rank_each_draw_at_its_drawn_prevalence():
+    """OPS of a prevalence-dependent curve quantity under the default reference: each
+    corner's draw ranked at its own set's drawn prevalence (corners (theta0, pi0) and
+    (theta1, pi0) at the before set's, the others at the after set's), one value at a
+    time here, from the same draws (the same generator through the same draw function)."""
+    rng = np.random.default_rng(11)
+    y0 = (rng.random(600) < 0.1).astype(int)
+    y1 = (rng.random(600) < 0.4).astype(int)
+    before = ScoreCurve.from_scores(y0, rng.normal(size=600) + 1.2 * y0)
+    after = ScoreCurve.from_scores(y1, rng.normal(size=600) + 0.9 * y1)
+    ref = DirectedBinaryTree()
+    n = 150
+    for metric, at in (("pr_auc", None), ("precision", {"recall": 0.5})):
+        d = decompose(before, after, metric=metric, at=at, ops=True, n_resamples=n, rng=5)
+        q = resolve_quantity(metric, at, None, {})
+        draws, _, pis = _curve_draws((before, after), q, "dirichlet", n, np.random.default_rng(5))
+        g = {
+            (k, j): np.array(
+                [ref.ops(q, draws[2 * k + j][i], prevalence=pis[j][i]).estimate for i in range(n)]
+            )
+            for k in (0, 1)
+            for j in (0, 1)
+        }
+        parts = (
+            g[1, 1] - g[0, 0],
+            ((g[0, 1] - g[0, 0]) + (g[1, 1] - g[1, 0])) / 2,
+            ((g[1, 0] - g[0, 0]) + (g[1, 1] - g[0, 1])) / 2,
+        )
+        intervals = (d.total_ci, d.prevalence_part_ci, d.classifier_part_ci)
+        for ci, values in zip(intervals, parts, strict=True):
+            assert np.allclose(ci, np.quantile(values, [0.025, 0.975]), rtol=0, atol=1e-12)
+        assert "each draw's OPS at its drawn prevalence, from the shipped table" in d.method
+        assert d.n_undefined == 0
+        if metric == "pr_auc":  # its OPS moves with the prevalence: a part with width
+            assert d.prevalence_part_ci.high - d.prevalence_part_ci.low > 0.005
+            assert d.prevalence_part_ci.low < d.prevalence_part < d.prevalence_part_ci.high
+        else:  # precision at a fixed recall: its OPS does not, in every draw up to the
+            # rounding of the mapped values (docs/method.md#prevalence-invariance)
+            assert max(map(abs, d.prevalence_part_ci)) <= 2e-5
+
+
+def test_curve_ops_intervals_refused_where_the_table_does_not_reach():
+    """Where the shipped table does not hold the quantity (a recall it does not store),
+    at the sets' prevalences or at a drawn one, the interval would need a pass over the
+    100,000 curves per drawn prevalence: refused with the reason; without intervals the
+    decomposition is made."""
+    rng = np.random.default_rng(2)
+    y = (rng.random(2000) < 0.3).astype(int)
+    pair = (y, rng.normal(size=2000) + y)
+    with pytest.raises(ValueError, match="does not hold it at these prevalences"):
+        decompose(pair, pair, metric="precision", at={"recall": 0.37}, ops=True)
+    rare = np.zeros(2000, dtype=int)
+    rare[:3] = 1  # prevalence 0.0015: its drawn prevalences reach below the table's 0.001
+    with pytest.raises(ValueError, match=r"a drawn prevalence, 0\.000"):
+        decompose((rare, rng.normal(size=2000) + rare), pair, metric="pr_auc", ops=True, rng=0)
+    d = decompose(pair, pair, metric="precision", at={"recall": 0.37}, ops=True, ci=None)
+    assert d.classifier_part == 0.0 and d.total_ci is None
+
+
 # --------------------------------------------------------- result and errors
 def test_result_outputs():
     d = decompose(
@@ -362,8 +431,8 @@ def test_curve_errors():
     pair = ([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.4, 0.8, 0.2])
     with pytest.raises(ValueError, match="`threshold` turns scores into labels"):
         decompose(pair, pair, metric="pr_auc", threshold=0.5)
-    with pytest.raises(ValueError, match="curve reference at every drawn prevalence"):
-        decompose(pair, pair, metric="pr_auc", ops=True)
+    with pytest.raises(ValueError, match="reads no shipped table"):
+        decompose(pair, pair, metric="pr_auc", ops=True, reference=SMALL_DBT)
     with pytest.raises(ValueError, match="`before`"):
         decompose(([0, 0, 0], [0.1, 0.2, 0.3]), pair, metric="pr_auc")
     weighted = ScoreCurve.from_scores(pair[0], pair[1], sample_weight=[0.5, 1, 1, 2, 1, 1.5])

@@ -3,13 +3,14 @@
 Every column is checked against an independent computation: the rows counted by hand
 (numpy), evaluate's own columns, at_prevalence objects built from each period's rows,
 compare_test_sets and decompose called directly with the same generators, statsmodels' Jeffreys
-interval and a slow Holm adjustment written here. pandas and a lazy polars frame give
-identical tables."""
+interval and a slow Holm adjustment written here. pandas, a lazy polars frame, a DuckDB
+relation and a PySpark frame give identical tables."""
 
 from __future__ import annotations
 
 import warnings
 
+import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
@@ -185,7 +186,18 @@ def test_prevalence_drift_alone_not_flagged_real_change_flagged(frame):
     assert len(res.flagged()) == 1 and res.flagged()["month"].iloc[0] == MONTHS[3]
 
 
-def test_pandas_and_lazy_polars_identical(frame):
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+@pytest.mark.parametrize("engine", ["polars-lazy", "duckdb", "spark"])
+def test_pandas_and_other_engines_identical(frame, engine, request):
+    """The same table from a lazy polars frame, a DuckDB relation and a PySpark frame
+    (local[2]) as from pandas: the engines count, only count tables come into Python."""
+    if engine == "polars-lazy":
+        data = pl.from_pandas(frame).lazy()
+    elif engine == "duckdb":
+        connection = duckdb.connect()
+        data = connection.from_df(frame)
+    else:
+        data = request.getfixturevalue("spark").createDataFrame(frame)
     kw = {
         "truth": "y",
         "score": "s",
@@ -198,7 +210,7 @@ def test_pandas_and_lazy_polars_identical(frame):
         "rng": 2,
     }
     a = monitor(frame, **kw).to_frame()
-    b = monitor(pl.from_pandas(frame).lazy(), **kw).to_frame()
+    b = monitor(data, **kw).to_frame()
     pd.testing.assert_frame_equal(a, b)
     assert len(a) == 4 * 2 * 2
 

@@ -33,6 +33,7 @@ _PROVENANCE = re.compile(
         ("compare_size.py", "compare_size"),
         ("prevalence_drift.py", "prevalence_drift"),
         ("classifier_change_study.py", "classifier_change"),
+        ("coverage_decomposition.py", "coverage_decomposition"),
     ],
 )
 def test_rendering_the_committed_rows_gives_the_committed_markdown(tmp_path, script, name):

@@ -30,13 +30,9 @@ rows with ``read_table``, as does a pipe.
 from __future__ import annotations
 
 import argparse
-import atexit
-import contextlib
-import shutil
 import sys
-import tempfile
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -65,30 +61,27 @@ from ._arguments import (
     MIN_RESAMPLES,
     CommandError,
     _Parser,
+    add_engine_arguments,
     add_input_arguments,
     digit_count,
     distinct_limit,
     finite_float,
-    memory_size,
     open_unit_float,
     resample_count,
     seed_value,
     whole_number,
 )
 from ._duckdb_file import CSV_MISSING as CSV_MISSING  # the tests' markers
-from ._duckdb_file import _duckdb_error, read_file_relation
+from ._duckdb_file import duckdb_errors, open_duckdb
 from ._monitor import PLOT_HELP as MONITOR_PLOT_HELP
 from ._monitor import add_monitor_arguments, run_monitor
 from ._outputs import Output, run_command
 from ._outputs import StagedFiles as StagedFiles  # a part of every subcommand (above)
 from ._reading import (
-    _import_duckdb,
     _relation_pos_label,
     check_columns,
     default_engine,
-    is_dataset,
     parse_pos_label,
-    read_relation,
     read_table,
 )
 
@@ -192,24 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
         "no intervals)",
     )
     add_draw_options(rep, 1000)
-    rep.add_argument(
-        "--engine",
-        choices=("pandas", "duckdb"),
-        default=None,
-        help="how the file is read: duckdb (the default for a file, a directory or a glob "
-        "of Parquet or CSV files) counts in DuckDB, embedded, and brings only the count "
-        "tables into memory, so memory does not grow with the number of rows; pandas (the "
-        "default for a pipe such as /dev/stdin, which can be read only once) reads the "
-        "rows into memory",
-    )
-    rep.add_argument(
-        "--memory-limit",
-        type=memory_size,
-        default=1.0,
-        metavar="GB",
-        help="DuckDB's memory limit in GB (default 1); beyond it DuckDB spills to a "
-        "temporary directory",
-    )
+    add_engine_arguments(rep)
     rep.add_argument(
         "--bins",
         type=whole_number,
@@ -351,26 +327,14 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
     come into Python, so memory does not grow with their number. One file is checked as
     the pandas path checks it (:func:`read_file_relation`); the PR curve of ``--plot`` is
     built from DuckDB's count per distinct score (per bin with ``--bins``)."""
-    if not args.file:
-        raise CommandError("the file name is empty")
-    # in memory; the relations need it alive. DuckDB's buffers are held to the limit,
-    # and what does not fit is spilled to a temporary directory removed at exit
-    spill = tempfile.mkdtemp(prefix="opsstats-duckdb-")
-    atexit.register(shutil.rmtree, spill, ignore_errors=True)
-    connection = _import_duckdb().connect(
-        config={"memory_limit": f"{args.memory_limit}GB", "temp_directory": spill}
-    )
-    if is_dataset(args.file):
-        relation = read_relation(args.file, connection)
-    else:
-        relation = read_file_relation(args.file, _report_columns(args), connection)
+    relation, connection = open_duckdb(args.file, _report_columns(args), args.memory_limit)
     pos_label = _relation_pos_label(relation, args.truth, args.pos_label)
-    with _duckdb_errors(args.file):
+    with duckdb_errors(args.file):
         rep = _run_report(args, relation, pos_label, " (counted by DuckDB)")
 
     def curve() -> tuple[ScoreCurve, bool]:
         bins, max_distinct = _curve_counting(args)
-        with _duckdb_errors(args.file):
+        with duckdb_errors(args.file):
             tables = count_tables(
                 relation,
                 truth=args.truth,
@@ -387,19 +351,6 @@ def _report_in_duckdb(args: argparse.Namespace) -> Output:
         draw_report(fig, rep, None, curve=curve)
 
     return Output(rep.render(args.format, digits=args.digits), draw)
-
-
-@contextlib.contextmanager
-def _duckdb_errors(path: str) -> Iterator[None]:
-    """DuckDB's errors while it reads ``path`` as one line (:func:`_duckdb_error`); its
-    interruption (Ctrl-C) as ``KeyboardInterrupt``."""
-    duckdb = _import_duckdb()
-    try:
-        yield
-    except duckdb.InterruptException:
-        raise KeyboardInterrupt from None
-    except duckdb.Error as exc:
-        raise _duckdb_error(exc, path) from None
 
 
 def _example(args: argparse.Namespace) -> Output:

@@ -217,6 +217,30 @@ def seed_value(text: str) -> int:
     return n
 
 
+def add_engine_arguments(p: argparse.ArgumentParser) -> None:
+    """How ``report`` and ``monitor`` read their file: ``--engine`` (default: DuckDB for
+    a file, a directory or a glob, pandas for a pipe; ``_reading.default_engine``) and
+    DuckDB's ``--memory-limit``."""
+    p.add_argument(
+        "--engine",
+        choices=("pandas", "duckdb"),
+        default=None,
+        help="how the file is read: duckdb (the default for a file, a directory or a glob "
+        "of Parquet or CSV files) counts in DuckDB, embedded, and brings only the count "
+        "tables into memory, so memory does not grow with the number of rows; pandas (the "
+        "default for a pipe such as /dev/stdin, which can be read only once) reads the "
+        "rows into memory",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=memory_size,
+        default=1.0,
+        metavar="GB",
+        help="DuckDB's memory limit in GB (default 1); beyond it DuckDB spills to a "
+        "temporary directory",
+    )
+
+
 def add_input_arguments(p: argparse.ArgumentParser) -> None:
     """The file and its columns, as ``report`` and ``monitor`` read them: the file, the
     truth, the scores or the predicted labels, and the threshold."""

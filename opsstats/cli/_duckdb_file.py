@@ -1,12 +1,17 @@
-"""Reading one file through DuckDB with the checks of the pandas path, made by queries
-with the same messages; a CSV's columns typed as pandas types them."""
+"""The DuckDB connection of ``report`` and ``monitor`` and their relation over a file, a
+directory or a glob; one file read through DuckDB with the checks of the pandas path,
+made by queries with the same messages; a CSV's columns typed as pandas types them."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gzip
 import os
 import re
-from collections.abc import Collection, Mapping, Sequence
+import shutil
+import tempfile
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,12 +19,14 @@ from typing import Any
 from ._arguments import _PARQUET_SUFFIXES, CommandError, one_line
 from ._reading import (
     _check_file_name,
-    _describe_names,
     _duplicates,
     _import_duckdb,
     _InterruptNote,
     _reading_error,
     csv_header,
+    is_dataset,
+    no_such_column,
+    read_relation,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -130,6 +137,54 @@ def _duckdb_error(exc: Exception, path: str) -> CommandError:
     return CommandError(f"cannot read {path}: {one_line(head) or type(exc).__name__}")
 
 
+def open_duckdb(
+    path: str,
+    options: Mapping[str, str | Sequence[str] | None],
+    memory_limit: float,
+    *,
+    complete: Collection[str] = ("--truth", "--score", "--pred"),
+) -> tuple[Any, Any]:
+    """``(relation, connection)``: a DuckDB relation over ``path`` on a new in-memory
+    connection (which must outlive it), its buffers held to ``memory_limit`` GB and what
+    does not fit spilled to a temporary directory removed at exit. One file is checked
+    as the pandas path checks it (:func:`read_file_relation`, the columns ``options``
+    names, those of ``complete`` without missing values); a directory or a glob is read
+    by :func:`read_relation`."""
+    if not path:
+        raise CommandError("the file name is empty")
+    spill = tempfile.mkdtemp(prefix="opsstats-duckdb-")
+    atexit.register(shutil.rmtree, spill, ignore_errors=True)
+    connection = _import_duckdb().connect(
+        config={"memory_limit": f"{memory_limit}GB", "temp_directory": spill}
+    )
+    if is_dataset(path):
+        return read_relation(path, connection), connection
+    return read_file_relation(path, options, connection, complete=complete), connection
+
+
+@contextlib.contextmanager
+def duckdb_errors(path: str) -> Iterator[None]:
+    """DuckDB's errors while it reads ``path`` as one line (:func:`_duckdb_error`); its
+    interruption (Ctrl-C) as ``KeyboardInterrupt``."""
+    duckdb = _import_duckdb()
+    try:
+        yield
+    except duckdb.InterruptException:
+        raise KeyboardInterrupt from None
+    except duckdb.Error as exc:
+        raise _duckdb_error(exc, path) from None
+
+
+def distinct_values(relation: Any, option: str, column: str, path: str) -> list[Any]:
+    """The distinct values of the column ``option`` names in a DuckDB relation over
+    ``path`` (a query; only they come into Python); a column the relation lacks is
+    refused as :func:`check_columns` refuses it."""
+    if column not in relation.columns:
+        raise no_such_column(option, column, path, list(relation.columns))
+    with duckdb_errors(path):
+        return [row[0] for row in relation.project(_sql_name(column)).distinct().fetchall()]
+
+
 @dataclass
 class _Column:
     """A column of the file that an option names: its SQL in the reader (``raw``), the
@@ -195,10 +250,7 @@ def read_file_relation(
                 continue
             for column in [names] if isinstance(names, str) else names:
                 if column not in refs:
-                    raise CommandError(
-                        f"{option} {column!r}: {path} has no such column; its columns: "
-                        f"{_describe_names(list(refs))}"
-                    )
+                    raise no_such_column(option, column, path, list(refs))
                 _check_relation_column(
                     connection,
                     reader,

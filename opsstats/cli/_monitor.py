@@ -1,13 +1,19 @@
 """``opsstats monitor FILE --truth COL (--score COL [--threshold T] | --pred COL) --time COL
-[--baseline PERIOD] [--group COL] [--metric NAME] [--html OUT.html]``: a classifier
-monitored across periods (:func:`opsstats.monitor`), printed as text, CSV or JSON, and
-written as one self-contained HTML file (tables and figures embedded as base64 PNG, no
-reference to anything outside the file: it opens offline)."""
+[--baseline PERIOD] [--group COL] [--metric NAME] [--engine duckdb|pandas] [--html
+OUT.html]``: a classifier monitored across periods (:func:`opsstats.monitor`), printed as
+text, CSV or JSON, and written as one self-contained HTML file (tables and figures
+embedded as base64 PNG, no reference to anything outside the file: it opens offline).
+
+The file is read as ``report`` reads it: through DuckDB by default (one file checked as
+the pandas path checks it, a directory or a glob of files; only the count tables come
+into Python), with ``--engine pandas`` (the default for a pipe) into memory; the tables
+are the same."""
 
 from __future__ import annotations
 
 import argparse
 import base64
+import dataclasses
 import html
 import io
 import json
@@ -17,9 +23,16 @@ from .._csv import to_csv
 from .._summary import printable
 from ..monitoring import MonitorResult, monitor
 from ..report import json_rows
-from ._arguments import CommandError, add_input_arguments
+from ._arguments import CommandError, add_engine_arguments, add_input_arguments
+from ._duckdb_file import distinct_values, duckdb_errors, open_duckdb
 from ._outputs import Output
-from ._reading import check_columns, parse_pos_label, read_table
+from ._reading import (
+    _relation_pos_label,
+    check_columns,
+    default_engine,
+    parse_pos_label,
+    read_table,
+)
 
 __all__ = ["add_monitor_arguments", "run_monitor", "html_document", "MAX_HTML_GROUPS"]
 
@@ -67,13 +80,15 @@ def add_monitor_arguments(p: argparse.ArgumentParser) -> None:
         help="also write the report as one self-contained HTML file (tables and figures "
         "embedded; opens offline)",
     )
+    add_engine_arguments(p)
 
 
-def _baseline(data: Any, column: str, text: str | None) -> Any:
-    """The period whose printed form is ``text``, or ``text`` as a number."""
+def _baseline(periods: list[Any], column: str, text: str | None) -> Any:
+    """The period (of the distinct ``periods``) whose printed form is ``text``, or
+    ``text`` as a number."""
     if text is None:
         return None
-    for value in data[column].drop_duplicates():
+    for value in periods:
         if str(value) == text:
             return value
     try:
@@ -82,45 +97,60 @@ def _baseline(data: Any, column: str, text: str | None) -> Any:
         number = None
     if number is not None and 0 < number < 1:
         return number
-    shown = ", ".join(repr(str(v)) for v in sorted(data[column].drop_duplicates().astype(str))[:6])
+    shown = ", ".join(repr(v) for v in sorted(str(v) for v in periods)[:6])
     raise CommandError(
         f"--baseline {text!r} is not a period of --time column {column!r} ({shown}"
-        f"{' ...' if data[column].nunique() > 6 else ''}) nor a prevalence in (0, 1)"
+        f"{' ...' if len(periods) > 6 else ''}) nor a prevalence in (0, 1)"
     )
 
 
 def run_monitor(args: argparse.Namespace) -> Output:
-    """``opsstats monitor``: read the file, monitor, and render."""
-    data = read_table(args.file)
-    check_columns(
-        data,
-        args.file,
-        {
-            "--truth": args.truth,
-            "--score": args.score,
-            "--pred": args.pred,
-            "--time": args.time,
-            "--group": args.group,
-        },
-        complete=("--truth", "--score", "--pred", "--time"),
-    )
+    """``opsstats monitor``: read the file (DuckDB or pandas, as ``report``), monitor,
+    and render."""
     if args.pred is not None and args.threshold is not None:
         raise CommandError("--threshold applies to --score, not to --pred")
-    result = monitor(
-        data,
-        truth=args.truth,
-        score=args.score,
-        pred=args.pred,
-        threshold=args.threshold,
-        time=args.time,
-        baseline=_baseline(data, args.time, args.baseline),
-        metrics=args.metric,
-        by=args.group,
-        pos_label=parse_pos_label(data, args.truth, args.pos_label),
-        confidence_level=args.confidence_level,
-        n_resamples=args.n_resamples,
-        rng=args.seed,
-    )
+    options = {
+        "--truth": args.truth,
+        "--score": args.score,
+        "--pred": args.pred,
+        "--time": args.time,
+        "--group": args.group,
+    }
+    complete = ("--truth", "--score", "--pred", "--time")
+    common = {
+        "truth": args.truth,
+        "score": args.score,
+        "pred": args.pred,
+        "threshold": args.threshold,
+        "time": args.time,
+        "metrics": args.metric,
+        "by": args.group,
+        "confidence_level": args.confidence_level,
+        "n_resamples": args.n_resamples,
+        "rng": args.seed,
+    }
+    if (args.engine or default_engine(args.file)) == "duckdb":
+        relation, connection = open_duckdb(args.file, options, args.memory_limit, complete=complete)
+        periods = [] if args.baseline is None else distinct_values(
+            relation, "--time", args.time, args.file
+        )  # fmt: skip
+        with duckdb_errors(args.file):
+            result = monitor(
+                relation,
+                baseline=_baseline(periods, args.time, args.baseline),
+                pos_label=_relation_pos_label(relation, args.truth, args.pos_label),
+                **common,
+            )
+        connection.close()  # only the count tables were brought into Python
+    else:
+        data = read_table(args.file)
+        check_columns(data, args.file, options, complete=complete)
+        result = monitor(
+            data,
+            baseline=_baseline(list(data[args.time].drop_duplicates()), args.time, args.baseline),
+            pos_label=parse_pos_label(data, args.truth, args.pos_label),
+            **common,
+        )
     files = {"--html": lambda: html_document(result, args.digits).encode("utf-8")}
     return Output(
         render_monitor(result, args.format, args.digits),
@@ -196,15 +226,18 @@ def html_document(result: MonitorResult, digits: int = 4) -> str:
     """The monitoring report as one HTML document: the summary table with its notes,
     each group's figure (base64 PNG, up to :data:`MAX_HTML_GROUPS`), and the full table
     in a collapsible section. It references nothing outside itself."""
-    title = f"Monitoring across {result.time!r}"
+    summary = result.summary(digits)
+    # the page's heading is the summary's title; the table under it gets a caption of
+    # its own instead of the same title a second time
+    table = dataclasses.replace(summary, title="Per period and metric")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(printable(title))}</title>",
+        f"<title>{html.escape(printable(summary.title))}</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{html.escape(printable(title))}</h1>",
+        f"<h1>{html.escape(printable(summary.title))}</h1>",
         '<div class="wide">',
-        result.summary(digits).as_html(),
+        table.as_html(),
         "</div>",
     ]
     groups = result.groups

@@ -247,14 +247,17 @@ def _read_parquet(source: Any, path: str) -> pd.DataFrame:
     return pd.read_parquet(source)
 
 
-def _describe_columns(data: pd.DataFrame) -> str:
-    return _describe_names(list(data.columns))
-
-
 def _describe_names(columns: Sequence[Any]) -> str:
     names = [printable(str(c)) for c in columns]
     shown = ", ".join(names[:20])
     return shown + (f", ... ({len(names)} columns)" if len(names) > 20 else "")
+
+
+def no_such_column(option: str, column: str, path: str, names: Sequence[Any]) -> CommandError:
+    """The error of an option naming a column the file (its columns ``names``) lacks."""
+    return CommandError(
+        f"{option} {column!r}: {path} has no such column; its columns: {_describe_names(names)}"
+    )
 
 
 def check_columns(
@@ -277,10 +280,7 @@ def check_columns(
             continue
         for column in [names] if isinstance(names, str) else names:
             if column not in data.columns:
-                raise CommandError(
-                    f"{option} {column!r}: {path} has no such column; its columns: "
-                    f"{_describe_columns(data)}"
-                )
+                raise no_such_column(option, column, path, list(data.columns))
             values = data[column]
             where = f"{option} column {column!r}"
             if values.dtype == object:
