@@ -279,8 +279,8 @@ def classifier_change_test(
         ``"dirichlet"``, ``"delong-t"``, ...) as there.
     alternative : {"two-sided", "greater", "less"}
         About D = after - before. The permutation p-value is (1 + #{permutations at
-        least as extreme}) / (B + 1): two-sided |D_b| >= |D|, "greater" D_b >= D, "less"
-        D_b <= D.
+        least as extreme}) / (B + 1): two-sided ``|D_b| >= |D|``, "greater" ``D_b >= D``,
+        "less" ``D_b <= D``.
     confidence_level, n_resamples, at, rule, prior, rng, **params
         As in :func:`opsstats.compare_test_sets`; with the permutation test
         ``n_resamples`` is the resamples (or draws) of the interval of D.
@@ -314,9 +314,9 @@ def classifier_change_test(
     Notes
     -----
     Size under a pure prevalence shift (``benchmarks/results/classifier_change.md``,
-    binormal classifier, 500 to 50,000 rows, prevalences 0.02 to 0.5): 2.7%-8.3% (mean
-    4.8%) at the 5% level for F1, MCC and precision where every expected count is at
-    least 5, as chance allows with 300 repetitions per cell; for the PR AUC (the
+    binormal classifier, 500 to 50,000 rows, prevalences 0.02 to 0.5): 3.6%-6.4% (mean
+    5.0%) at the 5% level for F1, MCC and precision in the 90 cells where every expected
+    count is at least 5 (1,000 repetitions per cell); for the PR AUC (the
     permutation test, B = 199) 4.0%-6.3% over 8 cells of 500 and 2,000 rows and 1,000
     repetitions, none outside 3.5%-6.5% (each set's stratified bootstrap, the default
     before, gave 1%-13%). The MOVER interval of D covered 0 in 94.0%-96.7% of those
