@@ -717,8 +717,21 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
     assert classify_interrupted(outcome) == ("ok", "")
 
 
+@pytest.fixture
+def default_sigint():
+    """Python's own SIGINT handler for the test, whatever the suite was started with: a
+    process started in the background by a shell without job control (``cmd &`` in a
+    script, ``nohup``) inherits SIGINT ignored, and then Python installs no handler and
+    opsstats rightly leaves the disposition alone."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("engine", [["--engine", "pandas"], []], ids=["pandas", "duckdb"])
-def test_ctrl_c_inside_the_csv_parser_is_an_interruption(predictions, monkeypatch, engine):
+def test_ctrl_c_inside_the_csv_parser_is_an_interruption(
+    predictions, monkeypatch, engine, default_sigint
+):
     """pandas' C parser turns a KeyboardInterrupt raised by its read callback into a
     ParserError ("Calling read(nbytes) on source failed"); the command still reports an
     interruption, not a file it cannot read. The stand-in parser signals this process
