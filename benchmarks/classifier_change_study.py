@@ -52,20 +52,19 @@ alpha (its positives' mean lowered), for the confusion-matrix metrics (n in {200
 10000}); the separation d of the after set down by 0.2 and by 0.4 for the PR AUC
 (n = 2000).
 
-Result (benchmarks/results/classifier_change.md). PR AUC, the permutation test at 1,000
-repetitions per cell: 4.0%-6.3% over the 8 null cells of 500 and 2,000 rows (5.39% of
-all 8,000 tests), none outside 3.5%-6.5%; the MOVER interval of D covered 0 in
-94.0%-96.7%, the percentile bootstrap interval in 87.6%-94.9% (below 93% in 5 cells);
-power 32.2% and 81.4% against d down by 0.2 and 0.4 (500 repetitions). With 10,000 rows
-at 0.05 -> 0.3: 4.3%, coverage 95.5% (MOVER) and 95.2% (percentile). The other 10,000-row
-cell, the 50,000-row cells and the confusion-matrix cells at 1,000 repetitions did not run
-in the time the shared machine allowed (two cores, load 10-17): the confusion-matrix
-rows are the previous run's (300 repetitions, seed 20261127, the same design), kept
-beside the new ones, each row with its repetitions.
+Result (benchmarks/results/classifier_change.md). PR AUC, the permutation test: 4.0%-6.3%
+over the 8 null cells of 500 and 2,000 rows at 1,000 repetitions (5.39% of all 8,000
+tests), 4.3% and 5.1% in the two 10,000-row cells (1,000 repetitions), 5.0% and 4.0% in
+the two 50,000-row cells (200 repetitions, s.e. 1.5%): none of the 12 outside
+3.5%-6.5%; the MOVER interval of D covered 0 in 94.0%-96.7%, the percentile bootstrap
+interval in 87.6%-95.5% (below 93% in 5 cells); power 32.2% and 81.4% against d down by
+0.2 and 0.4 (500 repetitions). F1, MCC and precision at 1,000 repetitions: 3.6%-6.4%
+in the 90 null cells with every expected count at least 5, none outside the band.
 
-Runs (the committed output; CPU time in its header): the main run and, beside it, the
-PR AUC's power rows (which the main run reaches last), each written to a scratch file
-and merged with the previous run's confusion-matrix rows::
+Runs (the committed output; CPU time in its header): the main run, the PR AUC's power
+rows alone (which the main run reaches last), the confusion-matrix cells and the PR
+AUC's cells of 10,000 rows and more, each later one with ``--merge`` of the CSV before
+it (the Markdown lists the four commands; each CSV row names its own)::
 
     nice -n 10 python benchmarks/classifier_change_study.py --reps 1000 \
         --cm-side-reps 100 --pr-reps 1000 --side-reps 50 --pr-reps-large 1000 \
@@ -74,6 +73,11 @@ and merged with the previous run's confusion-matrix rows::
     nice -n 10 python benchmarks/classifier_change_study.py --cells pr-power \
         --pr-power-reps 500 --side-reps 50 --pr-resamples 200 --permutations 199 \
         --seed 20261128 --jobs 1 --out POWER.csv --md POWER.md
+    python benchmarks/classifier_change_study.py --cells cm --reps 1000 \
+        --cm-side-reps 300 --seed 20261128 --jobs 2 --merge OUT.csv --out CM.csv
+    python benchmarks/classifier_change_study.py --cells pr-large --pr-reps-large 1000 \
+        --pr-reps-huge 200 --side-reps-large 30 --pr-resamples 200 --permutations 199 \
+        --seed 20261128 --jobs 2 --merge CM.csv --out LARGE.csv
 
 and the Markdown from the CSV without simulating::
 

@@ -317,9 +317,9 @@ def classifier_change_test(
     binormal classifier, 500 to 50,000 rows, prevalences 0.02 to 0.5): 3.6%-6.4% (mean
     5.0%) at the 5% level for F1, MCC and precision in the 90 cells where every expected
     count is at least 5 (1,000 repetitions per cell); for the PR AUC (the
-    permutation test, B = 199) 4.0%-6.3% over 8 cells of 500 and 2,000 rows and 1,000
-    repetitions, none outside 3.5%-6.5% (each set's stratified bootstrap, the default
-    before, gave 1%-13%). The MOVER interval of D covered 0 in 94.0%-96.7% of those
+    permutation test, B = 199) 4.0%-6.3% over 12 cells of 500 to 50,000 rows (1,000
+    repetitions, 200 at 50,000 rows), none outside 3.5%-6.5% (each set's stratified
+    bootstrap, the default before, gave 1%-13%). The MOVER interval of D covered 0 in 94.0%-96.7% of those
     cells, the percentile bootstrap interval in 87.6%-94.9%
     (docs/method.md#classifier-change).
 
