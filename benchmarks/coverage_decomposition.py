@@ -39,12 +39,16 @@ separately; a part whose interval is a single point by construction (the prevale
 of the ROC AUC and of the OPS of precision: 0 in every draw and in the population, up to
 rounding) is listed but not judged.
 
-Run (the committed output; CPU time in its header)::
+Run (the committed output; CPU time in its header): the confusion-matrix rows of the
+first run, the curve rows of the second (all 12 curve cells at 200 repetitions; the
+first had reached 2 of them at 100), the two CSVs' rows put together and rendered::
 
     nice -n 10 python benchmarks/coverage_decomposition.py --reps 1000 --curve-reps 100 \\
         --curve-resamples 500 --seed 20261128 --jobs 2 \\
         --out benchmarks/results/coverage_decomposition.csv \\
         --md benchmarks/results/coverage_decomposition.md
+    python benchmarks/coverage_decomposition.py --kinds curve --curve-reps 200 \\
+        --curve-resamples 500 --seed 20261128 --jobs 2 --out CURVE.csv
 
 and the Markdown from the CSV without simulating::
 
