@@ -20,6 +20,7 @@ pickle.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -278,11 +279,10 @@ class _TidyMethods(_Frame):
         """It still has the columns its summary reads."""
         return set(self._needed) <= set(self.columns) and len(self) > 0
 
-    def _summary(self, digits: int) -> Summary:  # pragma: no cover - every subclass has one
-        raise NotImplementedError
-
-    def _forest(self, **kwargs: Any) -> Any:  # pragma: no cover - every subclass has one
-        raise NotImplementedError
+    #: The readable summary at ``digits`` digits, and the forest plot: each subclass
+    #: defines both (typed declarations, not method bodies).
+    _summary: Callable[[int], Summary]
+    _forest: Callable[..., Any]
 
     def summary(self, digits: int = 4) -> Summary:
         """The readable table and its notes (:class:`~opsstats._summary.Summary`: text
