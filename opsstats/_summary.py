@@ -429,6 +429,11 @@ class Summary:
         """An HTML fragment for notebooks; text is HTML-escaped and its control
         characters written as visible escapes."""
         table = self._formatted(digits).to_html(escape=True, border=0)
+        # a number never breaks across lines in a narrow cell (an interval
+        # "0.0055-0.0530" at its hyphen, a p-value "1.9e-17" at its exponent's): the
+        # table keeps its cells whole and scrolls sideways when wider than the page
+        nowrap = '<table style="white-space: nowrap"'
+        table = f'<div style="overflow-x: auto">{table.replace("<table", nowrap, 1)}</div>'
         notes = "".join(f"<li>{html.escape(printable(n))}</li>" for n in self.notes)
         notes_html = f"<ul>{notes}</ul>" if notes else ""
         title = html.escape(printable(self.title))

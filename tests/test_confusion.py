@@ -162,6 +162,8 @@ def test_summary_html(cm):
     assert html.startswith("<div>") and html.endswith("</div>")
     assert "<strong>Confusion matrix (n = 1243, prevalence = 0.4521)</strong>" in html
     assert html.count("<table") == 1 and "</table>" in html
+    # cells are kept whole (an interval or a p-value does not break at its hyphen)
+    assert '<div style="overflow-x: auto"><table style="white-space: nowrap"' in html
     assert "<th>Matthews correlation coefficient</th>" in html
     assert "<td>0.3675</td>" in html
     assert "<th>Cohen's kappa</th>" in html
