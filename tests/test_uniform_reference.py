@@ -123,6 +123,17 @@ def test_range_ends_are_exact(name):
         assert q[0] == 0.0 and q[1] == 1.0
 
 
+def test_an_exact_ops_within_1e_13_of_an_end_reads_the_end():
+    # docs/method.md#uniform-reference: the OPS of F1 = mu at pi = 0.5 is 3 mu / 4 near 0
+    # (the half-plane cut 2 TP / (2 TP + FP + FN) < mu); below 1e-13 it reads 0, above
+    # it keeps its value, and the same near 1 from the other side (FPR: OPS = 1 - mu)
+    small = U.ops("f1", [1e-16, 1e-11], prevalence=0.5).estimate
+    assert small[0] == 0.0
+    assert small[1] == pytest.approx(0.75e-11, rel=1e-9)
+    near_one = U.ops("fpr", [1e-14, 1e-11], prevalence=0.5).estimate
+    assert near_one[0] == 1.0 and near_one[1] == pytest.approx(1 - 1e-11, abs=1e-15)
+
+
 # --------------------------------------------------------------------------------------
 # Closed forms vs quadrature (each verifies the other), and quadrature vs an
 # independent computation
