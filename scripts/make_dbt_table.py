@@ -53,6 +53,7 @@ import json
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -75,12 +76,13 @@ from opsstats.reference._streamed import CHUNK
 from opsstats.reference.dbt import DirectedBinaryTree
 
 RANGE = (0.001, 0.999)
-STEP = 1 / 16  # the middle ranks' nodes
+STEP = 1 / 32  # the middle ranks' nodes
 TAIL_STEP = 1 / 16  # the tail curves' nodes
 TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
-BITS = {"mid": 24, "tail": 34, "roc": 36, "log": 44, "rate": 28}  # 2**-bits for values below 1
+BITS = {"mid": 24, "tail": 34, "roc": 36, "log": 60, "rate": 28}  # 2**-bits for values below 1
 TAIL_DIFFERENCES = 4
+MARGIN = 10  # the tail curves' margin: this many times their largest error measured
 AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
 RATE_BATCH = 1024  # recalls of the rate band's grid per pass
 AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
@@ -351,10 +353,11 @@ def check_rate_band(ref, table, pis, log) -> dict:
     return out
 
 
-def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) -> dict:
-    """|count(rebuilt < mu) - count(direct < mu)| / sqrt(G p (1 - p)) at values mu drawn
-    at random inside gaps of the direct values, at ranks log-uniform in the distance
-    from the nearer end; by that distance."""
+def z_scores(direct: np.ndarray, count: Any, rng: np.random.Generator) -> dict:
+    """|count(mu) - count(direct < mu)| / sqrt(G p (1 - p)) at values mu drawn at random
+    inside gaps of the direct values, at ranks log-uniform in the distance from the
+    nearer end; by that distance. ``count(mu)``: the count below mu as the package
+    makes it from the table (``counter``)."""
     g = direct.size
     dist = np.exp(rng.uniform(0, np.log(g / 2), 20_000)).astype(int)
     ranks = np.clip(np.where(rng.random(dist.size) < 0.5, dist - 1, g - 1 - dist), 0, g - 2)
@@ -362,11 +365,34 @@ def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) 
     inside = (mu > direct[ranks]) & (mu < direct[ranks + 1])
     ranks, mu = ranks[inside], mu[inside]
     n_direct = np.searchsorted(direct, mu)
-    n_table = np.searchsorted(rebuilt, mu)
     p = n_direct / g
-    z = np.abs(n_table - n_direct) / np.sqrt(g * p * (1 - p))
+    z = np.abs(count(mu) - n_direct) / np.sqrt(g * p * (1 - p))
     near = np.minimum(ranks + 1, g - 1 - ranks)
     return {"z": z, "near": near}
+
+
+def counter(ref, table, q, pi):
+    """The count of reference values below mu as ``ref.ops`` makes it from ``table``
+    (the tail curves near mu settled by computing them): G times the OPS of a quantity
+    whose higher values are better."""
+    assert q.higher_is_better
+    ref._table = lambda: table  # the table under test, as the package reads its own
+
+    def count(mu: np.ndarray) -> np.ndarray:
+        return np.rint(ref.ops(q, mu, prevalence=pi).estimate * ref.n_curves).astype(np.int64)
+
+    return count
+
+
+def tail_errors(table, q, pi, values: np.ndarray) -> float:
+    """The largest difference between the tail curves' values as the table rebuilds them
+    at pi and their direct values (``values``, by curve), in the stored area's units."""
+    placed = table.placed_ids(q.curve, pi)
+    rebuilt = table.values(q, pi)
+    t, g = placed.size // 2, rebuilt.size
+    at = np.r_[rebuilt[:t], rebuilt[g - t :]]
+    assert table.meta["entries"][q.curve]["tail"] == t
+    return float(np.abs(at - values[placed]).max())
 
 
 def check(ref, table, n_check, seed, log) -> dict:
@@ -384,9 +410,19 @@ def check(ref, table, n_check, seed, log) -> dict:
     # its upper prevalence) are left to passes, and not checked here
     pairs = [(q, pi) for pi in pis for q in AREAS.values() if table.covers(q, pi)]
     out["pairs_checked"] = len(pairs)
+    # first the tail curves' largest error, of which their margin is MARGIN times
+    table.meta["entries"]["pr"].pop("tail_margin", None)
+    table.meta["entries"]["lift"].pop("tail_margin", None)
+    direct_values = []
+    errors = {name: 0.0 for name in AREAS}
     for (q, pi), v in passes(ref, pairs, 30):
-        direct = np.sort(v)
-        r = z_scores(direct, table.values(q, pi), rng)
+        errors[q.curve] = max(errors[q.curve], tail_errors(table, q, pi, v))
+        direct_values.append(np.sort(v))
+    for name, error in errors.items():
+        table.meta["entries"][name]["tail_margin"] = MARGIN * error
+    out["tail_curves"] = {"max_error": errors, "margin": {k: MARGIN * e for k, e in errors.items()}}
+    for (q, pi), direct in zip(pairs, direct_values, strict=True):
+        r = z_scores(direct, counter(ref, table, q, pi), rng)
         zs.append(r["z"])
         near.append(r["near"])
         worst[q.name] = max(worst.get(q.name, 0.0), float(r["z"].max()))
@@ -401,7 +437,7 @@ def check(ref, table, n_check, seed, log) -> dict:
     ]
     pairs = [(q, pi) for pi in pis[::4] for q in points]
     for (q, pi), v in passes(ref, pairs, 30):
-        r = z_scores(np.sort(v), table.values(q, pi), rng)
+        r = z_scores(np.sort(v), counter(ref, table, q, pi), rng)
         worst_at = max(worst_at, float(r["z"].max()))
     out["operating_points"] = {"max": worst_at}
     if "band.rate" in table._arrays:
