@@ -596,7 +596,7 @@ def main() -> None:
         "generator": "scripts/make_dbt_table.py",
     }
     table = DBTTable(dict(arrays), meta)  # decoded as the package decodes it
-    meta["accuracy"] = check(ref, table, args.check, args.seed, log)
+    meta["accuracy"] = {**check(ref, table, args.check, args.seed, log), "read_by": code_hash()}
     meta["generated"] = {
         "date": datetime.date.today().isoformat(),
         "seconds": round(time.perf_counter() - t0),
