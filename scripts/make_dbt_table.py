@@ -6,10 +6,11 @@ package's own passes over the curves (the arithmetic of a direct OPS; the rate b
 FPR by ``np.interp``, the same linear interpolation to rounding):
 
 1. the ROC AUC of every curve, sorted;
-2. the PR AUC (step) and the lift AUC (step) of every curve at the nodes k / 16 of
+2. the PR AUC (step) and the lift AUC (step) of every curve at the nodes k / 32 of
    s = logit(prevalence) that prevalences 0.001 to 0.999 read (two more at each end
-   for the tails): kept are the sorted values at the ranks of ``rank_set`` and the
-   values of every curve that is among the 2 x 512 lowest or highest at some node;
+   for the tails): kept are the sorted values at the ranks of ``rank_set`` and, at the
+   nodes k / 16, the values of every curve that is among the 2 x 512 lowest or highest
+   at some node (by their index in the stream);
 3. the FPR at each recall of ``at_recall_x()`` (the band's x values and the standardized
    curve's k / 21), sorted, at the ranks of ``rank_set(G, 128, 0.007)`` and every rank
    of the 128 lowest and highest: a metric at a recall is a function of the FPR there
@@ -19,8 +20,11 @@ FPR by ``np.interp``, the same linear interpolation to rounding):
    and, for the lift and gain bands, the FPR at the same ranks at each of the 25,801
    recalls of ``rate_band_recalls()``;
 5. a check of the table against direct passes at ``--check`` prevalences drawn between
-   the nodes (seeded): the OPS counts of values at random ranks, in units of the Monte
-   Carlo standard error, of operating points, and the lift and gain bands against
+   the nodes (seeded): first the largest difference of the tail curves' rebuilt values
+   from their areas, of which ten times is each entry's ``tail_margin`` (a value closer
+   to one of them is ranked against the curve's computed area); then the OPS counts, as
+   ``ref.ops`` makes them from the table, of values at random ranks, in units of the
+   Monte Carlo standard error, of operating points, and the lift and gain bands against
    numpy's quantile of the direct values; written into the file's metadata and
    printed.
 
@@ -28,17 +32,20 @@ The metadata also records the parameters, the fingerprint of the reference's cur
 (``opsstats.reference._dbt_table.fingerprint``) that the package checks before using
 the table, the git commit and a hash of the sources that define the values.
 
-Run time: 2,010 s for the table of 2026-11-27 on two busy cores (load 10 to 20; the
-file's metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25;
-memory about 1.5 GB (the rate band holds the curves: about 2 GB).
+The shipped table (2026-11-28) was made by ``--without-rate-band`` (847 s on two cores
+at load 4, 0.5 GB), its lift and gain bands' entry taken from the table of 2026-11-27
+(``--rate-band-only`` of that run; its code has not changed since) by
+``--add-rate-band``, then checked by ``--recheck`` (150 s). The table of 2026-11-27
+took 2,010 s on two busy cores (load 10 to 20); memory about 1.5 GB (the rate band
+holds the curves: about 2 GB).
 
 Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``. Parts of it:
 
 - ``--recheck``: only step 5 on an existing table (after a change to how it is read);
 - ``--retail``: the tail curves of an existing table (as its run selected them)
   evaluated again at the nodes k * ``TAIL_STEP``, its other entries kept, then step 5
-  (the shipped table's tails were made so, when their nodes went from 1/4 to 1/16
-  apart; the file's ``meta["retailed"]``);
+  (the table of 2026-11-27's tails were made so, when their nodes went from 1/4 to
+  1/16 apart; the file's ``meta["retailed"]``);
 - ``--rate-band-only FILE`` then ``--add-rate-band FILE``: the lift and gain bands'
   entry made apart (it can run beside ``--retail`` or ``--without-rate-band``) and added
   to the table at ``--out``, with its check.
@@ -414,7 +421,7 @@ def check(ref, table, n_check, seed, log) -> dict:
     table.meta["entries"]["pr"].pop("tail_margin", None)
     table.meta["entries"]["lift"].pop("tail_margin", None)
     direct_values = []
-    errors = {name: 0.0 for name in AREAS}
+    errors = dict.fromkeys(AREAS, 0.0)
     for (q, pi), v in passes(ref, pairs, 30):
         errors[q.curve] = max(errors[q.curve], tail_errors(table, q, pi, v))
         direct_values.append(np.sort(v))
