@@ -400,6 +400,51 @@ def section_first_ops(ctx: Context) -> list[str]:
     return lines
 
 
+def section_table(ctx: Context) -> list[str]:
+    """The shipped DBT table's first use, in CPU time, step by step."""
+    code = (
+        "import time, json\n"
+        "from opsstats.reference._dbt_table import TABLE_PATH, load_table\n"
+        "from opsstats.reference.dbt import DirectedBinaryTree\n"
+        "from opsstats.reference._streamed import CHUNK\n"
+        "from opsstats.curves._geometry import parse_area\n"
+        "q = parse_area('pr_auc')\n"
+        "c = [time.process_time()]\n"
+        "table = load_table(); c.append(time.process_time())\n"
+        "ref = DirectedBinaryTree(); table.matches(ref, CHUNK); c.append(time.process_time())\n"
+        "table.values(q, 0.0731); c.append(time.process_time())\n"
+        "table.values(q, 0.1234); c.append(time.process_time())\n"
+        "ref.ops(q, 0.3, prevalence=0.2345); c.append(time.process_time())\n"
+        "d = [b - a for a, b in zip(c, c[1:])]\n"
+        "print(json.dumps({'read': d[0], 'fingerprint': d[1], 'first': d[2], 'next': d[3],\n"
+        "                  'ops': d[4], 'mb': TABLE_PATH.stat().st_size / 1e6}))\n"
+    )
+    steps = [
+        ("read", "reading the table (`load_table`)"),
+        ("fingerprint", "checking the fingerprint of the curves"),
+        ("first", "the PR AUC's sorted values at a first prevalence (decoding its entry)"),
+        ("next", "the same at another prevalence"),
+        ("ops", "`ref.ops('pr_auc', ...)` at a third prevalence"),
+    ]
+    found = {who: median_of(ctx, python, code)[1] for who, python in pythons(ctx)}
+    lines = [
+        "## The shipped DBT table's first use",
+        "",
+        f"CPU time (`time.process_time`) of each step in a fresh process, medians of "
+        f"{ctx.repeat} processes; load average {load()} at the start.",
+        "",
+        "| step | " + " | ".join(f"CPU s ({who})" for who in found) + " |",
+        "|---|" + "---:|" * len(found),
+    ]
+    for key, label in steps:
+        lines.append(f"| {label} | " + " | ".join(f"{r[key]:.4f}" for r in found.values()) + " |")
+    lines.append(
+        "| the file's size, MB | " + " | ".join(f"{r['mb']:.2f}" for r in found.values()) + " |"
+    )
+    lines.append("")
+    return lines
+
+
 def section_display(ctx: Context) -> list[str]:
     data = _DATA.format(seed=2, n=228, pi=0.25)
     lines = [
@@ -799,6 +844,7 @@ SECTIONS: dict[str, Callable[[Context], list[str]]] = {
     "cli": section_cli,
     "pr-auc-10k": section_pr_auc_10k,
     "first-ops": section_first_ops,
+    "table": section_table,
     "display": section_display,
     "compare": section_compare,
     "report": section_report,

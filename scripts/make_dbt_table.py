@@ -6,10 +6,11 @@ package's own passes over the curves (the arithmetic of a direct OPS; the rate b
 FPR by ``np.interp``, the same linear interpolation to rounding):
 
 1. the ROC AUC of every curve, sorted;
-2. the PR AUC (step) and the lift AUC (step) of every curve at the nodes k / 16 of
+2. the PR AUC (step) and the lift AUC (step) of every curve at the nodes k / 32 of
    s = logit(prevalence) that prevalences 0.001 to 0.999 read (two more at each end
-   for the tails): kept are the sorted values at the ranks of ``rank_set`` and the
-   values of every curve that is among the 2 x 512 lowest or highest at some node;
+   for the tails): kept are the sorted values at the ranks of ``rank_set`` and, at the
+   nodes k / 16, the values of every curve that is among the 2 x 512 lowest or highest
+   at some node (by their index in the stream);
 3. the FPR at each recall of ``at_recall_x()`` (the band's x values and the standardized
    curve's k / 21), sorted, at the ranks of ``rank_set(G, 128, 0.007)`` and every rank
    of the 128 lowest and highest: a metric at a recall is a function of the FPR there
@@ -19,8 +20,11 @@ FPR by ``np.interp``, the same linear interpolation to rounding):
    and, for the lift and gain bands, the FPR at the same ranks at each of the 25,801
    recalls of ``rate_band_recalls()``;
 5. a check of the table against direct passes at ``--check`` prevalences drawn between
-   the nodes (seeded): the OPS counts of values at random ranks, in units of the Monte
-   Carlo standard error, of operating points, and the lift and gain bands against
+   the nodes (seeded): first the largest difference of the tail curves' rebuilt values
+   from their areas, of which ten times is each entry's ``tail_margin`` (a value closer
+   to one of them is ranked against the curve's computed area); then the OPS counts, as
+   ``ref.ops`` makes them from the table, of values at random ranks, in units of the
+   Monte Carlo standard error, of operating points, and the lift and gain bands against
    numpy's quantile of the direct values; written into the file's metadata and
    printed.
 
@@ -28,17 +32,20 @@ The metadata also records the parameters, the fingerprint of the reference's cur
 (``opsstats.reference._dbt_table.fingerprint``) that the package checks before using
 the table, the git commit and a hash of the sources that define the values.
 
-Run time: 2,010 s for the table of 2026-11-27 on two busy cores (load 10 to 20; the
-file's metadata, ``generated.seconds``), and 872 s for ``--recheck`` at load 20 to 25;
-memory about 1.5 GB (the rate band holds the curves: about 2 GB).
+The shipped table (2026-11-28) was made by ``--without-rate-band`` (847 s on two cores
+at load 4, 0.5 GB), its lift and gain bands' entry taken from the table of 2026-11-27
+(``--rate-band-only`` of that run; its code has not changed since) by
+``--add-rate-band``, then checked by ``--recheck`` (150 s). The table of 2026-11-27
+took 2,010 s on two busy cores (load 10 to 20); memory about 1.5 GB (the rate band
+holds the curves: about 2 GB).
 
 Run: ``nice python scripts/make_dbt_table.py [--out PATH] [--check 40]``. Parts of it:
 
 - ``--recheck``: only step 5 on an existing table (after a change to how it is read);
 - ``--retail``: the tail curves of an existing table (as its run selected them)
   evaluated again at the nodes k * ``TAIL_STEP``, its other entries kept, then step 5
-  (the shipped table's tails were made so, when their nodes went from 1/4 to 1/16
-  apart; the file's ``meta["retailed"]``);
+  (the table of 2026-11-27's tails were made so, when their nodes went from 1/4 to
+  1/16 apart; the file's ``meta["retailed"]``);
 - ``--rate-band-only FILE`` then ``--add-rate-band FILE``: the lift and gain bands'
   entry made apart (it can run beside ``--retail`` or ``--without-rate-band``) and added
   to the table at ``--out``, with its check.
@@ -53,6 +60,7 @@ import json
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -75,12 +83,13 @@ from opsstats.reference._streamed import CHUNK
 from opsstats.reference.dbt import DirectedBinaryTree
 
 RANGE = (0.001, 0.999)
-STEP = 1 / 16  # the middle ranks' nodes
+STEP = 1 / 32  # the middle ranks' nodes
 TAIL_STEP = 1 / 16  # the tail curves' nodes
 TAIL = 512  # ranks 0..TAIL-1 and G-TAIL..G-1 from the tail curves
 RATIO = 0.005  # stored ranks: steps of 0.5% of the distance from the nearer end
-BITS = {"mid": 24, "tail": 34, "roc": 36, "log": 44, "rate": 28}  # 2**-bits for values below 1
+BITS = {"mid": 24, "tail": 34, "roc": 36, "log": 60, "rate": 28}  # 2**-bits for values below 1
 TAIL_DIFFERENCES = 4
+MARGIN = 10  # the tail curves' margin: this many times their largest error measured
 AT_TAIL, AT_RATIO = 128, 0.007  # the operating points' ranks (one node: no tail curves)
 RATE_BATCH = 1024  # recalls of the rate band's grid per pass
 AREAS = {"pr": CurveArea("pr", "step"), "lift": CurveArea("lift", "step")}
@@ -351,10 +360,11 @@ def check_rate_band(ref, table, pis, log) -> dict:
     return out
 
 
-def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) -> dict:
-    """|count(rebuilt < mu) - count(direct < mu)| / sqrt(G p (1 - p)) at values mu drawn
-    at random inside gaps of the direct values, at ranks log-uniform in the distance
-    from the nearer end; by that distance."""
+def z_scores(direct: np.ndarray, count: Any, rng: np.random.Generator) -> dict:
+    """|count(mu) - count(direct < mu)| / sqrt(G p (1 - p)) at values mu drawn at random
+    inside gaps of the direct values, at ranks log-uniform in the distance from the
+    nearer end; by that distance. ``count(mu)``: the count below mu as the package
+    makes it from the table (``counter``)."""
     g = direct.size
     dist = np.exp(rng.uniform(0, np.log(g / 2), 20_000)).astype(int)
     ranks = np.clip(np.where(rng.random(dist.size) < 0.5, dist - 1, g - 1 - dist), 0, g - 2)
@@ -362,11 +372,34 @@ def z_scores(direct: np.ndarray, rebuilt: np.ndarray, rng: np.random.Generator) 
     inside = (mu > direct[ranks]) & (mu < direct[ranks + 1])
     ranks, mu = ranks[inside], mu[inside]
     n_direct = np.searchsorted(direct, mu)
-    n_table = np.searchsorted(rebuilt, mu)
     p = n_direct / g
-    z = np.abs(n_table - n_direct) / np.sqrt(g * p * (1 - p))
+    z = np.abs(count(mu) - n_direct) / np.sqrt(g * p * (1 - p))
     near = np.minimum(ranks + 1, g - 1 - ranks)
     return {"z": z, "near": near}
+
+
+def counter(ref, table, q, pi):
+    """The count of reference values below mu as ``ref.ops`` makes it from ``table``
+    (the tail curves near mu settled by computing them): G times the OPS of a quantity
+    whose higher values are better."""
+    assert q.higher_is_better
+    ref._table = lambda: table  # the table under test, as the package reads its own
+
+    def count(mu: np.ndarray) -> np.ndarray:
+        return np.rint(ref.ops(q, mu, prevalence=pi).estimate * ref.n_curves).astype(np.int64)
+
+    return count
+
+
+def tail_errors(table, q, pi, values: np.ndarray) -> float:
+    """The largest difference between the tail curves' values as the table rebuilds them
+    at pi and their direct values (``values``, by curve), in the stored area's units."""
+    placed = table.placed_ids(q.curve, pi)
+    rebuilt = table.values(q, pi)
+    t, g = placed.size // 2, rebuilt.size
+    at = np.r_[rebuilt[:t], rebuilt[g - t :]]
+    assert table.meta["entries"][q.curve]["tail"] == t
+    return float(np.abs(at - values[placed]).max())
 
 
 def check(ref, table, n_check, seed, log) -> dict:
@@ -384,9 +417,19 @@ def check(ref, table, n_check, seed, log) -> dict:
     # its upper prevalence) are left to passes, and not checked here
     pairs = [(q, pi) for pi in pis for q in AREAS.values() if table.covers(q, pi)]
     out["pairs_checked"] = len(pairs)
+    # first the tail curves' largest error, of which their margin is MARGIN times
+    table.meta["entries"]["pr"].pop("tail_margin", None)
+    table.meta["entries"]["lift"].pop("tail_margin", None)
+    direct_values = []
+    errors = dict.fromkeys(AREAS, 0.0)
     for (q, pi), v in passes(ref, pairs, 30):
-        direct = np.sort(v)
-        r = z_scores(direct, table.values(q, pi), rng)
+        errors[q.curve] = max(errors[q.curve], tail_errors(table, q, pi, v))
+        direct_values.append(np.sort(v))
+    for name, error in errors.items():
+        table.meta["entries"][name]["tail_margin"] = MARGIN * error
+    out["tail_curves"] = {"max_error": errors, "margin": {k: MARGIN * e for k, e in errors.items()}}
+    for (q, pi), direct in zip(pairs, direct_values, strict=True):
+        r = z_scores(direct, counter(ref, table, q, pi), rng)
         zs.append(r["z"])
         near.append(r["near"])
         worst[q.name] = max(worst.get(q.name, 0.0), float(r["z"].max()))
@@ -401,7 +444,7 @@ def check(ref, table, n_check, seed, log) -> dict:
     ]
     pairs = [(q, pi) for pi in pis[::4] for q in points]
     for (q, pi), v in passes(ref, pairs, 30):
-        r = z_scores(np.sort(v), table.values(q, pi), rng)
+        r = z_scores(np.sort(v), counter(ref, table, q, pi), rng)
         worst_at = max(worst_at, float(r["z"].max()))
     out["operating_points"] = {"max": worst_at}
     if "band.rate" in table._arrays:
@@ -560,7 +603,7 @@ def main() -> None:
         "generator": "scripts/make_dbt_table.py",
     }
     table = DBTTable(dict(arrays), meta)  # decoded as the package decodes it
-    meta["accuracy"] = check(ref, table, args.check, args.seed, log)
+    meta["accuracy"] = {**check(ref, table, args.check, args.seed, log), "read_by": code_hash()}
     meta["generated"] = {
         "date": datetime.date.today().isoformat(),
         "seconds": round(time.perf_counter() - t0),

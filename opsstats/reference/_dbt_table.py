@@ -9,13 +9,16 @@ computed once and shipped. The table holds, made by ``scripts/make_dbt_table.py`
   curve and the Gini coefficient 2 ROC AUC - 1, so the three are read off at any
   prevalence;
 - for the PR AUC (step) and the lift AUC (step), which depend on the prevalence, at
-  nodes k / 16 of s = logit(prevalence): the sorted values at a set of ranks (every
+  nodes k / 32 of s = logit(prevalence): the sorted values at a set of ranks (every
   rank near the ends thinning to every 0.5% of the distance from the nearer end), and
   the values of the curves that reach the 1,024 lowest or highest at some node, at
   nodes k / 16. At prevalence pi the sorted values are rebuilt: the middle ranks cubic
   in s between the four nodes around it and linear between the stored ranks; the 512
   lowest and highest as the sorted values of those curves, each interpolated by the
-  degree-5 polynomial through its six nodes around s;
+  degree-5 polynomial through its six nodes around s. Those curves are known by their
+  index in the stream, so a count the interpolation cannot settle (an observed value
+  within the entry's ``tail_margin`` of one of them) is settled by the reference, which
+  draws those curves again and computes their areas (``placed_curves``);
 - each curve's FPR at the recalls of a plot's band and of a standardized curve, sorted,
   at a set of ranks: a metric at a recall is a function of the FPR there (the FNR is
   1 - recall), at every prevalence;
@@ -175,6 +178,7 @@ class DBTTable:
         self.range = (float(lo), float(hi))
         self._decoded: dict[str, Any] = {}
         self._memo: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._placed: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._not_monotone: set[tuple] = set()
         self._lock = threading.Lock()
         self._fingerprint_ok: dict[int, bool] = {}
@@ -333,6 +337,35 @@ class DBTTable:
                 self._memo.popitem(last=False)
         return out
 
+    def placed_curves(self, quantity: Any, prevalence: float) -> tuple[np.ndarray, float] | None:
+        """The curves whose own interpolated values the rebuilt sorted values of
+        ``quantity`` at ``prevalence`` hold at their ``t`` lowest and ``t`` highest
+        positions (``placed_ids``), and the margin within which those values may differ
+        from the curves' areas (the entry's ``tail_margin``, ten times the largest
+        difference the generator measured), in the quantity's units. None for entries
+        without such curves."""
+        entry = self._entry(quantity)
+        if entry is None or entry[0] not in ("pr", "lift") or not self.covers(quantity, prevalence):
+            return None
+        margin = self.meta["entries"][entry[0]].get("tail_margin")
+        if margin is None:
+            return None
+        if quantity.normalized:  # the values are the areas divided by the ideal one
+            margin = margin / ideal_auc(quantity.curve, prevalence)
+        return self.placed_ids(entry[0], prevalence), float(margin)
+
+    def placed_ids(self, name: str, prevalence: float) -> np.ndarray:
+        """The indices in the reference's stream of the curves at the ``t`` lowest
+        (first ``t``) and ``t`` highest positions of the entry ``name`` rebuilt at
+        ``prevalence``, in the order of their positions."""
+        with self._lock:
+            found = self._placed.get((name, prevalence))
+        if found is None:
+            self._rebuild(name, prevalence)
+            with self._lock:
+                found = self._placed[(name, prevalence)]
+        return found
+
     def _at_values(self, point: OperatingPoint, prevalence: float) -> np.ndarray | None:
         """The sorted values of a metric at a stored recall, from the curves' FPR there
         (the FNR is 1 - recall on every curve): None where the metric is not strictly
@@ -384,14 +417,26 @@ class DBTTable:
         j = int(np.floor(x))
         row = j - info["tail_nodes"][0]
         w6 = quintic_weights(x - j)
-        ends = []
+        ends, orders = [], []
         for curves in (low, high):
             v = w6[0] * curves[row - 2]
             for k in range(1, 6):
                 v = v + w6[k] * curves[row - 2 + k]
-            ends.append(np.sort(v))
+            order = np.argsort(v, kind="stable")
+            ends.append(v[order])
+            orders.append(order)
         t, g = info["tail"], self.n_curves
         low, high = ends[0][:t], ends[1][-t:]
+        ids = info["tail_curve_ids"]
+        placed = np.r_[
+            np.asarray(ids["low"], dtype=np.int64)[orders[0][:t]],
+            np.asarray(ids["high"], dtype=np.int64)[orders[1][-t:]],
+        ]
+        placed.flags.writeable = False
+        with self._lock:
+            self._placed[(name, prevalence)] = placed
+            while len(self._placed) > 8:
+                self._placed.popitem(last=False)
         # the ends are each curve's own value; of the middle, interpolated, the ranks
         # whose values fall between them (near the ends, a rank's value can miss by a
         # few neighbours), in order

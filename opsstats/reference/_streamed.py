@@ -534,13 +534,65 @@ class StreamedCurveReference(CurveReference):
         # every distinct prevalence in one pass over the curves, then the ranks
         pis = np.unique(prevalences)
         found = self._values([(quantity, float(pi)) for pi in pis])
+        table = self._table()
         est = np.empty(values.shape)
         se = np.empty(values.shape)
         for pi in pis:
             mask = prevalences == pi
             ref = found[self._key(quantity, float(pi))]
+            placed = None if table is None else table.placed_curves(quantity, float(pi))
+            if placed is not None:
+                ref = self._settle(quantity, float(pi), ref, values[mask], *placed)
             est[mask], se[mask] = rank_in_sorted(ref, values[mask], quantity.higher_is_better, ties)
         return est, se
+
+    def _settle(
+        self,
+        quantity: CurveQuantity,
+        prevalence: float,
+        ref: np.ndarray,
+        values: np.ndarray,
+        placed: np.ndarray,
+        margin: float,
+    ) -> np.ndarray:
+        """The sorted values ``ref`` read from a table, with the curves it holds at its
+        ends (``placed``: their indices in the stream, at the first and last
+        ``placed.size // 2`` positions) computed where one lies within ``margin`` of an
+        observed value: there the table's rounding and interpolation could put the curve
+        on the wrong side of the value (docs/method.md#dbt-table). Each such curve is
+        drawn alone and its value computed as a pass computes it."""
+        g, t = ref.size, placed.size // 2
+        lo = np.searchsorted(ref, values - margin, side="left")
+        hi = np.searchsorted(ref, values + margin, side="right")
+        near = (hi > lo) & ((lo < t) | (hi > g - t))
+        if not near.any():
+            return ref
+        positions = np.unique(
+            np.concatenate([np.arange(a, b) for a, b in zip(lo[near], hi[near], strict=True)])
+        )
+        positions = positions[(positions < t) | (positions >= g - t)]
+        index = np.where(positions < t, positions, positions - (g - 2 * t))
+        settled = ref.copy()
+        settled[positions] = self._curve_values(quantity, prevalence, placed[index])
+        settled.sort()
+        return settled
+
+    def _curve_values(
+        self, quantity: CurveQuantity, prevalence: float, curves: np.ndarray
+    ) -> np.ndarray:
+        """The values of ``quantity`` on the curves with these indices in the stream,
+        each drawn alone (the same curve as in its chunk, ``_chunk``'s columns)."""
+        out = np.empty(len(curves))
+        buffers = (np.empty((self.n_points, 1)), np.empty((self.n_points, 1)))
+        for j, curve in enumerate(curves):
+            index, column = divmod(int(curve), CHUNK)
+            alpha, beta = self._chunk(index, buffers, (column, column + 1))
+            if isinstance(quantity, CurveArea):
+                (value,) = curve_areas(quantity, [prevalence], alpha, beta)
+            else:
+                value = quantity(prevalence, alpha, beta)
+            out[j] = float(np.asarray(value, dtype=float).ravel()[0])
+        return out
 
     def reference_values(self, quantity: CurveQuantity, prevalence: float) -> np.ndarray:
         """Sorted values of ``quantity`` over the reference curves at ``prevalence``

@@ -146,9 +146,9 @@ class DirectedBinaryTree(StreamedCurveReference):
     curve (0.9 among them) and the ROC, PR, lift and gain bands are read from a shipped
     table of these curves instead, at any prevalence from 0.001 to 0.999 (the lift AUC
     to 0.99; ROC quantities and the bands: any), within a quarter of the Monte Carlo
-    standard error of a pass but at ranks 512 to 4,999 from either end (up to 0.28) and
-    for a value within about 1e-10 of one of the 511 outermost areas (one curve)
-    (measured: docs/method.md#dbt-table); the result's ``method`` says so.
+    standard error of a pass (at most 0.22 of it, measured: docs/method.md#dbt-table);
+    a value within about 1e-9 of one of the outermost areas is ranked against that
+    curve's area, computed. The result's ``method`` says so.
 
     The same AUC rule must be applied to the observed curve and to the reference
     curves; ``rule`` defaults to the curve's rule (trapezoid for ROC and gain, step for
