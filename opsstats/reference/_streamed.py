@@ -541,14 +541,14 @@ class StreamedCurveReference(CurveReference):
             mask = prevalences == pi
             ref = found[self._key(quantity, float(pi))]
             placed = None if table is None else table.placed_curves(quantity, float(pi))
-            if placed is not None:
-                ref = self._settle(quantity, float(pi), ref, values[mask], *placed)
+            if placed is not None:  # an area whose tail curves the table holds
+                ref = self._settle(cast(CurveArea, quantity), float(pi), ref, values[mask], *placed)
             est[mask], se[mask] = rank_in_sorted(ref, values[mask], quantity.higher_is_better, ties)
         return est, se
 
     def _settle(
         self,
-        quantity: CurveQuantity,
+        quantity: CurveArea,
         prevalence: float,
         ref: np.ndarray,
         values: np.ndarray,
@@ -578,20 +578,17 @@ class StreamedCurveReference(CurveReference):
         return settled
 
     def _curve_values(
-        self, quantity: CurveQuantity, prevalence: float, curves: np.ndarray
+        self, quantity: CurveArea, prevalence: float, curves: np.ndarray
     ) -> np.ndarray:
-        """The values of ``quantity`` on the curves with these indices in the stream,
-        each drawn alone (the same curve as in its chunk, ``_chunk``'s columns)."""
+        """The areas ``quantity`` of the curves with these indices in the stream, each
+        drawn alone (the same curve as in its chunk, ``_chunk``'s columns)."""
         out = np.empty(len(curves))
         buffers = (np.empty((self.n_points, 1)), np.empty((self.n_points, 1)))
         for j, curve in enumerate(curves):
             index, column = divmod(int(curve), CHUNK)
             alpha, beta = self._chunk(index, buffers, (column, column + 1))
-            if isinstance(quantity, CurveArea):
-                (value,) = curve_areas(quantity, [prevalence], alpha, beta)
-            else:
-                value = quantity(prevalence, alpha, beta)
-            out[j] = float(np.asarray(value, dtype=float).ravel()[0])
+            (value,) = curve_areas(quantity, [prevalence], alpha, beta)
+            out[j] = float(value[0])
         return out
 
     def reference_values(self, quantity: CurveQuantity, prevalence: float) -> np.ndarray:
