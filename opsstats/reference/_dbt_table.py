@@ -178,7 +178,6 @@ class DBTTable:
         self.range = (float(lo), float(hi))
         self._decoded: dict[str, Any] = {}
         self._memo: OrderedDict[tuple, np.ndarray] = OrderedDict()
-        self._placed: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._not_monotone: set[tuple] = set()
         self._lock = threading.Lock()
         self._fingerprint_ok: dict[int, bool] = {}
@@ -358,13 +357,7 @@ class DBTTable:
         """The indices in the reference's stream of the curves at the ``t`` lowest
         (first ``t``) and ``t`` highest positions of the entry ``name`` rebuilt at
         ``prevalence``, in the order of their positions."""
-        with self._lock:
-            found = self._placed.get((name, prevalence))
-        if found is None:
-            self._rebuild(name, prevalence)
-            with self._lock:
-                found = self._placed[(name, prevalence)]
-        return found
+        return self._tails(name, prevalence)[2]
 
     def _at_values(self, point: OperatingPoint, prevalence: float) -> np.ndarray | None:
         """The sorted values of a metric at a stored recall, from the curves' FPR there
@@ -399,21 +392,14 @@ class DBTTable:
                     self._memo.popitem(last=False)
         return out
 
-    def _rebuild(self, name: str, prevalence: float) -> np.ndarray:
+    def _tails(self, name: str, prevalence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ``t`` lowest and ``t`` highest values of the entry ``name`` at
+        ``prevalence``, each the value of one of the curves that reach the ends (degree 5
+        in s through its six nodes around s), sorted, and those curves' indices in the
+        reference's stream in the same order (low then high)."""
         info = self.meta["entries"][name]
-        mid, low, high = self._decode(name)
-        ranks = self._arrays["ranks"]
-        s = float(logit(np.array(prevalence)))
-        # the middle ranks: cubic in s between the four nodes around s
-        x = s / info["step"]
-        j = int(np.floor(x))
-        row = j - info["nodes"][0]
-        w = cubic_weights(x - j)
-        middle = w[0] * mid[row - 1]
-        for k in (1, 2, 3):
-            middle = middle + w[k] * mid[row - 1 + k]
-        # the ends: each of the curves that reach them, degree 5 in s (six nodes)
-        x = s / info["tail_step"]
+        _, low, high = self._decode(name)
+        x = float(logit(np.array(prevalence))) / info["tail_step"]
         j = int(np.floor(x))
         row = j - info["tail_nodes"][0]
         w6 = quintic_weights(x - j)
@@ -425,18 +411,29 @@ class DBTTable:
             order = np.argsort(v, kind="stable")
             ends.append(v[order])
             orders.append(order)
-        t, g = info["tail"], self.n_curves
-        low, high = ends[0][:t], ends[1][-t:]
+        t = info["tail"]
         ids = info["tail_curve_ids"]
         placed = np.r_[
             np.asarray(ids["low"], dtype=np.int64)[orders[0][:t]],
             np.asarray(ids["high"], dtype=np.int64)[orders[1][-t:]],
         ]
-        placed.flags.writeable = False
-        with self._lock:
-            self._placed[(name, prevalence)] = placed
-            while len(self._placed) > 8:
-                self._placed.popitem(last=False)
+        return ends[0][:t], ends[1][-t:], placed
+
+    def _rebuild(self, name: str, prevalence: float) -> np.ndarray:
+        info = self.meta["entries"][name]
+        mid = self._decode(name)[0]
+        ranks = self._arrays["ranks"]
+        s = float(logit(np.array(prevalence)))
+        # the middle ranks: cubic in s between the four nodes around s
+        x = s / info["step"]
+        j = int(np.floor(x))
+        row = j - info["nodes"][0]
+        w = cubic_weights(x - j)
+        middle = w[0] * mid[row - 1]
+        for k in (1, 2, 3):
+            middle = middle + w[k] * mid[row - 1 + k]
+        low, high, _ = self._tails(name, prevalence)
+        t, g = info["tail"], self.n_curves
         # the ends are each curve's own value; of the middle, interpolated, the ranks
         # whose values fall between them (near the ends, a rank's value can miss by a
         # few neighbours), in order
